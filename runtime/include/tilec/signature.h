@@ -1,0 +1,72 @@
+// What the runtime knows about a compiled kernel without the compiler: its parameters, the
+// struct layouts they use, whether it is tiled, and where its entry points are. The compiler
+// fills it; AOT artifacts carry it serialized; every launch is validated against it.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "support/dtype.h"
+
+namespace tilec::rt {
+
+struct StructLayout;
+
+// An element type: a scalar, or a struct named in the module's struct table.
+struct ElemType {
+  ScalarType scalar = ScalarType::Float32;
+  int struct_index = -1;  // >= 0: index into ModuleSignature::structs
+  bool is_struct() const { return struct_index >= 0; }
+  bool operator==(const ElemType&) const = default;
+};
+
+struct StructField {
+  std::string name;
+  ElemType type;
+  uint32_t offset = 0;  // bytes
+};
+
+struct StructLayout {
+  std::string name;
+  std::vector<StructField> fields;
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+enum class ParamKind : uint8_t { Scalar, Array, Struct };
+
+struct ParamInfo {
+  std::string name;
+  ParamKind kind = ParamKind::Scalar;
+  ElemType type;  // element type for arrays, value type otherwise
+  int ndim = 0;   // arrays only, 1..4
+};
+
+struct KernelSignature {
+  std::string name;
+  std::vector<ParamInfo> params;
+  bool tiled = false;            // uses tile operations: must be launched with launch_tiled
+  bool has_adjoint = false;      // false under enable_backward=False
+  std::string entry_symbol;      // forward entry (tilec_cpu_kernel_fn on the CPU)
+  std::string adjoint_symbol;    // adjoint entry, same calling convention, empty if none
+  // The adjoint kernel takes the forward arguments followed by one adjoint slot per
+  // parameter (scalars: a pointer to the scalar's adjoint; arrays: unused, they carry grad).
+  // On the CPU args[n + i] points at zeroed storage of parameter i's value type (scalars and
+  // structs; the runtime discards it afterwards) and is null for arrays. On the GPU each
+  // slot is one 64-bit device pointer parameter with the same meaning (0 for arrays).
+
+  // GPU variant (empty ptx: none). The PTX module text holds `entry_symbol` and, where
+  // has_adjoint, `adjoint_symbol` as .entry functions; see abi.h for their parameters.
+  std::string ptx;
+  int block_dim = 0;                  // lanes per block the PTX was compiled for (0: any)
+  uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
+  uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
+};
+
+struct ModuleSignature {
+  std::vector<StructLayout> structs;
+  std::vector<KernelSignature> kernels;
+};
+
+}  // namespace tilec::rt

@@ -1,0 +1,40 @@
+// Shared pieces of the `tilec` command line: parsed options, exit codes, and the entry point of
+// each subcommand. Each subcommand lives in its own file.
+#pragma once
+#include <iosfwd>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::cli {
+
+// Exit codes (DESIGN.md §3).
+inline constexpr int kExitOk = 0;
+inline constexpr int kExitDiagnostics = 1;
+inline constexpr int kExitUsage = 2;
+inline constexpr int kExitInternal = 3;
+inline constexpr int kExitRuntime = 4;
+
+struct Options {
+  std::string command;
+  std::vector<std::string> inputs;
+  std::map<std::string, std::string> values;  // --name=value and --name value
+  std::vector<std::string> flags;             // --name without a value
+  bool Has(const std::string& flag) const;
+  std::optional<std::string> Get(const std::string& name) const;
+};
+
+// Reports a usage error (`tilec: error: ...` plus a hint) and returns kExitUsage.
+int UsageError(const std::string& message);
+
+// Reads a source file; on failure prints a usage-style error and returns false.
+bool ReadInput(const std::string& path, std::string& text);
+
+int RunCheck(const Options& opts);
+int RunCompile(const Options& opts);
+int RunRun(const Options& opts);
+int RunRepl(const Options& opts);
+int RunDoctest(const Options& opts);
+
+}  // namespace tilec::cli
