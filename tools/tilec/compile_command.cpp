@@ -46,6 +46,16 @@ int RunCompile(const Options& opts) {
     PrintDiagnostics(opts, fe.diags);
     return kExitOk;
   }
+  std::unique_ptr<sema::CheckedModule> checked = CheckParsed(opts, fe);
+  if (fe.diags.has_errors()) {
+    PrintDiagnostics(opts, fe.diags);
+    return kExitDiagnostics;
+  }
+  if (emit == "typed-ast") {
+    std::cout << sema::PrintTypedAst(*checked);
+    PrintDiagnostics(opts, fe.diags);
+    return kExitOk;
+  }
   PrintDiagnostics(opts, fe.diags);
   return UsageError("stage `" + (emit.empty() ? std::string("-o") : "--emit=" + emit) +
                     "` is not available in this build");

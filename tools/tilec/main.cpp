@@ -38,7 +38,8 @@ exit codes: 0 success, 1 diagnostics, 2 usage, 3 internal error, 4 runtime or de
 // Options that take a value, per command; anything else starting with `-` must be a flag.
 const std::set<std::string> kValueOptions = {"emit", "target", "arch", "o", "device",
                                              "block-dim"};
-const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verbose", "time"};
+const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verbose", "time",
+                                            "test-builtins"};
 
 int Parse(int argc, char** argv, Options& opts) {
   for (int i = 1; i < argc; ++i) {

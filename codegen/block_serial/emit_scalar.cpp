@@ -1,0 +1,279 @@
+// Block-serial lowering of scalar values: LLVM types of elements, constants, arithmetic with
+// the project's integer rules (wrap-around, truncating `/` and `%` that yield 0 for a zero
+// divisor instead of trapping, flooring `//`), casts (saturating float-to-int) and 16-bit
+// floats, which are computed in float32 and rounded to nearest even after every op.
+#include <llvm/IR/Intrinsics.h>
+
+#include "codegen/block_serial/emitter.h"
+#include "support/half.h"
+
+namespace tilec::codegen::bs {
+
+using ir::OpCode;
+
+llvm::Type* Emitter::ValTy(ScalarType s) {
+  switch (s) {
+    case ScalarType::Bool: return b_.getInt1Ty();
+    case ScalarType::Int8: case ScalarType::UInt8: return b_.getInt8Ty();
+    case ScalarType::Int16: case ScalarType::UInt16: case ScalarType::Float16: case ScalarType::BFloat16:
+      return b_.getInt16Ty();
+    case ScalarType::Int32: case ScalarType::UInt32: return b_.getInt32Ty();
+    case ScalarType::Int64: case ScalarType::UInt64: return b_.getInt64Ty();
+    case ScalarType::Float32: return b_.getFloatTy();
+    case ScalarType::Float64: return b_.getDoubleTy();
+  }
+  return b_.getInt32Ty();
+}
+
+llvm::Type* Emitter::MemTy(const ir::ElemType& e) {
+  if (!e.is_struct()) return e.scalar == ScalarType::Bool ? b_.getInt8Ty() : ValTy(e.scalar);
+  auto it = struct_types_.find(e.struct_index);
+  if (it != struct_types_.end()) return it->second;
+  const ir::StructDef& s = irm_.structs()[e.struct_index];
+  std::vector<llvm::Type*> fields;
+  for (const ir::StructField& f : s.fields) fields.push_back(MemTy(f.type));
+  auto* st = llvm::StructType::create(ctx_, fields, "struct." + s.name);
+  struct_types_[e.struct_index] = st;
+  return st;
+}
+
+llvm::Value* Emitter::ToMem(llvm::Value* v, const ir::ElemType& e) {
+  if (!e.is_struct() && e.scalar == ScalarType::Bool) return b_.CreateZExt(v, b_.getInt8Ty());
+  return v;
+}
+
+llvm::Value* Emitter::FromMem(llvm::Value* v, const ir::ElemType& e) {
+  if (!e.is_struct() && e.scalar == ScalarType::Bool) return b_.CreateICmpNE(v, b_.getInt8(0));
+  return v;
+}
+
+llvm::Value* Emitter::Zero(const ir::ElemType& e) {
+  return llvm::Constant::getNullValue(e.is_struct() ? MemTy(e) : ValTy(e.scalar));
+}
+
+llvm::Value* Emitter::EmitConst(const ir::Op& op) {
+  const ir::Type& t = op.result()->type();
+  if (t.is_struct()) return Zero(t.elem);
+  ScalarType s = t.elem.scalar;
+  switch (s) {
+    case ScalarType::Float32: return llvm::ConstantFP::get(b_.getFloatTy(), double(float(op.value.f)));
+    case ScalarType::Float64: return llvm::ConstantFP::get(b_.getDoubleTy(), op.value.f);
+    case ScalarType::Float16: return b_.getInt16(FloatToHalf(float(op.value.f)));
+    case ScalarType::BFloat16: return b_.getInt16(FloatToBFloat16(float(op.value.f)));
+    default: return llvm::ConstantInt::get(ValTy(s), uint64_t(op.value.i), IsSigned(s));
+  }
+}
+
+llvm::Value* Emitter::AsI64(llvm::Value* v, ScalarType t) {
+  if (v->getType()->isIntegerTy(64)) return v;
+  return IsSigned(t) ? b_.CreateSExt(v, b_.getInt64Ty()) : b_.CreateZExt(v, b_.getInt64Ty());
+}
+
+// The conversions between 16-bit floats and float32 live in small always-inline functions,
+// written with integer operations only, so that no compiler-runtime helper is needed.
+llvm::Function* Emitter::HalfHelper(const char* name) {
+  if (llvm::Function* f = mod_.getFunction(name)) return f;
+  std::string fname = name;
+  bool to_f32 = fname.find("to_f32") != std::string::npos;
+  bool bf = fname.find("bf16") != std::string::npos;
+  llvm::Type* i16 = b_.getInt16Ty();
+  llvm::Type* i32 = b_.getInt32Ty();
+  llvm::Type* f32 = b_.getFloatTy();
+  auto* fty = llvm::FunctionType::get(to_f32 ? f32 : i16, {to_f32 ? i16 : f32}, false);
+  auto* f = llvm::Function::Create(fty, llvm::GlobalValue::InternalLinkage, name, mod_);
+  f->addFnAttr(llvm::Attribute::AlwaysInline);
+  f->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx_, "entry", f));
+  llvm::Value* x = f->getArg(0);
+  auto c32 = [&](uint32_t v) { return b.getInt32(v); };
+  if (to_f32 && bf) {
+    b.CreateRet(b.CreateBitCast(b.CreateShl(b.CreateZExt(x, i32), 16), f32));
+    return f;
+  }
+  if (to_f32) {
+    llvm::Value* h = b.CreateZExt(x, i32);
+    llvm::Value* sign = b.CreateShl(b.CreateAnd(h, c32(0x8000)), 16);
+    llvm::Value* exp = b.CreateAnd(b.CreateLShr(h, 10), c32(0x1f));
+    llvm::Value* man = b.CreateAnd(h, c32(0x3ff));
+    llvm::Value* man13 = b.CreateShl(man, 13);
+    llvm::Value* normal = b.CreateOr(sign, b.CreateOr(b.CreateShl(b.CreateAdd(exp, c32(112)), 23), man13));
+    llvm::Value* special = b.CreateOr(sign, b.CreateOr(c32(0x7f800000), man13));
+    // Subnormal: man * 2^-24 is exact in float; the sign is or'ed into its bits.
+    llvm::Value* sub = b.CreateFMul(b.CreateUIToFP(man, f32), llvm::ConstantFP::get(f32, 1.0 / 16777216.0));
+    llvm::Value* subbits = b.CreateOr(b.CreateBitCast(sub, i32), sign);
+    llvm::Value* bits = b.CreateSelect(b.CreateICmpEQ(exp, c32(0x1f)), special,
+                                       b.CreateSelect(b.CreateICmpEQ(exp, c32(0)), subbits, normal));
+    b.CreateRet(b.CreateBitCast(bits, f32));
+    return f;
+  }
+  llvm::Value* xb = b.CreateBitCast(x, i32);
+  if (bf) {
+    llvm::Value* nan = b.CreateICmpUGT(b.CreateAnd(xb, c32(0x7fffffff)), c32(0x7f800000));
+    llvm::Value* quiet = b.CreateOr(b.CreateLShr(xb, 16), c32(0x40));
+    llvm::Value* rounded =
+        b.CreateLShr(b.CreateAdd(xb, b.CreateAdd(c32(0x7fff), b.CreateAnd(b.CreateLShr(xb, 16), c32(1)))), 16);
+    b.CreateRet(b.CreateTrunc(b.CreateSelect(nan, quiet, rounded), i16));
+    return f;
+  }
+  llvm::Value* sign = b.CreateAnd(b.CreateLShr(xb, 16), c32(0x8000));
+  llvm::Value* ax = b.CreateAnd(xb, c32(0x7fffffff));
+  llvm::Value* infnan = b.CreateOr(sign, b.CreateOr(c32(0x7c00), b.CreateSelect(b.CreateICmpUGT(ax, c32(0x7f800000)),
+                                                                                   c32(0x200), c32(0))));
+  llvm::Value* overflow = b.CreateOr(sign, c32(0x7c00));
+  // Subnormal result: count ulps of 2^-24 and round half to even.
+  llvm::Value* scaled = b.CreateFMul(b.CreateBitCast(ax, f32), llvm::ConstantFP::get(f32, 16777216.0));
+  llvm::Value* n = b.CreateFPToUI(b.CreateFreeze(scaled), i32);
+  llvm::Value* rem = b.CreateFSub(scaled, b.CreateUIToFP(n, f32));
+  llvm::Value* half = llvm::ConstantFP::get(f32, 0.5);
+  llvm::Value* up = b.CreateOr(b.CreateFCmpOGT(rem, half),
+                               b.CreateAnd(b.CreateFCmpOEQ(rem, half), b.CreateICmpNE(b.CreateAnd(n, c32(1)), c32(0))));
+  llvm::Value* sub = b.CreateOr(sign, b.CreateAdd(n, b.CreateZExt(up, i32)));
+  llvm::Value* mr = b.CreateAdd(ax, b.CreateAdd(c32(0xfff), b.CreateAnd(b.CreateLShr(ax, 13), c32(1))));
+  llvm::Value* normal = b.CreateOr(sign, b.CreateLShr(b.CreateSub(mr, c32(0x38000000)), 13));
+  llvm::Value* r = b.CreateSelect(
+      b.CreateICmpUGE(ax, c32(0x7f800000)), infnan,
+      b.CreateSelect(b.CreateICmpUGE(ax, c32(0x477ff000)), overflow,
+                     b.CreateSelect(b.CreateICmpULT(ax, c32(0x38800000)), sub, normal)));
+  b.CreateRet(b.CreateTrunc(r, i16));
+  return f;
+}
+
+llvm::Value* Emitter::ToF32(llvm::Value* v, ScalarType t) {
+  if (t == ScalarType::Float16) return b_.CreateCall(HalfHelper("tilec.f16_to_f32"), {v});
+  if (t == ScalarType::BFloat16) return b_.CreateCall(HalfHelper("tilec.bf16_to_f32"), {v});
+  return v;
+}
+
+llvm::Value* Emitter::FromF32(llvm::Value* f, ScalarType t) {
+  if (t == ScalarType::Float16) return b_.CreateCall(HalfHelper("tilec.f32_to_f16"), {f});
+  if (t == ScalarType::BFloat16) return b_.CreateCall(HalfHelper("tilec.f32_to_bf16"), {f});
+  return f;
+}
+
+namespace {
+bool Is16BitFloat(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
+}  // namespace
+
+llvm::Value* Emitter::EmitCast(llvm::Value* v, ScalarType from, ScalarType to) {
+  if (from == to) return v;
+  if (Is16BitFloat(from)) return EmitCast(ToF32(v, from), ScalarType::Float32, to);
+  if (Is16BitFloat(to)) {
+    llvm::Value* f = EmitCast(v, from, ScalarType::Float32);
+    return FromF32(f, to);
+  }
+  llvm::Type* dt = ValTy(to);
+  bool from_float = IsFloat(from), to_float = IsFloat(to);
+  if (to == ScalarType::Bool) {
+    if (from_float) return b_.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+    return b_.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  }
+  if (from_float && to_float) return b_.CreateFPCast(v, dt);
+  if (from_float) {
+    // Saturating conversion: out-of-range values clamp and NaN gives 0 instead of poison.
+    auto id = IsSigned(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+    return b_.CreateIntrinsic(id, {dt, v->getType()}, {v});
+  }
+  bool src_signed = IsSigned(from) && from != ScalarType::Bool;
+  if (to_float) return src_signed ? b_.CreateSIToFP(v, dt) : b_.CreateUIToFP(v, dt);
+  return b_.CreateIntCast(v, dt, src_signed);
+}
+
+llvm::Value* Emitter::EmitCmp(ir::CmpPred p, ScalarType t, llvm::Value* a, llvm::Value* b) {
+  using P = llvm::CmpInst::Predicate;
+  if (Is16BitFloat(t)) {
+    a = ToF32(a, t);
+    b = ToF32(b, t);
+  }
+  if (IsFloat(t)) {
+    static const P fp[] = {P::FCMP_OEQ, P::FCMP_UNE, P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE};
+    return b_.CreateFCmp(fp[int(p)], a, b);
+  }
+  static const P sp[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_SLT, P::ICMP_SLE, P::ICMP_SGT, P::ICMP_SGE};
+  static const P up[] = {P::ICMP_EQ, P::ICMP_NE, P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT, P::ICMP_UGE};
+  bool is_signed = IsSigned(t) && t != ScalarType::Bool;
+  return b_.CreateICmp(is_signed ? sp[int(p)] : up[int(p)], a, b);
+}
+
+llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarType out,
+                                            const std::vector<llvm::Value*>& args_in) {
+  if (code == OpCode::Cast) return EmitCast(args_in[0], in, out);
+  if (Is16BitFloat(in)) {
+    std::vector<llvm::Value*> wide;
+    for (llvm::Value* a : args_in) wide.push_back(ToF32(a, in));
+    return FromF32(EmitScalarElementwise(code, ScalarType::Float32, ScalarType::Float32, wide), in);
+  }
+  const std::vector<llvm::Value*>& a = args_in;
+  llvm::Type* ty = a[0]->getType();
+  bool is_float = IsFloat(in);
+  bool is_signed = IsSigned(in) && in != ScalarType::Bool;
+  auto unary_intrinsic = [&](llvm::Intrinsic::ID id) { return b_.CreateUnaryIntrinsic(id, a[0]); };
+  auto zero = [&] { return llvm::ConstantInt::get(ty, 0); };
+  switch (code) {
+    case OpCode::Add: return is_float ? b_.CreateFAdd(a[0], a[1]) : b_.CreateAdd(a[0], a[1]);
+    case OpCode::Sub: return is_float ? b_.CreateFSub(a[0], a[1]) : b_.CreateSub(a[0], a[1]);
+    case OpCode::Mul: return is_float ? b_.CreateFMul(a[0], a[1]) : b_.CreateMul(a[0], a[1]);
+    case OpCode::Div: case OpCode::Mod: case OpCode::FloorDiv: {
+      if (is_float) {
+        if (code == OpCode::Mod) return b_.CreateFRem(a[0], a[1]);
+        llvm::Value* q = b_.CreateFDiv(a[0], a[1]);
+        return code == OpCode::FloorDiv ? b_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, q) : q;
+      }
+      // Integer division never traps: a zero divisor gives 0, and x / -1 is computed as -x.
+      llvm::Value* is_zero = b_.CreateICmpEQ(a[1], zero());
+      llvm::Value* is_m1 = is_signed ? b_.CreateICmpEQ(a[1], llvm::ConstantInt::get(ty, -1, true)) : b_.getFalse();
+      llvm::Value* safe = b_.CreateSelect(b_.CreateOr(is_zero, is_m1), llvm::ConstantInt::get(ty, 1), a[1]);
+      llvm::Value* q = is_signed ? b_.CreateSDiv(a[0], safe) : b_.CreateUDiv(a[0], safe);
+      llvm::Value* r = is_signed ? b_.CreateSRem(a[0], safe) : b_.CreateURem(a[0], safe);
+      llvm::Value* result;
+      if (code == OpCode::Mod) {
+        result = r;  // x % -1 == 0, and r is 0 there already since safe == 1
+      } else {
+        if (code == OpCode::FloorDiv && is_signed) {
+          llvm::Value* adjust = b_.CreateAnd(b_.CreateICmpNE(r, zero()),
+                                             b_.CreateICmpNE(b_.CreateICmpSLT(r, zero()), b_.CreateICmpSLT(safe, zero())));
+          q = b_.CreateSub(q, b_.CreateZExt(adjust, ty));
+        }
+        result = b_.CreateSelect(is_m1, b_.CreateSub(zero(), a[0]), q);
+      }
+      return b_.CreateSelect(is_zero, zero(), result);
+    }
+    case OpCode::Pow: return b_.CreateBinaryIntrinsic(llvm::Intrinsic::pow, a[0], a[1]);
+    case OpCode::Min:
+      if (is_float) return b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, a[0], a[1]);
+      return b_.CreateSelect(is_signed ? b_.CreateICmpSLT(a[0], a[1]) : b_.CreateICmpULT(a[0], a[1]), a[0], a[1]);
+    case OpCode::Max:
+      if (is_float) return b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, a[0], a[1]);
+      return b_.CreateSelect(is_signed ? b_.CreateICmpSGT(a[0], a[1]) : b_.CreateICmpUGT(a[0], a[1]), a[0], a[1]);
+    case OpCode::Clamp: {
+      llvm::Value* lo = EmitScalarElementwise(OpCode::Max, in, in, {a[0], a[1]});
+      return EmitScalarElementwise(OpCode::Min, in, in, {lo, a[2]});
+    }
+    case OpCode::BitAnd: return b_.CreateAnd(a[0], a[1]);
+    case OpCode::BitOr: return b_.CreateOr(a[0], a[1]);
+    case OpCode::BitXor: return b_.CreateXor(a[0], a[1]);
+    case OpCode::Shl: case OpCode::Shr: {
+      // Shift counts are taken modulo the width, so that no count yields poison.
+      unsigned bits = ty->getIntegerBitWidth();
+      llvm::Value* n = b_.CreateAnd(a[1], llvm::ConstantInt::get(ty, bits - 1));
+      if (code == OpCode::Shl) return b_.CreateShl(a[0], n);
+      return is_signed ? b_.CreateAShr(a[0], n) : b_.CreateLShr(a[0], n);
+    }
+    case OpCode::Neg: return is_float ? b_.CreateFNeg(a[0]) : b_.CreateSub(zero(), a[0]);
+    case OpCode::BitNot: return b_.CreateNot(a[0]);
+    case OpCode::Not: return b_.CreateNot(a[0]);
+    case OpCode::Abs:
+      if (is_float) return unary_intrinsic(llvm::Intrinsic::fabs);
+      if (!is_signed) return a[0];
+      return b_.CreateSelect(b_.CreateICmpSLT(a[0], zero()), b_.CreateSub(zero(), a[0]), a[0]);
+    case OpCode::Sqrt: return unary_intrinsic(llvm::Intrinsic::sqrt);
+    case OpCode::Exp: return unary_intrinsic(llvm::Intrinsic::exp);
+    case OpCode::Log: return unary_intrinsic(llvm::Intrinsic::log);
+    case OpCode::Sin: return unary_intrinsic(llvm::Intrinsic::sin);
+    case OpCode::Cos: return unary_intrinsic(llvm::Intrinsic::cos);
+    case OpCode::Floor: return unary_intrinsic(llvm::Intrinsic::floor);
+    case OpCode::Ceil: return unary_intrinsic(llvm::Intrinsic::ceil);
+    default: return llvm::UndefValue::get(ty);
+  }
+}
+
+}  // namespace tilec::codegen::bs

@@ -1,0 +1,228 @@
+// Block-serial lowering of tile values: buffers, elementwise ops as flat loops over all
+// elements (vectorizable), construction, tile_map with its region inlined in the loop,
+// tile_sum, element reads, and print.
+#include "codegen/block_serial/emitter.h"
+
+namespace tilec::codegen::bs {
+
+using ir::OpCode;
+
+llvm::Value* Emitter::AllocTile(const ir::Type& t, const char* name) {
+  auto* arr = llvm::ArrayType::get(MemTy(t.elem), uint64_t(t.NumElements()));
+  return EntryAlloca(arr, name, 64);
+}
+
+llvm::Value* Emitter::TileElemPtr(llvm::Value* buf, const ir::ElemType& e, llvm::Value* linear) {
+  return b_.CreateInBoundsGEP(MemTy(e), buf, {linear});
+}
+
+void Emitter::CopyTile(llvm::Value* dst, llvm::Value* src, const ir::Type& t) {
+  const llvm::DataLayout& dl = mod_.getDataLayout();
+  uint64_t bytes = dl.getTypeAllocSize(MemTy(t.elem)) * uint64_t(t.NumElements());
+  b_.CreateMemCpy(dst, llvm::MaybeAlign(16), src, llvm::MaybeAlign(16), bytes);
+}
+
+void Emitter::EmitElementwise(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  ScalarType in = op.operand(0)->type().elem.scalar;
+  ScalarType out = rt.elem.scalar;
+  if (!rt.is_tile()) {
+    std::vector<llvm::Value*> args;
+    for (const ir::Value* v : op.operands()) args.push_back(Get(v));
+    Set(op.result(), EmitScalarElementwise(op.code(), in, out, args));
+    return;
+  }
+  llvm::Value* dst = AllocTile(rt, std::string(op.name()).c_str());
+  EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
+    std::vector<llvm::Value*> args;
+    for (const ir::Value* v : op.operands()) {
+      if (v->type().is_tile()) {
+        const ir::ElemType& e = v->type().elem;
+        args.push_back(FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(v), e, i)), e));
+      } else {
+        args.push_back(Get(v));
+      }
+    }
+    llvm::Value* r = EmitScalarElementwise(op.code(), in, out, args);
+    b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, i));
+  });
+  Set(op.result(), dst);
+}
+
+void Emitter::EmitTileOp(const ir::Op& op) {
+  switch (op.code()) {
+    case OpCode::TileFull: {
+      const ir::Type& rt = op.result()->type();
+      llvm::Value* dst = AllocTile(rt, "full");
+      llvm::Value* v = ToMem(Get(op.operand(0)), rt.elem);
+      EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) { b_.CreateStore(v, TileElemPtr(dst, rt.elem, i)); });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileArange: {
+      const ir::Type& rt = op.result()->type();
+      ScalarType s = rt.elem.scalar;
+      llvm::Value* dst = AllocTile(rt, "arange");
+      EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
+        llvm::Value* v;
+        if (IsFloat(s)) {
+          // start + i * step in the element type (float32 for the 16-bit floats).
+          llvm::Type* ft = s == ScalarType::Float64 ? b_.getDoubleTy() : b_.getFloatTy();
+          llvm::Value* fi = b_.CreateUIToFP(i, ft);
+          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.value.f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.value2.f)));
+          v = FromF32(v, s);
+        } else {
+          v = b_.CreateAdd(I64(op.value.i), b_.CreateMul(i, I64(op.value2.i)));
+          v = b_.CreateTrunc(v, ValTy(s));
+        }
+        b_.CreateStore(ToMem(v, rt.elem), TileElemPtr(dst, rt.elem, i));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileMap: {
+      const ir::Type& rt = op.result()->type();
+      const ir::Block& body = *op.region(0);
+      llvm::Value* dst = AllocTile(rt, "map");
+      EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
+        for (int k = 0; k < op.num_operands(); ++k) {
+          const ir::ElemType& e = op.operand(k)->type().elem;
+          Set(body.arg(k), FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(op.operand(k)), e, i)), e));
+        }
+        EmitBlock(body);
+        ir::Op* y = body.terminator();
+        b_.CreateStore(ToMem(Get(y->operand(0)), rt.elem), TileElemPtr(dst, rt.elem, i));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileSum: {
+      const ir::Type& in = op.operand(0)->type();
+      ScalarType s = in.elem.scalar;
+      bool narrow = s == ScalarType::Float16 || s == ScalarType::BFloat16;
+      llvm::Type* acc_ty = narrow ? b_.getFloatTy() : ValTy(s);
+      llvm::Value* acc = EntryAlloca(acc_ty, "sum", 8);
+      b_.CreateStore(llvm::Constant::getNullValue(acc_ty), acc);
+      llvm::Value* src = Get(op.operand(0));
+      // Sequential order, in float32 for 16-bit floats (rounded once at the end).
+      EmitCountedLoop(I64(in.NumElements()), [&](llvm::Value* i) {
+        llvm::Value* e = ToF32(b_.CreateLoad(MemTy(in.elem), TileElemPtr(src, in.elem, i)), s);
+        llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
+        b_.CreateStore(IsFloat(s) ? b_.CreateFAdd(cur, e) : b_.CreateAdd(cur, e), acc);
+      });
+      llvm::Value* total = FromF32(b_.CreateLoad(acc_ty, acc), s);
+      llvm::Value* dst = AllocTile(op.result()->type(), "sum");
+      b_.CreateStore(total, TileElemPtr(dst, in.elem, I64(0)));
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileExtract: {
+      const ir::Type& tt = op.operand(0)->type();
+      llvm::Value* lin = I64(0);
+      llvm::Value* inb = b_.getTrue();
+      for (int d = 0; d < tt.ndim; ++d) {
+        llvm::Value* c = AsI64(Get(op.operand(d + 1)), op.operand(d + 1)->type().elem.scalar);
+        inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
+        lin = b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d])), c);
+      }
+      // An index outside the tile reads zero rather than stray memory.
+      lin = b_.CreateSelect(inb, lin, I64(0));
+      llvm::Value* v = FromMem(b_.CreateLoad(MemTy(tt.elem), TileElemPtr(Get(op.operand(0)), tt.elem, lin)), tt.elem);
+      Set(op.result(), b_.CreateSelect(inb, v, Zero(tt.elem)));
+      return;
+    }
+    case OpCode::TileInsert: {
+      // Added for ir/autodiff: copy, then overwrite one element when the index is inside.
+      const ir::Type& rt = op.result()->type();
+      const ir::Type& tt = op.operand(0)->type();
+      llvm::Value* dst = AllocTile(rt, "insert");
+      CopyTile(dst, Get(op.operand(0)), rt);
+      llvm::Value* lin = I64(0);
+      llvm::Value* inb = b_.getTrue();
+      for (int d = 0; d < tt.ndim; ++d) {
+        llvm::Value* c = AsI64(Get(op.operand(d + 2)), op.operand(d + 2)->type().elem.scalar);
+        inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
+        lin = b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d])), c);
+      }
+      lin = b_.CreateSelect(inb, lin, I64(0));
+      llvm::Value* ptr = TileElemPtr(dst, rt.elem, lin);
+      llvm::Value* old = b_.CreateLoad(MemTy(rt.elem), ptr);
+      b_.CreateStore(b_.CreateSelect(inb, ToMem(Get(op.operand(1)), rt.elem), old), ptr);
+      Set(op.result(), dst);
+      return;
+    }
+    default: return;
+  }
+}
+
+namespace {
+std::string EscapePercent(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    out += c;
+    if (c == '%') out += '%';
+  }
+  return out;
+}
+}  // namespace
+
+void Emitter::EmitPrint(const ir::Op& op) {
+  llvm::FunctionCallee printf_fn = mod_.getOrInsertFunction(
+      "printf", llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy()}, true));
+  // Scalars print as Warp does (%g for floats); a tile prints its elements in brackets.
+  std::string fmt;
+  std::vector<llvm::Value*> args;
+  auto flush = [&] {
+    if (fmt.empty()) return;
+    std::vector<llvm::Value*> call{b_.CreateGlobalStringPtr(fmt)};
+    call.insert(call.end(), args.begin(), args.end());
+    b_.CreateCall(printf_fn, call);
+    fmt.clear();
+    args.clear();
+  };
+  auto scalar = [&](llvm::Value* v, ScalarType s) {
+    if (s == ScalarType::Bool) {
+      fmt += "%s";
+      args.push_back(b_.CreateSelect(v, b_.CreateGlobalStringPtr("True"), b_.CreateGlobalStringPtr("False")));
+    } else if (IsFloat(s)) {
+      fmt += "%g";
+      args.push_back(b_.CreateFPExt(ToF32(v, s), b_.getDoubleTy()));
+    } else {
+      fmt += IsSigned(s) ? "%lld" : "%llu";
+      args.push_back(AsI64(v, s));
+    }
+  };
+  for (int i = 0; i <= op.num_operands(); ++i) {
+    if (i < int(op.strs.size())) fmt += EscapePercent(op.strs[i]);
+    if (i == op.num_operands()) break;
+    const ir::Value* v = op.operand(i);
+    const ir::Type& t = v->type();
+    if (t.is_scalar()) {
+      scalar(Get(v), t.elem.scalar);
+    } else if (t.is_tile() && !t.elem.is_struct()) {
+      fmt += "[";
+      flush();
+      llvm::Value* buf = Get(v);
+      int64_t row = t.shape[t.ndim - 1];
+      EmitCountedLoop(I64(t.NumElements()), [&](llvm::Value* e) {
+        llvm::Value* x = FromMem(b_.CreateLoad(MemTy(t.elem), TileElemPtr(buf, t.elem, e)), t.elem);
+        // A space between elements of a row, a newline between rows.
+        llvm::Value* first = b_.CreateICmpEQ(e, I64(0));
+        llvm::Value* row_start = b_.CreateICmpEQ(b_.CreateURem(e, I64(row)), I64(0));
+        llvm::Value* sep = b_.CreateSelect(first, b_.CreateGlobalStringPtr(""),
+                                           b_.CreateSelect(row_start, b_.CreateGlobalStringPtr("\n "),
+                                                           b_.CreateGlobalStringPtr(" ")));
+        fmt = "%s";
+        args.push_back(sep);
+        scalar(x, t.elem.scalar);
+        flush();
+      });
+      fmt += "]";
+    } else {
+      fmt += "<" + TypeName(t, irm_.structs()) + ">";
+    }
+  }
+  flush();
+}
+
+}  // namespace tilec::codegen::bs

@@ -1,0 +1,117 @@
+// Block-serial lowering of one Tile IR kernel to an LLVM function with the
+// tilec_cpu_kernel_fn signature. Scalars become SSA values, a tile becomes a stack buffer of
+// its elements in row-major order (filled by loop nests LLVM can vectorize), arrays become
+// (data, shape, byte strides). The emitter is split by op family over several files.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "ir/ir.h"
+
+namespace tilec::codegen {
+
+// Lowers every kernel of `m` into a new LLVM module. Returns null and sets `error` if the
+// result fails LLVM's verifier (a compiler bug).
+std::unique_ptr<llvm::Module> LowerBlockSerial(const ir::Module& m, llvm::LLVMContext& ctx,
+                                               std::string& error);
+
+namespace bs {
+
+struct ArrayVal {
+  llvm::Value* data = nullptr;
+  llvm::Value* shape[ir::kMaxDims] = {};
+  llvm::Value* strides[ir::kMaxDims] = {};
+};
+
+class Emitter {
+ public:
+  Emitter(const ir::Module& m, llvm::Module& mod);
+  void EmitKernel(const ir::Function& f);
+
+  // ---- types (emit_scalar.cpp) ----
+  llvm::Type* ValTy(ScalarType s);           // in registers: bool i1, 16-bit floats i16
+  llvm::Type* MemTy(const ir::ElemType& e);  // in memory: bool i8, structs in C layout
+  llvm::Type* ValTy(const ir::ElemType& e) { return e.is_struct() ? MemTy(e) : ValTy(e.scalar); }
+  llvm::Value* ToMem(llvm::Value* v, const ir::ElemType& e);
+  llvm::Value* FromMem(llvm::Value* v, const ir::ElemType& e);
+  llvm::Value* Zero(const ir::ElemType& e);  // value form
+
+  // ---- scalar ops (emit_scalar.cpp) ----
+  llvm::Value* EmitConst(const ir::Op& op);
+  // One element of an elementwise op; `in` is the operands' scalar type.
+  llvm::Value* EmitScalarElementwise(ir::OpCode code, ScalarType in, ScalarType out,
+                                     const std::vector<llvm::Value*>& args);
+  llvm::Value* EmitCast(llvm::Value* v, ScalarType from, ScalarType to);
+  llvm::Value* EmitCmp(ir::CmpPred p, ScalarType t, llvm::Value* a, llvm::Value* b);
+  llvm::Value* ToF32(llvm::Value* v, ScalarType t);    // 16-bit floats widened, others as float
+  llvm::Value* FromF32(llvm::Value* f, ScalarType t);  // rounding to nearest even
+  llvm::Value* AsI64(llvm::Value* v, ScalarType t);    // integer index widened to i64
+
+  // ---- memory (emit_memory.cpp) ----
+  void EmitArrayOp(const ir::Op& op);
+  void EmitTileMemoryOp(const ir::Op& op);
+  llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);
+  // Atomic add of an element (scalar or struct, value form) at ptr; returns the previous value.
+  llvm::Value* EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e);
+
+  // ---- tiles (emit_tile.cpp) ----
+  void EmitTileOp(const ir::Op& op);
+  void EmitElementwise(const ir::Op& op);  // scalar or tile
+  void EmitPrint(const ir::Op& op);
+  llvm::Value* TileElemPtr(llvm::Value* buf, const ir::ElemType& e, llvm::Value* linear);
+  llvm::Value* AllocTile(const ir::Type& t, const char* name = "tile");
+  void CopyTile(llvm::Value* dst, llvm::Value* src, const ir::Type& t);
+
+  // ---- loops and control flow (emit_module.cpp) ----
+  // Counted loop 0..n-1 (n an i64 constant or value); body gets the i64 index.
+  void EmitCountedLoop(llvm::Value* n, const std::function<void(llvm::Value*)>& body);
+  // Loop nest over a static shape; body gets per-dimension i64 coordinates and the row-major
+  // linear index.
+  void EmitLoopNest(const ir::Type& tile,
+                    const std::function<void(const std::vector<llvm::Value*>&, llvm::Value*)>& body);
+  void EmitBlock(const ir::Block& b);  // every op but the terminator
+  void EmitOp(const ir::Op& op);
+
+  llvm::Value* Get(const ir::Value* v);
+  void Set(const ir::Value* v, llvm::Value* lv) { vals_[v] = lv; }
+  const ArrayVal& GetArray(const ir::Value* v);
+  llvm::Value* I64(int64_t v) { return b_.getInt64(uint64_t(v)); }
+  llvm::Value* EntryAlloca(llvm::Type* t, const char* name, unsigned align = 16);
+
+  llvm::IRBuilder<>& b() { return b_; }
+  llvm::LLVMContext& ctx() { return ctx_; }
+  const ir::Module& irm() const { return irm_; }
+
+ private:
+  void EmitIf(const ir::Op& op);
+  void EmitFor(const ir::Op& op);
+  void EmitWhile(const ir::Op& op);
+  // Storage for values that cross a region boundary: scalars in allocas, tiles as buffers.
+  llvm::Value* MakeSlot(const ir::Type& t);
+  void StoreSlots(const std::vector<llvm::Value*>& slots, const std::vector<ir::Value*>& vals);
+  llvm::Value* LoadSlot(llvm::Value* slot, const ir::Type& t);
+  llvm::Function* HalfHelper(const char* name);  // f16/bf16 <-> f32 conversions
+  void EmitTid(const ir::Op& op);
+
+  const ir::Module& irm_;
+  llvm::Module& mod_;
+  llvm::LLVMContext& ctx_;
+  llvm::IRBuilder<> b_;
+  llvm::Function* fn_ = nullptr;
+  llvm::BasicBlock* entry_ = nullptr;
+  llvm::Value* linear_ = nullptr;  // grid index of the current block program (i64)
+  llvm::Value* launch_dims_[ir::kMaxDims] = {};
+  std::unordered_map<const ir::Value*, llvm::Value*> vals_;
+  std::unordered_map<const ir::Value*, ArrayVal> arrays_;
+  std::unordered_map<int, llvm::StructType*> struct_types_;
+};
+
+}  // namespace bs
+}  // namespace tilec::codegen

@@ -1,0 +1,178 @@
+// PTX emission: an nvptx64 TargetMachine per architecture, the SIMT lowering with the NVPTX
+// target, math intrinsics (exp, log, pow, sin, cos) redirected to CUDA's libdevice (linked
+// only when used), the O3 pipeline, and LLVM's PTX printer.
+#include <cstdlib>
+#include <mutex>
+
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include "codegen/host/host.h"
+#include "codegen/nvptx/nvptx.h"
+#include "codegen/simt/target.h"
+
+namespace tilec::codegen {
+
+const std::vector<std::string>& SupportedPtxArchs() {
+  static const std::vector<std::string> archs = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
+  return archs;
+}
+
+bool IsSupportedPtxArch(const std::string& arch) {
+  for (const std::string& a : SupportedPtxArchs())
+    if (a == arch) return true;
+  return false;
+}
+
+namespace {
+
+const char* kTriple = "nvptx64-nvidia-cuda";
+
+std::unique_ptr<llvm::TargetMachine> CreateNvptxTargetMachine(const std::string& arch, std::string& error) {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+  const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
+  if (!target) return nullptr;
+  std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
+      kTriple, arch, "", llvm::TargetOptions(), std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+  if (!tm) error = "cannot create an NVPTX target machine for " + arch;
+  return tm;
+}
+
+std::string LibdevicePath() {
+  std::vector<std::string> candidates;
+  if (const char* p = std::getenv("TILEC_LIBDEVICE")) candidates.push_back(p);
+  for (const char* var : {"CUDA_HOME", "CUDA_PATH"})
+    if (const char* p = std::getenv(var)) candidates.push_back(std::string(p) + "/nvvm/libdevice/libdevice.10.bc");
+  candidates.push_back("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc");
+  for (const std::string& c : candidates)
+    if (llvm::MemoryBuffer::getFile(c)) return c;
+  return "";
+}
+
+// Replaces calls to math intrinsics NVPTX cannot lower with libdevice functions; links
+// libdevice if any was needed. Returns false (with `error`) if libdevice is missing.
+bool LinkMath(llvm::Module& mod, std::string& error) {
+  struct Entry {
+    llvm::Intrinsic::ID id;
+    const char* f32;
+    const char* f64;
+  };
+  static const Entry table[] = {{llvm::Intrinsic::exp, "__nv_expf", "__nv_exp"},
+                                {llvm::Intrinsic::log, "__nv_logf", "__nv_log"},
+                                {llvm::Intrinsic::pow, "__nv_powf", "__nv_pow"},
+                                {llvm::Intrinsic::sin, "__nv_sinf", "__nv_sin"},
+                                {llvm::Intrinsic::cos, "__nv_cosf", "__nv_cos"}};
+  std::vector<llvm::Function*> replaced;
+  for (llvm::Function& f : mod) {
+    if (!f.isIntrinsic()) continue;
+    for (const Entry& e : table) {
+      if (f.getIntrinsicID() != e.id) continue;
+      llvm::Type* rt = f.getReturnType();
+      if (!rt->isFloatTy() && !rt->isDoubleTy()) continue;
+      llvm::FunctionCallee nv = mod.getOrInsertFunction(rt->isFloatTy() ? e.f32 : e.f64, f.getFunctionType());
+      f.replaceAllUsesWith(nv.getCallee());
+      replaced.push_back(&f);
+    }
+  }
+  if (replaced.empty()) return true;
+  for (llvm::Function* f : replaced) f->eraseFromParent();
+  std::string path = LibdevicePath();
+  if (path.empty()) {
+    error = "CUDA's libdevice.10.bc was not found (set TILEC_LIBDEVICE); it provides exp, log, pow, sin and cos on GPUs";
+    return false;
+  }
+  auto buf = llvm::MemoryBuffer::getFile(path);
+  auto lib = llvm::parseBitcodeFile((*buf)->getMemBufferRef(), mod.getContext());
+  if (!lib) {
+    error = "cannot read `" + path + "`: " + llvm::toString(lib.takeError());
+    return false;
+  }
+  (*lib)->setDataLayout(mod.getDataLayout());
+  (*lib)->setTargetTriple(mod.getTargetTriple());
+  if (llvm::Linker::linkModules(mod, std::move(*lib), llvm::Linker::LinkOnlyNeeded)) {
+    error = "linking libdevice failed";
+    return false;
+  }
+  // Only kernels stay visible, so that unused library code is dropped.
+  for (llvm::Function& f : mod)
+    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+      f.setLinkage(llvm::GlobalValue::InternalLinkage);
+  mod.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 0);
+  return true;
+}
+
+std::unique_ptr<llvm::Module> BuildNvptx(const ir::Module& m, const PtxOptions& opts, llvm::LLVMContext& ctx,
+                                         llvm::TargetMachine& tm, std::vector<SimtKernelInfo>& info,
+                                         std::string& error) {
+  auto mod = std::make_unique<llvm::Module>("tilec_nvptx", ctx);
+  mod->setDataLayout(tm.createDataLayout());
+  mod->setTargetTriple(kTriple);
+  auto target = simt::CreateNvptxTarget(std::atoi(opts.arch.c_str() + 3));
+  std::vector<simt::SimtKernelLayout> layouts;
+  if (!simt::LowerSimt(m, *mod, *target, opts.block_dim, layouts, error)) return nullptr;
+  for (auto& l : layouts) info.push_back({l.name, l.block_dim, l.shared_bytes, l.barrier_sites});
+  if (!LinkMath(*mod, error)) return nullptr;
+  if (opts.optimize) OptimizeModule(*mod, tm);
+  return mod;
+}
+
+bool CheckOptions(const PtxOptions& opts, std::string& error) {
+  if (!IsSupportedPtxArch(opts.arch)) {
+    error = "unsupported GPU architecture `" + opts.arch + "` (expected sm_75, sm_80, sm_86, sm_89 or sm_90)";
+    return false;
+  }
+  if (opts.block_dim < 1 || opts.block_dim > 1024) {
+    error = "block_dim must be 1 to 1024, got " + std::to_string(opts.block_dim);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool EmitNvptxLlvmIr(const ir::Module& m, const PtxOptions& opts, std::string& llvm_ir, std::string& error) {
+  if (!CheckOptions(opts, error)) return false;
+  auto tm = CreateNvptxTargetMachine(opts.arch, error);
+  if (!tm) return false;
+  llvm::LLVMContext ctx;
+  std::vector<SimtKernelInfo> info;
+  auto mod = BuildNvptx(m, opts, ctx, *tm, info, error);
+  if (!mod) return false;
+  llvm::raw_string_ostream os(llvm_ir);
+  mod->print(os, nullptr);
+  return true;
+}
+
+bool EmitPtx(const ir::Module& m, const PtxOptions& opts, PtxModule& out, std::string& error) {
+  if (!CheckOptions(opts, error)) return false;
+  auto tm = CreateNvptxTargetMachine(opts.arch, error);
+  if (!tm) return false;
+  llvm::LLVMContext ctx;
+  out.kernels.clear();
+  auto mod = BuildNvptx(m, opts, ctx, *tm, out.kernels, error);
+  if (!mod) return false;
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  pm.run(*mod);
+  out.ptx = std::string(text.str());
+  out.arch = opts.arch;
+  return true;
+}
+
+}  // namespace tilec::codegen

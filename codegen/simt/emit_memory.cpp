@@ -1,0 +1,150 @@
+// SIMT lowering of global memory. Each lane handles the tile elements it owns; addresses are
+// 64-bit byte offsets from byte strides; every coordinate is checked on both sides in every
+// dimension (out-of-bounds reads give zero, stores and adds are skipped and report zero).
+// Scalar side effects run on lane 0; a used scalar atomic result is broadcast through shared
+// memory. Atomic adds whose previous values are unused may become reductions (target).
+#include "codegen/simt/emitter.h"
+
+namespace tilec::codegen::simt {
+
+using ir::OpCode;
+
+llvm::Value* Emitter::ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used) {
+  if (!e.is_struct()) return target_.AtomicAdd(scalar_, ptr, v, e.scalar, used);
+  // Field by field: fields of the eight atomic types are added; the others are left alone
+  // and their current values reported as previous ones.
+  const ir::StructDef& s = irm_.structs()[size_t(e.struct_index)];
+  llvm::Value* result = used ? scalar_.Zero(e) : nullptr;
+  for (size_t k = 0; k < s.fields.size(); ++k) {
+    const ir::StructField& f = s.fields[k];
+    llvm::Value* fptr = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), ptr, f.offset);
+    llvm::Value* fv = b_.CreateExtractValue(v, {unsigned(k)});
+    llvm::Value* old = nullptr;
+    if (f.type.is_struct()) {
+      old = ElemAtomicAdd(fptr, fv, f.type, used);
+    } else if (SupportsAtomicAdd(f.type.scalar)) {
+      old = target_.AtomicAdd(scalar_, fptr, fv, f.type.scalar, used);
+    } else if (used) {
+      llvm::LoadInst* ld = b_.CreateLoad(scalar_.MemTy(f.type), fptr);
+      ld->setAtomic(llvm::AtomicOrdering::Monotonic);
+      ld->setAlignment(llvm::Align(ScalarSize(f.type.scalar)));
+      old = ld;
+    }
+    if (used) result = b_.CreateInsertValue(result, old, {unsigned(k)});
+  }
+  return result;
+}
+
+void Emitter::EmitArrayOp(const ir::Op& op) {
+  const bs::ArrayVal& a = arrays_.at(op.operand(0));
+  const ir::Type& at = op.operand(0)->type();
+  llvm::Value* off = I64(0);
+  for (int d = 0; d < at.ndim; ++d) {
+    const ir::Value* idx = op.operand(1 + d);
+    off = b_.CreateAdd(off, b_.CreateMul(scalar_.AsI64(Get(idx), idx->type().elem.scalar), a.strides[d]));
+  }
+  llvm::Value* ptr = b_.CreateGEP(b_.getInt8Ty(), a.data, {off});
+  llvm::Type* mt = scalar_.MemTy(at.elem);
+  switch (op.code()) {
+    case OpCode::ArrayLoad:
+      Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, ptr), at.elem));
+      return;
+    case OpCode::ArrayStore: {
+      llvm::Value* v = scalar_.ToMem(Get(op.operand(1 + at.ndim)), at.elem);
+      OnLane0([&] { b_.CreateStore(v, ptr); });
+      return;
+    }
+    case OpCode::AtomicAdd: {
+      llvm::Value* v = Get(op.operand(1 + at.ndim));
+      bool used = in_map_ || plan_->IsUsed(op.result());
+      if (B_ == 1 || in_map_) {
+        llvm::Value* old = ElemAtomicAdd(ptr, v, at.elem, used);
+        Set(op.result(), old ? old : scalar_.Zero(at.elem));
+        return;
+      }
+      int slot = plan_->Broadcast(&op);
+      llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
+      OnLane0([&] {
+        llvm::Value* old = ElemAtomicAdd(ptr, v, at.elem, used && bptr);
+        if (bptr) b_.CreateStore(scalar_.ToMem(old, at.elem), bptr);
+      });
+      if (!bptr) {
+        Set(op.result(), scalar_.Zero(at.elem));
+        return;
+      }
+      target_.Barrier(b_);
+      Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), at.elem));
+      return;
+    }
+    default: return;
+  }
+}
+
+void Emitter::EmitTileMemoryOp(const ir::Op& op) {
+  OpCode c = op.code();
+  const ir::Type& at = op.operand(0)->type();
+  const bs::ArrayVal& a = arrays_.at(op.operand(0));
+  bool indexed = IsIndexedOp(c);
+  bool is_load = c == OpCode::TileLoad || c == OpCode::TileLoadIndexed;
+  bool is_store = c == OpCode::TileStore || c == OpCode::TileStoreIndexed;
+  bool is_atomic = !is_load && !is_store;
+  int tile_pos = is_load ? -1 : indexed ? 2 : 1;
+  int off_pos = is_load ? (indexed ? 2 : 1) : tile_pos + 1;
+  int axis = indexed ? int(op.index) : -1;
+  const ir::Type& tt = is_load ? op.result()->type() : op.operand(tile_pos)->type();
+  const ir::ElemType& e = tt.elem;
+  llvm::Type* mt = scalar_.MemTy(e);
+  const ir::Value* src = is_load ? nullptr : op.operand(tile_pos);
+  llvm::Value* index_tile = indexed ? CrossLanePtr(op.operand(1)) : nullptr;
+  const ir::ElemType& index_elem = indexed ? op.operand(1)->type().elem : e;
+  std::vector<llvm::Value*> offsets;
+  for (int d = 0; d < at.ndim; ++d) {
+    const ir::Value* o = op.operand(off_pos + d);
+    offsets.push_back(scalar_.AsI64(Get(o), o->type().elem.scalar));
+  }
+  bool used = is_load || (is_atomic && plan_->IsUsed(op.result()));
+  TileRep dst;
+  if (!is_store && used) dst = NewTile(op.result());
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+
+  ForEachElem(tt, [&](llvm::Value* slot, llvm::Value* lin) {
+    llvm::Value* inb = b_.getTrue();
+    llvm::Value* byte_off = I64(0);
+    for (int d = 0; d < at.ndim; ++d) {
+      llvm::Value* local = Coord(tt, lin, d);
+      if (d == axis) {
+        llvm::Type* it = scalar_.MemTy(index_elem);
+        llvm::Value* idx = b_.CreateLoad(it, b_.CreateInBoundsGEP(it, index_tile, {local}));
+        local = scalar_.AsI64(idx, index_elem.scalar);
+      }
+      llvm::Value* g = b_.CreateAdd(offsets[size_t(d)], local);
+      // One unsigned compare checks both sides: a negative coordinate wraps above the extent.
+      inb = b_.CreateAnd(inb, b_.CreateICmpULT(g, a.shape[d]));
+      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, a.strides[d]));
+    }
+    llvm::BasicBlock* in_bb = llvm::BasicBlock::Create(ctx_, "mem.in", fn);
+    llvm::BasicBlock* out_bb = dst.ptr ? llvm::BasicBlock::Create(ctx_, "mem.out", fn) : nullptr;
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "mem.join", fn);
+    b_.CreateCondBr(inb, in_bb, out_bb ? out_bb : join);
+    b_.SetInsertPoint(in_bb);
+    llvm::Value* gptr = b_.CreateGEP(b_.getInt8Ty(), a.data, {byte_off});
+    if (is_load) {
+      StoreElem(dst, e, slot, lin, scalar_.FromMem(b_.CreateLoad(mt, gptr), e));
+    } else if (is_store) {
+      b_.CreateStore(scalar_.ToMem(LoadElem(src, slot, lin), e), gptr);
+    } else {
+      llvm::Value* old = ElemAtomicAdd(gptr, LoadElem(src, slot, lin), e, used);
+      if (dst.ptr) StoreElem(dst, e, slot, lin, old);
+    }
+    b_.CreateBr(join);
+    if (out_bb) {
+      b_.SetInsertPoint(out_bb);
+      StoreElem(dst, e, slot, lin, scalar_.Zero(e));
+      b_.CreateBr(join);
+    }
+    b_.SetInsertPoint(join);
+  });
+  if (!is_store) tiles_[op.result()] = dst.ptr ? dst : NewTile(op.result());
+}
+
+}  // namespace tilec::codegen::simt

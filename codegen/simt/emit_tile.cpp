@@ -1,0 +1,280 @@
+// SIMT lowering of tile values: the lane-to-element mapping (lane L mod B, slot L div B),
+// register slots and shared regions, shared copies for cross-lane reads, elementwise ops,
+// construction, tile_map, tile_sum (every lane sums the shared copy in row-major order, the
+// same order as the CPU, so results agree bit for bit), element reads and print.
+#include "codegen/simt/emitter.h"
+
+namespace tilec::codegen::simt {
+
+using ir::OpCode;
+
+int Emitter::Slots(const ir::Type& t) const {
+  int64_t n = t.NumElements();
+  return int((n + B_ - 1) / B_);
+}
+
+void Emitter::ForEachElem(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
+  const int64_t n = t.NumElements();
+  const int slots = Slots(t);
+  const bool exact = n % B_ == 0;
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  auto guarded = [&](llvm::Value* slot, llvm::Value* lin, bool check) {
+    if (!check) {
+      body(slot, lin);
+      return;
+    }
+    llvm::BasicBlock* in_bb = llvm::BasicBlock::Create(ctx_, "elem", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "elem.end", fn);
+    b_.CreateCondBr(b_.CreateICmpULT(lin, I64(n)), in_bb, join);
+    b_.SetInsertPoint(in_bb);
+    body(slot, lin);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  };
+  if (slots <= 16) {
+    // Unrolled: constant slot numbers let SROA keep register tiles in registers.
+    for (int s = 0; s < slots; ++s) {
+      llvm::Value* lin = b_.CreateAdd(lane_, I64(int64_t(s) * B_), "lin");
+      guarded(I64(s), lin, !exact && s == slots - 1);
+    }
+    return;
+  }
+  Loop(I64(0), I64(slots), [&](llvm::Value* s) {
+    llvm::Value* lin = b_.CreateAdd(lane_, b_.CreateMul(s, I64(B_)), "lin");
+    guarded(s, lin, !exact);
+  });
+}
+
+llvm::Value* Emitter::SharedPtr(uint32_t offset) {
+  return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), target_.SharedBase(), offset);
+}
+
+TileRep Emitter::NewTile(const ir::Value* v) {
+  const ir::Type& t = v->type();
+  int prim = plan_->Primary(v);
+  if (prim >= 0 && !in_map_) return TileRep{SharedPtr(plan_->slot(prim).offset), true, nullptr};
+  auto* arr = llvm::ArrayType::get(scalar_.MemTy(t.elem), uint64_t(Slots(t)));
+  return TileRep{EntryAlloca(arr, "tile"), false, nullptr};
+}
+
+llvm::Value* Emitter::ElemPtr(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin) {
+  return b_.CreateInBoundsGEP(scalar_.MemTy(e), r.ptr, {r.shared ? lin : slot});
+}
+
+llvm::Value* Emitter::LoadElem(const ir::Value* tile, llvm::Value* slot, llvm::Value* lin) {
+  const ir::ElemType& e = tile->type().elem;
+  llvm::Value* p = ElemPtr(tiles_.at(tile), e, slot, lin);
+  return scalar_.FromMem(b_.CreateLoad(scalar_.MemTy(e), p), e);
+}
+
+void Emitter::StoreElem(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin, llvm::Value* v) {
+  b_.CreateStore(scalar_.ToMem(v, e), ElemPtr(r, e, slot, lin));
+}
+
+llvm::Value* Emitter::CrossLanePtr(const ir::Value* tile) {
+  const TileRep& r = tiles_.at(tile);
+  return r.shared ? r.ptr : r.copy;
+}
+
+void Emitter::WriteCopy(const ir::Value* v) {
+  int idx = plan_->Copy(v);
+  if (idx < 0) return;
+  if (plan_->BarrierBeforeCopy(v)) target_.Barrier(b_);
+  TileRep& r = tiles_.at(v);
+  llvm::Value* dst = SharedPtr(plan_->slot(idx).offset);
+  const ir::ElemType& e = v->type().elem;
+  ForEachElem(v->type(), [&](llvm::Value* slot, llvm::Value* lin) {
+    b_.CreateStore(b_.CreateLoad(scalar_.MemTy(e), ElemPtr(r, e, slot, lin)),
+                   b_.CreateInBoundsGEP(scalar_.MemTy(e), dst, {lin}));
+  });
+  tiles_.at(v).copy = dst;
+}
+
+void Emitter::CopyToRegister(const ir::Value* src, llvm::Value* slot_array) {
+  const ir::ElemType& e = src->type().elem;
+  const TileRep& r = tiles_.at(src);
+  ForEachElem(src->type(), [&](llvm::Value* slot, llvm::Value* lin) {
+    b_.CreateStore(b_.CreateLoad(scalar_.MemTy(e), ElemPtr(r, e, slot, lin)),
+                   b_.CreateInBoundsGEP(scalar_.MemTy(e), slot_array, {slot}));
+  });
+}
+
+llvm::Value* Emitter::Coord(const ir::Type& t, llvm::Value* lin, int d) {
+  int64_t stride = 1;
+  for (int k = d + 1; k < t.ndim; ++k) stride *= t.shape[k];
+  llvm::Value* q = stride == 1 ? lin : b_.CreateUDiv(lin, I64(stride));
+  return d == 0 ? q : b_.CreateURem(q, I64(t.shape[d]));
+}
+
+void Emitter::EmitElementwise(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  ScalarType in = op.operand(0)->type().elem.scalar;
+  ScalarType out = rt.elem.scalar;
+  if (!rt.is_tile()) {
+    std::vector<llvm::Value*> args;
+    for (const ir::Value* v : op.operands()) args.push_back(Get(v));
+    Set(op.result(), scalar_.EmitScalarElementwise(op.code(), in, out, args));
+    return;
+  }
+  TileRep dst = NewTile(op.result());
+  ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+    std::vector<llvm::Value*> args;
+    for (const ir::Value* v : op.operands())
+      args.push_back(v->type().is_tile() ? LoadElem(v, slot, lin) : Get(v));
+    StoreElem(dst, rt.elem, slot, lin, scalar_.EmitScalarElementwise(op.code(), in, out, args));
+  });
+  tiles_[op.result()] = dst;
+}
+
+void Emitter::EmitTileOp(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  switch (op.code()) {
+    case OpCode::TileFull: {
+      TileRep dst = NewTile(op.result());
+      llvm::Value* v = Get(op.operand(0));
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) { StoreElem(dst, rt.elem, slot, lin, v); });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileArange: {
+      ScalarType s = rt.elem.scalar;
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        llvm::Value* v;
+        if (IsFloat(s)) {
+          llvm::Type* ft = s == ScalarType::Float64 ? b_.getDoubleTy() : b_.getFloatTy();
+          llvm::Value* fi = b_.CreateUIToFP(lin, ft);
+          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.value.f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.value2.f)));
+          v = scalar_.FromF32(v, s);
+        } else {
+          v = b_.CreateAdd(I64(op.value.i), b_.CreateMul(lin, I64(op.value2.i)));
+          v = b_.CreateTrunc(v, scalar_.ValTy(s));
+        }
+        StoreElem(dst, rt.elem, slot, lin, v);
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileMap: {
+      const ir::Block& body = *op.region(0);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        for (int k = 0; k < op.num_operands(); ++k) Set(body.arg(k), LoadElem(op.operand(k), slot, lin));
+        bool saved = in_map_;
+        in_map_ = true;
+        EmitBlock(body);
+        in_map_ = saved;
+        StoreElem(dst, rt.elem, slot, lin, Get(body.terminator()->operand(0)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileSum: {
+      const ir::Type& in = op.operand(0)->type();
+      ScalarType s = in.elem.scalar;
+      bool narrow = s == ScalarType::Float16 || s == ScalarType::BFloat16;
+      llvm::Type* acc_ty = narrow ? b_.getFloatTy() : scalar_.ValTy(s);
+      llvm::Value* acc = EntryAlloca(acc_ty, "sum", 8);
+      b_.CreateStore(llvm::Constant::getNullValue(acc_ty), acc);
+      llvm::Value* src = CrossLanePtr(op.operand(0));
+      llvm::Type* mt = scalar_.MemTy(in.elem);
+      Loop(I64(0), I64(in.NumElements()), [&](llvm::Value* i) {
+        llvm::Value* e = scalar_.ToF32(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {i})), s);
+        llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
+        b_.CreateStore(IsFloat(s) ? b_.CreateFAdd(cur, e) : b_.CreateAdd(cur, e), acc);
+      });
+      llvm::Value* total = scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) { StoreElem(dst, rt.elem, slot, lin, total); });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileExtract: {
+      const ir::Type& tt = op.operand(0)->type();
+      llvm::Value* lin = I64(0);
+      llvm::Value* inb = b_.getTrue();
+      for (int d = 0; d < tt.ndim; ++d) {
+        llvm::Value* c = scalar_.AsI64(Get(op.operand(d + 1)), op.operand(d + 1)->type().elem.scalar);
+        inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
+        lin = b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d])), c);
+      }
+      lin = b_.CreateSelect(inb, lin, I64(0));
+      llvm::Type* mt = scalar_.MemTy(tt.elem);
+      llvm::Value* v = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, CrossLanePtr(op.operand(0)), {lin})), tt.elem);
+      Set(op.result(), b_.CreateSelect(inb, v, scalar_.Zero(tt.elem)));
+      return;
+    }
+    default: return;
+  }
+}
+
+namespace {
+std::string EscapePercent(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    out += c;
+    if (c == '%') out += '%';
+  }
+  return out;
+}
+}  // namespace
+
+// The same text as the CPU device: scalars as Warp prints them (%g for floats), a tile as its
+// elements in brackets, rows on separate lines. Only lane 0 prints.
+void Emitter::EmitPrint(const ir::Op& op) {
+  OnLane0([&] {
+    std::string fmt;
+    std::vector<llvm::Value*> args;
+    auto flush = [&] {
+      if (fmt.empty()) return;
+      target_.Printf(b_, mod_, fmt, args);
+      fmt.clear();
+      args.clear();
+    };
+    auto str = [&](const char* s) { return b_.CreateGlobalStringPtr(s); };
+    auto scalar = [&](llvm::Value* v, ScalarType s) {
+      if (s == ScalarType::Bool) {
+        fmt += "%s";
+        args.push_back(b_.CreateSelect(v, str("True"), str("False")));
+      } else if (IsFloat(s)) {
+        fmt += "%g";
+        args.push_back(b_.CreateFPExt(scalar_.ToF32(v, s), b_.getDoubleTy()));
+      } else {
+        fmt += IsSigned(s) ? "%lld" : "%llu";
+        args.push_back(scalar_.AsI64(v, s));
+      }
+    };
+    for (int i = 0; i <= op.num_operands(); ++i) {
+      if (i < int(op.strs.size())) fmt += EscapePercent(op.strs[size_t(i)]);
+      if (i == op.num_operands()) break;
+      const ir::Value* v = op.operand(i);
+      const ir::Type& t = v->type();
+      if (t.is_scalar()) {
+        scalar(Get(v), t.elem.scalar);
+      } else if (t.is_tile() && !t.elem.is_struct()) {
+        fmt += "[";
+        flush();
+        llvm::Value* buf = in_map_ ? nullptr : CrossLanePtr(v);
+        llvm::Type* mt = scalar_.MemTy(t.elem);
+        int64_t row = t.shape[t.ndim - 1];
+        if (buf)
+          Loop(I64(0), I64(t.NumElements()), [&](llvm::Value* e) {
+            llvm::Value* x = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, buf, {e})), t.elem);
+            llvm::Value* first = b_.CreateICmpEQ(e, I64(0));
+            llvm::Value* row_start = b_.CreateICmpEQ(b_.CreateURem(e, I64(row)), I64(0));
+            llvm::Value* sep = b_.CreateSelect(first, str(""), b_.CreateSelect(row_start, str("\n "), str(" ")));
+            fmt = "%s";
+            args.push_back(sep);
+            scalar(x, t.elem.scalar);
+            flush();
+          });
+        fmt += "]";
+      } else {
+        fmt += "<" + TypeName(t, irm_.structs()) + ">";
+      }
+    }
+    flush();
+  });
+}
+
+}  // namespace tilec::codegen::simt

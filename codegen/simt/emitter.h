@@ -1,0 +1,92 @@
+// SIMT lowering of one Tile IR kernel: each lane runs the block program; register tile
+// element L lives in lane L mod B, slot L div B; shared tiles are row-major in the block's
+// shared buffer at the plan's offsets; scalar code runs on every lane (block-uniform) and its
+// side effects on lane 0. Scalar arithmetic is shared with the block-serial emitter, so both
+// execution models compute bit-identical element values.
+#pragma once
+#include <functional>
+#include <unordered_map>
+
+#include "codegen/simt/target.h"
+
+namespace tilec::codegen::simt {
+
+// A tile as the lanes hold it: register slots (an array of ceil(N/B) elements per lane) or
+// a shared-memory region; `copy` is the shared copy of a register tile read across lanes.
+struct TileRep {
+  llvm::Value* ptr = nullptr;
+  bool shared = false;
+  llvm::Value* copy = nullptr;
+};
+
+class Emitter {
+ public:
+  Emitter(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim);
+  SimtKernelLayout EmitKernel(const ir::Function& f);
+
+ private:
+  // ---- kernel, control flow (emit_kernel.cpp) ----
+  void EmitBlock(const ir::Block& b);
+  void EmitOp(const ir::Op& op);
+  void EmitIf(const ir::Op& op);
+  void EmitFor(const ir::Op& op);
+  void EmitWhile(const ir::Op& op);
+  void EmitTid(const ir::Op& op);
+  struct Slot {
+    llvm::Value* ptr;
+    ir::Type type;
+  };
+  Slot MakeSlot(const ir::Type& t);
+  void StoreSlots(const std::vector<Slot>& slots, const std::vector<ir::Value*>& vals);
+  void BindSlot(const ir::Value* v, const Slot& s);
+  void Loop(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body);
+  void OnLane0(const std::function<void()>& body);
+  llvm::Value* EntryAlloca(llvm::Type* t, const std::string& name, unsigned align = 16);
+
+  // ---- tiles (emit_tile.cpp) ----
+  int Slots(const ir::Type& t) const;
+  // Runs `body(slot, linear)` for every element this lane owns (slot and linear are i64).
+  void ForEachElem(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body);
+  TileRep NewTile(const ir::Value* v);  // the plan's placement of an op result
+  llvm::Value* ElemPtr(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin);
+  llvm::Value* LoadElem(const ir::Value* tile, llvm::Value* slot, llvm::Value* lin);  // value form
+  void StoreElem(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin, llvm::Value* v);
+  llvm::Value* SharedPtr(uint32_t offset);
+  // The shared region every lane may read for a tile (its own or its copy).
+  llvm::Value* CrossLanePtr(const ir::Value* tile);
+  void WriteCopy(const ir::Value* v);
+  void CopyToRegister(const ir::Value* src, llvm::Value* slot_array);
+  llvm::Value* Coord(const ir::Type& t, llvm::Value* lin, int d);  // i64
+  void EmitElementwise(const ir::Op& op);
+  void EmitTileOp(const ir::Op& op);
+  void EmitPrint(const ir::Op& op);
+
+  // ---- memory (emit_memory.cpp) ----
+  void EmitArrayOp(const ir::Op& op);
+  void EmitTileMemoryOp(const ir::Op& op);
+  llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
+
+  llvm::Value* Get(const ir::Value* v) { return vals_.at(v); }
+  void Set(const ir::Value* v, llvm::Value* lv) { vals_[v] = lv; }
+  llvm::Value* I64(int64_t v) { return b_.getInt64(uint64_t(v)); }
+
+  const ir::Module& irm_;
+  llvm::Module& mod_;
+  llvm::LLVMContext& ctx_;
+  bs::Emitter scalar_;  // types, constants, scalar arithmetic, casts (shares its builder)
+  llvm::IRBuilder<>& b_;
+  Target& target_;
+  int block_dim_;  // of tiled kernels
+  int B_ = 1;      // of the kernel being emitted
+  const Plan* plan_ = nullptr;
+  KernelFrame frame_;
+  llvm::Value* lane_ = nullptr;
+  llvm::Value* prog_ = nullptr;  // block program index (i64)
+  llvm::Value* launch_dims_[ir::kMaxDims] = {};
+  bool in_map_ = false;
+  std::unordered_map<const ir::Value*, llvm::Value*> vals_;
+  std::unordered_map<const ir::Value*, TileRep> tiles_;
+  std::unordered_map<const ir::Value*, bs::ArrayVal> arrays_;
+};
+
+}  // namespace tilec::codegen::simt

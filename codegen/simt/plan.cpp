@@ -1,0 +1,403 @@
+// Builds the SIMT plan: shared placement, live intervals with first-fit reuse, and a barrier
+// analysis over the structured IR (loops iterate to a fixed point; the whole body sits in the
+// grid loop). A barrier goes where an access would race with one since the last barrier.
+#include "codegen/simt/plan.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <sstream>
+
+namespace tilec::codegen::simt {
+
+using ir::OpCode;
+
+bool IsIndexedOp(OpCode c) {
+  return c == OpCode::TileLoadIndexed || c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
+}
+
+uint32_t Plan::ElemBytes(const ir::ElemType& e) const {
+  if (e.is_struct()) return module_->structs()[size_t(e.struct_index)].size;
+  return uint32_t(ScalarSize(e.scalar));
+}
+
+namespace {
+
+// Who touches memory: Owner = lane L mod B touches element L of one layout (key), so two
+// owner accesses with the same key never race; Lane0 = lane 0 only; All = every lane the
+// same location; Any = lanes touch locations owned by other lanes.
+enum class Pattern : uint8_t { Owner, Lane0, All, Any };
+
+struct Access {
+  const void* region = nullptr;  // null: shared memory; otherwise the array value
+  uint32_t lo = 0, hi = 0;       // shared byte range [lo, hi)
+  bool write = false;
+  bool atomic = false;
+  Pattern pat = Pattern::Any;
+  int64_t key = 0;
+  bool operator==(const Access&) const = default;
+};
+
+bool Conflicts(const Access& p, const Access& a) {
+  if (p.region != a.region) return false;
+  if (!p.region && (p.hi <= a.lo || a.hi <= p.lo)) return false;
+  if (!p.write && !a.write) return false;
+  if (p.atomic && a.atomic) return false;
+  if (p.pat == Pattern::Lane0 && a.pat == Pattern::Lane0) return false;
+  if (p.pat == Pattern::Owner && a.pat == Pattern::Owner && p.key == a.key) return false;
+  return true;
+}
+
+using State = std::vector<Access>;
+
+void AddTo(State& s, const Access& a) {
+  if (std::find(s.begin(), s.end(), a) == s.end()) s.push_back(a);
+}
+State Union(State a, const State& b) {
+  for (const Access& x : b) AddTo(a, x);
+  return a;
+}
+bool SameSet(const State& a, const State& b) {
+  if (a.size() != b.size()) return false;
+  for (const Access& x : a)
+    if (std::find(b.begin(), b.end(), x) == b.end()) return false;
+  return true;
+}
+
+bool IsLoop(OpCode c) { return c == OpCode::For || c == OpCode::While; }
+bool IsControl(OpCode c) { return c == OpCode::If || IsLoop(c); }
+
+}  // namespace
+
+class PlanBuilder {
+ public:
+  PlanBuilder(Plan& p, const ir::Function& f) : p_(p), f_(f) {}
+
+  void Build() {
+    Number(f_.body(), false);
+    for (auto& [op, in_map] : in_map_)
+      for (const ir::Value* v : op->operands()) p_.used_.insert(v);
+    Place();
+    Allocate();
+    if (p_.block_dim_ > 1) {
+      // The grid loop: block programs follow each other on the same lanes.
+      RunLoopBody([&](const State& in, bool rec) { return Run(f_.body(), in, rec); }, State{}, true);
+    }
+  }
+
+ private:
+  // ---------------------------------------------------------------- numbering and uses
+  void Number(const ir::Block* b, bool in_map) {
+    for (auto& op : b->ops()) {
+      int i = counter_++;
+      idx_[op.get()] = i;
+      in_map_.emplace_back(op.get(), in_map);
+      for (auto& r : op->regions()) Number(r.get(), in_map || op->code() == OpCode::TileMap);
+      end_[op.get()] = counter_ - 1;
+    }
+  }
+
+  int DefPos(const ir::Value* v) const {
+    if (v->def()) return idx_.at(v->def());
+    const ir::Op* parent = v->owner_block() ? v->owner_block()->parent_op() : nullptr;
+    return parent ? idx_.at(parent) : 0;
+  }
+
+  // Position of a use, extended to the end of every loop around the use that does not
+  // contain the definition (the value must survive all iterations).
+  int UsePos(const ir::Op* user, int def_pos) const {
+    int pos = idx_.at(user);
+    for (const ir::Block* b = user->parent_block(); b && b->parent_op(); b = b->parent_op()->parent_block()) {
+      const ir::Op* anc = b->parent_op();
+      if (IsLoop(anc->code()) && (def_pos < idx_.at(anc) || def_pos > end_.at(anc))) pos = std::max(pos, end_.at(anc));
+    }
+    return pos;
+  }
+
+  int NewSlot(uint32_t bytes, int first, int last) {
+    SharedSlot s;
+    s.bytes = (bytes + 15u) & ~15u;
+    s.first = first;
+    s.last = last;
+    p_.slots_.push_back(s);
+    return int(p_.slots_.size()) - 1;
+  }
+
+  uint32_t TileBytes(const ir::Type& t) const { return p_.ElemBytes(t.elem) * uint32_t(t.NumElements()); }
+
+  void Place() {
+    std::unordered_map<const ir::Value*, std::vector<const ir::Op*>> uses;
+    std::unordered_set<const ir::Value*> cross;
+    for (auto& [op, in_map] : in_map_) {
+      for (int i = 0; i < op->num_operands(); ++i) {
+        const ir::Value* v = op->operand(i);
+        uses[v].push_back(op);
+        if (in_map || !v->type().is_tile()) continue;
+        OpCode c = op->code();
+        if ((IsIndexedOp(c) && i == 1) || c == OpCode::TileSum || c == OpCode::TileExtract || c == OpCode::Print)
+          cross.insert(v);
+      }
+    }
+    auto interval = [&](const ir::Value* v, int& first, int& last) {
+      first = DefPos(v);
+      last = first;
+      for (const ir::Op* u : uses[v]) last = std::max(last, UsePos(u, first));
+    };
+    for (auto& [op, in_map] : in_map_) {
+      if (in_map) continue;
+      if (!IsControl(op->code()))
+        for (auto& r : op->results())
+          if (r->type().is_tile() && r->type().storage == ir::Storage::Shared) {
+            int first, last;
+            interval(r.get(), first, last);
+            p_.primary_[r.get()] = NewSlot(TileBytes(r->type()), first, last);
+          }
+      if (op->code() == OpCode::AtomicAdd && p_.block_dim_ > 1 && p_.IsUsed(op->result()))
+        p_.bcast_[op] = NewSlot(p_.ElemBytes(op->result()->type().elem), idx_.at(op), idx_.at(op));
+    }
+    for (const ir::Value* v : cross) {
+      if (p_.primary_.count(v)) continue;
+      int first, last;
+      interval(v, first, last);
+      p_.copy_[v] = NewSlot(TileBytes(v->type()), first, last);
+    }
+  }
+
+  // First fit in order of first use: a slot may take the bytes of any slot whose interval
+  // does not overlap its own.
+  void Allocate() {
+    std::vector<int> order(p_.slots_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = int(i);
+    std::sort(order.begin(), order.end(), [&](int a, int b) {
+      const SharedSlot &x = p_.slots_[size_t(a)], &y = p_.slots_[size_t(b)];
+      return x.first != y.first ? x.first < y.first : x.bytes > y.bytes;
+    });
+    std::vector<int> placed;
+    uint32_t total = 0;
+    for (int i : order) {
+      SharedSlot& s = p_.slots_[size_t(i)];
+      uint32_t off = 0;
+      for (bool moved = true; moved;) {
+        moved = false;
+        for (int j : placed) {
+          const SharedSlot& o = p_.slots_[size_t(j)];
+          bool live_together = !(o.last < s.first || s.last < o.first);
+          bool mem_overlap = off < o.offset + o.bytes && o.offset < off + s.bytes;
+          if (live_together && mem_overlap) {
+            off = o.offset + o.bytes;
+            moved = true;
+          }
+        }
+      }
+      s.offset = off;
+      placed.push_back(i);
+      total = std::max(total, off + s.bytes);
+    }
+    p_.shared_bytes_ = total;
+  }
+
+  // ---------------------------------------------------------------- accesses
+  Access SharedAccess(int slot, bool write, Pattern pat) const {
+    const SharedSlot& s = p_.slots_[size_t(slot)];
+    Access a;
+    a.lo = s.offset;
+    a.hi = s.offset + s.bytes;
+    a.write = write;
+    a.pat = pat;
+    a.key = slot;
+    return a;
+  }
+
+  // Identifies the lane layout of a non-indexed tile access: equal keys mean every element
+  // is touched by the same lane in both accesses.
+  int64_t LayoutKey(const ir::Op& op, int first_offset, const ir::Type& tile) {
+    std::ostringstream k;
+    for (int d = 0; d < tile.ndim; ++d) k << tile.shape[d] << 'x';
+    for (int i = first_offset; i < op.num_operands(); ++i) {
+      const ir::Value* o = op.operand(i);
+      if (o->def() && o->def()->code() == OpCode::Const) k << 'c' << o->def()->value.i;
+      else k << 'v' << static_cast<const void*>(o);
+      k << ',';
+    }
+    auto it = keys_.emplace(k.str(), int64_t(keys_.size())).first;
+    return it->second;
+  }
+
+  static Access Global(const ir::Value* array, bool write, bool atomic, Pattern pat, int64_t key = 0) {
+    Access a;
+    a.region = array;
+    a.write = write;
+    a.atomic = atomic;
+    a.pat = pat;
+    a.key = key;
+    return a;
+  }
+
+  void MapRegionAccesses(const ir::Block* b, std::vector<Access>& out) {
+    ir::Walk(const_cast<ir::Block*>(b), [&](ir::Op* op) {
+      switch (op->code()) {
+        case OpCode::ArrayLoad: out.push_back(Global(op->operand(0), false, false, Pattern::Any)); break;
+        case OpCode::ArrayStore: out.push_back(Global(op->operand(0), true, false, Pattern::Any)); break;
+        case OpCode::AtomicAdd: out.push_back(Global(op->operand(0), true, true, Pattern::Any)); break;
+        default: break;
+      }
+    });
+  }
+
+  void OpAccesses(const ir::Op& op, std::vector<Access>& pre, bool& internal, std::vector<Access>& post) {
+    OpCode c = op.code();
+    for (int i = 0; i < op.num_operands(); ++i) {
+      const ir::Value* v = op.operand(i);
+      if (!v->type().is_tile()) continue;
+      bool cross = (IsIndexedOp(c) && i == 1) || c == OpCode::TileSum || c == OpCode::TileExtract || c == OpCode::Print;
+      int prim = p_.Primary(v);
+      if (cross) {
+        int s = prim >= 0 ? prim : p_.Copy(v);
+        if (s >= 0) pre.push_back(SharedAccess(s, false, Pattern::Any));
+      } else if (prim >= 0) {
+        pre.push_back(SharedAccess(prim, false, Pattern::Owner));
+      }
+    }
+    switch (c) {
+      case OpCode::ArrayLoad: pre.push_back(Global(op.operand(0), false, false, Pattern::All)); break;
+      case OpCode::ArrayStore: pre.push_back(Global(op.operand(0), true, false, Pattern::Lane0)); break;
+      case OpCode::AtomicAdd: {
+        pre.push_back(Global(op.operand(0), true, true, Pattern::Lane0));
+        int s = p_.Broadcast(&op);
+        if (s >= 0) {
+          pre.push_back(SharedAccess(s, true, Pattern::Lane0));
+          internal = true;
+          post.push_back(SharedAccess(s, false, Pattern::All));
+        }
+        break;
+      }
+      case OpCode::TileLoad:
+        pre.push_back(Global(op.operand(0), false, false, Pattern::Owner, LayoutKey(op, 1, op.result()->type())));
+        break;
+      case OpCode::TileStore:
+        pre.push_back(Global(op.operand(0), true, false, Pattern::Owner, LayoutKey(op, 2, op.operand(1)->type())));
+        break;
+      case OpCode::TileAtomicAdd:
+        pre.push_back(Global(op.operand(0), true, true, Pattern::Owner, LayoutKey(op, 2, op.operand(1)->type())));
+        break;
+      case OpCode::TileLoadIndexed: pre.push_back(Global(op.operand(0), false, false, Pattern::Any)); break;
+      case OpCode::TileStoreIndexed: pre.push_back(Global(op.operand(0), true, false, Pattern::Any)); break;
+      case OpCode::TileAtomicAddIndexed: pre.push_back(Global(op.operand(0), true, true, Pattern::Any)); break;
+      case OpCode::TileMap: MapRegionAccesses(op.region(0), pre); break;
+      default: break;
+    }
+    for (auto& r : op.results()) {
+      int prim = p_.Primary(r.get());
+      if (prim >= 0) (internal ? post : pre).push_back(SharedAccess(prim, true, Pattern::Owner));
+      int copy = p_.Copy(r.get());
+      if (copy >= 0) (internal ? post : pre).push_back(SharedAccess(copy, true, Pattern::Owner));
+    }
+  }
+
+  // Adds `accs` to the state, first cutting it with a barrier at `key` if any would race.
+  void Check(State& s, const std::vector<Access>& accs, const void* key, bool record) {
+    bool race = false;
+    for (const Access& a : accs)
+      for (const Access& p : s)
+        if (Conflicts(p, a)) race = true;
+    if (race) {
+      if (record) p_.barriers_.insert(key);
+      s.clear();
+    }
+    for (const Access& a : accs) AddTo(s, a);
+  }
+
+  void CopyWrites(State& s, const ir::Value* v, bool record) {
+    int copy = p_.Copy(v);
+    if (copy >= 0) Check(s, {SharedAccess(copy, true, Pattern::Owner)}, v, record);
+  }
+
+  State RunLoopBody(const std::function<State(const State&, bool)>& body, const State& pre, bool record) {
+    State in = pre;
+    for (int it = 0; it < 32; ++it) {
+      State next = Union(pre, body(in, false));
+      if (SameSet(next, in)) break;
+      in = next;
+    }
+    if (record) body(in, true);
+    return in;
+  }
+
+  State Run(const ir::Block* b, State s, bool record) {
+    for (auto& arg : b->args()) CopyWrites(s, arg.get(), record);
+    for (auto& up : b->ops()) {
+      const ir::Op* op = up.get();
+      switch (op->code()) {
+        case OpCode::If: {
+          State t = Run(op->region(0), s, record);
+          State e = Run(op->region(1), s, record);
+          s = Union(t, e);
+          break;
+        }
+        case OpCode::For: {
+          const ir::Block* body = op->region(0);
+          s = RunLoopBody([&](const State& in, bool rec) { return Run(body, in, rec); }, s, record);
+          break;
+        }
+        case OpCode::While: {
+          const ir::Block* before = op->region(0);
+          const ir::Block* after = op->region(1);
+          State in = RunLoopBody(
+              [&](const State& st, bool rec) { return Run(after, Run(before, st, rec), rec); }, s, record);
+          s = Run(before, in, false);
+          break;
+        }
+        case OpCode::Yield: case OpCode::Condition: case OpCode::Return: {
+          std::vector<Access> accs;
+          for (const ir::Value* v : op->operands())
+            if (p_.Primary(v) >= 0) accs.push_back(SharedAccess(p_.Primary(v), false, Pattern::Owner));
+          Check(s, accs, op, record);
+          break;
+        }
+        default: {
+          std::vector<Access> pre, post;
+          bool internal = false;
+          OpAccesses(*op, pre, internal, post);
+          Check(s, pre, op, record);
+          if (internal) {
+            if (record) internal_ops_.insert(op);
+            p_.internal_barriers_ = int(internal_ops_.size());
+            s.clear();
+            for (const Access& a : post) AddTo(s, a);
+          }
+          break;
+        }
+      }
+      if (IsControl(op->code()))
+        for (auto& r : op->results()) CopyWrites(s, r.get(), record);
+    }
+    return s;
+  }
+
+  Plan& p_;
+  const ir::Function& f_;
+  int counter_ = 0;
+  std::unordered_map<const ir::Op*, int> idx_, end_;
+  std::vector<std::pair<const ir::Op*, bool>> in_map_;  // every op in pre-order, and whether inside a map
+  std::map<std::string, int64_t> keys_;
+  std::unordered_set<const ir::Op*> internal_ops_;
+};
+
+Plan Plan::Build(const ir::Module& m, const ir::Function& f, int block_dim) {
+  Plan p;
+  p.module_ = &m;
+  p.block_dim_ = std::max(1, block_dim);
+  PlanBuilder(p, f).Build();
+  return p;
+}
+
+std::string Plan::Describe() const {
+  std::ostringstream os;
+  os << "block_dim " << block_dim_ << ", shared " << shared_bytes_ << " bytes, barriers " << barrier_sites() << "\n";
+  for (size_t i = 0; i < slots_.size(); ++i)
+    os << "  slot " << i << ": [" << slots_[i].offset << ", " << slots_[i].offset + slots_[i].bytes << ") live "
+       << slots_[i].first << ".." << slots_[i].last << "\n";
+  return os.str();
+}
+
+}  // namespace tilec::codegen::simt

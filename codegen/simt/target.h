@@ -1,0 +1,66 @@
+// The small interface the SIMT lowering talks to: kernel entry and parameters, lane id,
+// barrier, shared-memory base, global pointers, atomics and printf. Two implementations:
+// NVPTX (intrinsics, PTX entry) and host-SIMT emulation (B OS threads, a real barrier).
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+
+#include "codegen/block_serial/emitter.h"
+#include "codegen/simt/plan.h"
+
+namespace tilec::codegen::simt {
+
+// What the emitter needs from an entry: where block programs run and how to reach the
+// parameters. Values live in the function that runs the lanes' program.
+struct KernelFrame {
+  llvm::Function* fn = nullptr;
+  std::vector<llvm::Value*> params;  // per parameter: its value (by_value) or a pointer to it
+  std::vector<bool> by_value;
+  llvm::Value* launch = nullptr;     // pointer to a tilec_launch
+  llvm::Value* first = nullptr;      // block programs first, first + step, ... while < end (i64)
+  llvm::Value* end = nullptr;
+  llvm::Value* step = nullptr;
+};
+
+class Target {
+ public:
+  virtual ~Target() = default;
+  // Creates the entry for `f` and leaves the builder in the lane program's entry block.
+  // `block_dim` is 1 for a non-tiled kernel.
+  virtual KernelFrame BeginKernel(const ir::Function& f, llvm::Module& mod, bs::Emitter& types,
+                                  const Plan& plan, int block_dim) = 0;
+  // Terminates the lane program (the builder is at its end).
+  virtual void EndKernel(llvm::IRBuilder<>& b) = 0;
+  virtual llvm::Value* LaneId() = 0;      // i64, valid after BeginKernel
+  virtual llvm::Value* SharedBase() = 0;  // pointer to the block's shared buffer
+  virtual void Barrier(llvm::IRBuilder<>& b) = 0;
+  // A pointer into an array's data as the target wants it (global address space on GPUs).
+  virtual llvm::Value* GlobalPtr(llvm::IRBuilder<>& b, llvm::Value* generic) = 0;
+  // Atomic add of `v` (value form of scalar type t) at `ptr`; returns the previous value, or
+  // null when `used` is false and the target emitted a reduction instead.
+  virtual llvm::Value* AtomicAdd(bs::Emitter& e, llvm::Value* ptr, llvm::Value* v, ScalarType t, bool used) = 0;
+  virtual void Printf(llvm::IRBuilder<>& b, llvm::Module& mod, const std::string& fmt,
+                      const std::vector<llvm::Value*>& args) = 0;
+};
+
+std::unique_ptr<Target> CreateHostSimtTarget();
+// `arch` is "sm_75" ... "sm_90" (its number decides which reductions exist).
+std::unique_ptr<Target> CreateNvptxTarget(int sm);
+
+// Lowers every kernel of `m` into `mod` (whose data layout is already set) with the SIMT model.
+// Fills per-kernel shared bytes and barrier counts in module order. Returns false and sets
+// `error` if LLVM's verifier rejects the result (a compiler bug).
+struct SimtKernelLayout {
+  std::string name;
+  int block_dim = 0;  // 0 for a non-tiled kernel
+  uint32_t shared_bytes = 0;
+  int barrier_sites = 0;
+};
+bool LowerSimt(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim,
+               std::vector<SimtKernelLayout>& layouts, std::string& error);
+
+}  // namespace tilec::codegen::simt

@@ -1,0 +1,485 @@
+// Statements and structured control flow. Variables live in an environment of SSA values;
+// an `if` yields every variable either branch changed, a loop carries every variable its body
+// assigns. break/continue/return set flags; statements after one that may set a flag are
+// guarded by an `if` on the flags, and loops with break or return test them in their condition.
+#include <algorithm>
+#include <functional>
+
+#include "frontend/lower_to_ir/lowerer.h"
+
+namespace tilec::lower {
+
+using ir::OpCode;
+
+namespace {
+
+bool AnyStmt(const ast::Body& body, const std::function<bool(const ast::Stmt&, bool nested_loop)>& pred,
+             bool in_loop = false) {
+  for (const ast::StmtPtr& s : body) {
+    if (pred(*s, in_loop)) return true;
+    if (const auto* i = s->As<ast::If>()) {
+      if (AnyStmt(i->body, pred, in_loop) || AnyStmt(i->orelse, pred, in_loop)) return true;
+    } else if (const auto* f = s->As<ast::For>()) {
+      if (AnyStmt(f->body, pred, true)) return true;
+    } else if (const auto* w = s->As<ast::While>()) {
+      if (AnyStmt(w->body, pred, true)) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+bool HasLoopExit(const ast::Body& body, bool want_break) {
+  return AnyStmt(body, [&](const ast::Stmt& s, bool nested) {
+    return !nested && (want_break ? s.Is<ast::Break>() : s.Is<ast::Continue>());
+  });
+}
+
+bool HasReturn(const ast::Body& body) {
+  return AnyStmt(body, [](const ast::Stmt& s, bool) { return s.Is<ast::Return>(); });
+}
+
+bool StmtMayExit(const ast::Stmt& s) {
+  if (s.Is<ast::Break>() || s.Is<ast::Continue>() || s.Is<ast::Return>()) return true;
+  ast::Body one;
+  // Reuse AnyStmt on the statement's own sub-bodies.
+  auto exits = [](const ast::Stmt& x, bool nested) {
+    return x.Is<ast::Return>() || (!nested && (x.Is<ast::Break>() || x.Is<ast::Continue>()));
+  };
+  if (const auto* i = s.As<ast::If>()) return AnyStmt(i->body, exits) || AnyStmt(i->orelse, exits);
+  if (const auto* f = s.As<ast::For>()) return HasReturn(f->body);
+  if (const auto* w = s.As<ast::While>()) return HasReturn(w->body);
+  return false;
+}
+
+ir::Value* Lowerer::ExitCondition() {
+  ir::Value* any = nullptr;
+  auto add = [&](const void* key) {
+    auto it = env_.find(key);
+    if (it == env_.end() || !it->second.value) return;
+    any = any ? b_.Logic(OpCode::Or, any, it->second.value) : it->second.value;
+  };
+  if (!loops_.empty()) {
+    if (loops_.back()->has_break) add(&loops_.back()->brk);
+    if (loops_.back()->has_continue) add(&loops_.back()->cont);
+  }
+  if (!funcs_.empty() && funcs_.back()->has_return_flag) add(&funcs_.back()->ret);
+  return any;
+}
+
+void Lowerer::LowerBody(const ast::Body& body, size_t from) {
+  for (size_t i = from; i < body.size(); ++i) {
+    LowerStmt(*body[i]);
+    if (i + 1 < body.size() && StmtMayExit(*body[i])) {
+      ir::Value* exit = ExitCondition();
+      if (!exit) continue;
+      b_.set_loc(LocOf(body[i + 1]->range));
+      ir::Value* go_on = b_.Unary(OpCode::Not, exit);
+      LowerIf(go_on, [&] { LowerBody(body, i + 1); }, [] {});
+      return;
+    }
+  }
+}
+
+void Lowerer::LowerIf(ir::Value* cond, const std::function<void()>& then_fn, const std::function<void()>& else_fn) {
+  ir::Op* op = b_.If(cond, {});
+  Env before = env_;
+  Env branch_env[2];
+  for (int r = 0; r < 2; ++r) {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(op->region(r));
+    env_ = before;
+    (r == 0 ? then_fn : else_fn)();
+    branch_env[r] = env_;
+  }
+  // Variables either branch changed (or defined) become results.
+  std::vector<const void*> keys;
+  for (int r = 0; r < 2; ++r)
+    for (auto& [k, v] : branch_env[r]) {
+      auto it = before.find(k);
+      if ((it == before.end() || !(it->second == v)) && std::find(keys.begin(), keys.end(), k) == keys.end())
+        keys.push_back(k);
+    }
+  std::vector<ir::Value*> yields[2];
+  std::vector<const void*> merged;
+  for (const void* k : keys) {
+    const Binding* bind[2] = {nullptr, nullptr};
+    for (int r = 0; r < 2; ++r) {
+      auto it = branch_env[r].find(k);
+      if (it != branch_env[r].end()) bind[r] = &it->second;
+    }
+    const Binding* any = bind[0] ? bind[0] : bind[1];
+    if (!any->value) continue;  // tuples are not merged (they are never reassigned in practice)
+    if (any->value->type().is_array()) {
+      if (bind[0] && bind[1] && bind[0]->value == bind[1]->value) {
+        before[k] = *any;
+        continue;
+      }
+      Unsupported(b_.loc().range, "an array variable assigned differently in the branches of an `if`");
+      continue;
+    }
+    for (int r = 0; r < 2; ++r) {
+      ir::Builder::InsertionGuard g(b_);
+      b_.SetInsertionPoint(op->region(r));
+      yields[r].push_back(bind[r] && bind[r]->value ? bind[r]->value : ZeroValue(any->value->type()));
+    }
+    merged.push_back(k);
+  }
+  env_ = before;
+  for (int r = 0; r < 2; ++r) {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(op->region(r));
+    b_.Yield(yields[r]);
+  }
+  for (size_t i = 0; i < merged.size(); ++i) env_[merged[i]].value = op->AddResult(yields[0][i]->type());
+}
+
+void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& keys) {
+  auto add = [&](const void* k) {
+    if (k && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
+  };
+  std::function<void(const ast::Expr*)> target = [&](const ast::Expr* t) {
+    if (const auto* n = t->As<ast::Name>()) add(cm_.Symbol(n));
+    else if (const auto* tup = t->As<ast::Tuple>()) for (auto& e : tup->elts) target(e.get());
+    else if (const auto* a = t->As<ast::Attribute>()) target(a->value.get());  // p.x = v rebinds p
+  };
+  for (const ast::StmtPtr& s : body) {
+    if (const auto* a = s->As<ast::Assign>()) for (auto& t : a->targets) target(t.get());
+    else if (const auto* a = s->As<ast::AugAssign>()) target(a->target.get());
+    else if (const auto* a = s->As<ast::AnnAssign>()) target(a->target.get());
+    else if (const auto* i = s->As<ast::If>()) { CollectAssigned(i->body, keys); CollectAssigned(i->orelse, keys); }
+    else if (const auto* f = s->As<ast::For>()) {
+      // break/continue inside belong to the inner loop: collect with a stand-in context.
+      LoopCtx inner;
+      loops_.push_back(&inner);
+      target(f->target.get());
+      CollectAssigned(f->body, keys);
+      loops_.pop_back();
+      keys.erase(std::remove_if(keys.begin(), keys.end(),
+                                [&](const void* k) { return k == &inner.brk || k == &inner.cont; }),
+                 keys.end());
+    } else if (const auto* w = s->As<ast::While>()) {
+      LoopCtx inner;
+      loops_.push_back(&inner);
+      CollectAssigned(w->body, keys);
+      loops_.pop_back();
+      keys.erase(std::remove_if(keys.begin(), keys.end(),
+                                [&](const void* k) { return k == &inner.brk || k == &inner.cont; }),
+                 keys.end());
+    }
+    else if (s->Is<ast::Break>() && !loops_.empty()) add(&loops_.back()->brk);
+    else if (s->Is<ast::Continue>() && !loops_.empty()) add(&loops_.back()->cont);
+    else if (s->Is<ast::Return>() && !funcs_.empty()) { add(&funcs_.back()->ret); add(&funcs_.back()->retval); }
+  }
+}
+
+namespace {
+
+// The values a loop carries, in a fixed order, with their initial values.
+struct Carried {
+  std::vector<const void*> keys;
+  std::vector<ir::Value*> inits;
+};
+
+}  // namespace
+
+void Lowerer::LowerFor(const ast::For& s) {
+  const auto* call = s.iter->As<ast::Call>();
+  const sema::CallInfo* ci = call ? cm_.Call(call) : nullptr;
+  if (!ci) return Unsupported(s.iter->range, "this loop iterable");
+  // range(stop) | range(start, stop) | range(start, stop, step)
+  std::vector<ir::Value*> r;
+  for (const ast::Expr* a : ci->args) r.push_back(a ? ExprAs(a, cm_.types.Int32()) : nullptr);
+  ir::Value* lo = r.size() >= 2 ? r[0] : b_.ConstInt(ScalarType::Int32, 0);
+  ir::Value* hi = r.size() >= 2 ? r[1] : r[0];
+  ir::Value* step = r.size() == 3 ? r[2] : b_.ConstInt(ScalarType::Int32, 1);
+  const sema::LocalSymbol* iv_sym = cm_.Symbol(s.target.get());
+
+  LoopCtx ctx;
+  ctx.has_break = HasLoopExit(s.body, true);
+  ctx.has_continue = HasLoopExit(s.body, false);
+  bool has_return = HasReturn(s.body) && !funcs_.empty() && funcs_.back()->has_return_flag;
+  loops_.push_back(&ctx);
+  std::vector<const void*> keys;
+  CollectAssigned(s.body, keys);
+  loops_.pop_back();
+  Carried c;
+  for (const void* k : keys) {
+    if (k == iv_sym) continue;
+    auto it = env_.find(k);
+    if (it != env_.end() && !it->second.value) continue;
+    if (it == env_.end()) {
+      // First assigned inside the loop: start from zero so it can be carried.
+      const auto* sym = static_cast<const sema::LocalSymbol*>(k);
+      bool is_flag = k == &ctx.brk || k == &ctx.cont || (!funcs_.empty() && k == &funcs_.back()->ret);
+      ir::Type t = is_flag ? ir::Type::Scalar(ScalarType::Bool) : (!funcs_.empty() && k == &funcs_.back()->retval)
+                                                                     ? IrType(funcs_.back()->return_type)
+                                                                     : IrType(sym->type);
+      if (!(t.is_scalar() || t.is_struct() || t.is_tile())) continue;
+      env_[k].value = ZeroValue(t);
+    }
+    if (env_[k].value->type().is_array()) continue;
+    c.keys.push_back(k);
+    c.inits.push_back(env_[k].value);
+  }
+
+  if (!ctx.has_break && !has_return) {
+    ir::Op* op = b_.For(lo, hi, step, c.inits);
+    ir::Block* body = op->region(0);
+    {
+      ir::Builder::InsertionGuard g(b_);
+      b_.SetInsertionPoint(body);
+      Env saved = env_;
+      env_[iv_sym].value = body->arg(0);
+      for (size_t i = 0; i < c.keys.size(); ++i) env_[c.keys[i]].value = body->arg(int(i) + 1);
+      loops_.push_back(&ctx);
+      if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);
+      LowerBody(s.body);
+      loops_.pop_back();
+      std::vector<ir::Value*> ys;
+      for (const void* k : c.keys) ys.push_back(env_[k].value);
+      b_.Yield(ys);
+      env_ = saved;
+    }
+    for (size_t i = 0; i < c.keys.size(); ++i) env_[c.keys[i]].value = op->result(int(i));
+    return;
+  }
+
+  // A loop that can stop early becomes a while loop over (i, carried...).
+  std::vector<ir::Value*> inits = {lo};
+  inits.insert(inits.end(), c.inits.begin(), c.inits.end());
+  std::vector<ir::Type> types;
+  for (ir::Value* v : inits) types.push_back(v->type());
+  ir::Op* op = b_.While(inits, types);
+  ir::Block* before = op->region(0);
+  ir::Block* after = op->region(1);
+  Env saved = env_;
+  {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(before);
+    ir::Value* i = before->arg(0);
+    ir::Value* zero = b_.ConstInt(ScalarType::Int32, 0);
+    ir::Value* up = b_.Logic(OpCode::And, b_.Cmp(ir::CmpPred::Gt, step, zero), b_.Cmp(ir::CmpPred::Lt, i, hi));
+    ir::Value* down = b_.Logic(OpCode::And, b_.Cmp(ir::CmpPred::Lt, step, zero), b_.Cmp(ir::CmpPred::Gt, i, hi));
+    ir::Value* go = b_.Logic(OpCode::Or, up, down);
+    for (size_t k = 0; k < c.keys.size(); ++k) {
+      bool stop_flag = c.keys[k] == &ctx.brk || (!funcs_.empty() && c.keys[k] == &funcs_.back()->ret);
+      if (stop_flag) go = b_.Logic(OpCode::And, go, b_.Unary(OpCode::Not, before->arg(int(k) + 1)));
+    }
+    std::vector<ir::Value*> fwd(before->args().size());
+    for (size_t k = 0; k < fwd.size(); ++k) fwd[k] = before->arg(int(k));
+    b_.Condition(go, fwd);
+  }
+  {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(after);
+    env_[iv_sym].value = after->arg(0);
+    for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = after->arg(int(k) + 1);
+    loops_.push_back(&ctx);
+    if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);
+    LowerBody(s.body);
+    loops_.pop_back();
+    std::vector<ir::Value*> ys = {b_.Binary(OpCode::Add, after->arg(0), step)};
+    for (const void* k : c.keys) ys.push_back(env_[k].value);
+    b_.Yield(ys);
+  }
+  env_ = saved;
+  for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = op->result(int(k) + 1);
+  env_.erase(&ctx.brk);
+  env_.erase(&ctx.cont);
+}
+
+void Lowerer::LowerWhile(const ast::While& s) {
+  LoopCtx ctx;
+  ctx.has_break = HasLoopExit(s.body, true);
+  ctx.has_continue = HasLoopExit(s.body, false);
+  loops_.push_back(&ctx);
+  std::vector<const void*> keys;
+  CollectAssigned(s.body, keys);
+  loops_.pop_back();
+  Carried c;
+  for (const void* k : keys) {
+    auto it = env_.find(k);
+    if (it != env_.end() && !it->second.value) continue;
+    if (it == env_.end()) {
+      bool is_flag = k == &ctx.brk || k == &ctx.cont || (!funcs_.empty() && k == &funcs_.back()->ret);
+      ir::Type t = is_flag ? ir::Type::Scalar(ScalarType::Bool)
+                   : (!funcs_.empty() && k == &funcs_.back()->retval)
+                       ? IrType(funcs_.back()->return_type)
+                       : IrType(static_cast<const sema::LocalSymbol*>(k)->type);
+      if (!(t.is_scalar() || t.is_struct() || t.is_tile())) continue;
+      env_[k].value = ZeroValue(t);
+    }
+    if (env_[k].value->type().is_array()) continue;
+    c.keys.push_back(k);
+    c.inits.push_back(env_[k].value);
+  }
+  std::vector<ir::Type> types;
+  for (ir::Value* v : c.inits) types.push_back(v->type());
+  ir::Op* op = b_.While(c.inits, types);
+  ir::Block* before = op->region(0);
+  ir::Block* after = op->region(1);
+  Env saved = env_;
+  {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(before);
+    for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = before->arg(int(k));
+    ir::Value* stop = nullptr;
+    for (size_t k = 0; k < c.keys.size(); ++k)
+      if (c.keys[k] == &ctx.brk || (!funcs_.empty() && c.keys[k] == &funcs_.back()->ret))
+        stop = stop ? b_.Logic(OpCode::Or, stop, before->arg(int(k))) : before->arg(int(k));
+    ir::Value* go;
+    if (stop) {
+      // The condition is evaluated only while no flag has stopped the loop.
+      ir::Op* guard = b_.If(stop, {ir::Type::Scalar(ScalarType::Bool)});
+      {
+        ir::Builder::InsertionGuard g2(b_);
+        b_.SetInsertionPoint(guard->region(0));
+        b_.Yield({b_.ConstBool(false)});
+        b_.SetInsertionPoint(guard->region(1));
+        b_.Yield({ToBool(Expr(s.cond.get()))});
+      }
+      go = guard->result(0);
+    } else {
+      go = ToBool(Expr(s.cond.get()));
+    }
+    std::vector<ir::Value*> fwd;
+    for (auto& a : before->args()) fwd.push_back(a.get());
+    b_.Condition(go, fwd);
+  }
+  {
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(after);
+    env_ = saved;
+    for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = after->arg(int(k));
+    loops_.push_back(&ctx);
+    if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);
+    LowerBody(s.body);
+    loops_.pop_back();
+    std::vector<ir::Value*> ys;
+    for (const void* k : c.keys) ys.push_back(env_[k].value);
+    b_.Yield(ys);
+  }
+  env_ = saved;
+  for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = op->result(int(k));
+  env_.erase(&ctx.brk);
+  env_.erase(&ctx.cont);
+}
+
+void Lowerer::LowerStmt(const ast::Stmt& s) {
+  b_.set_loc(LocOf(s.range));
+  switch (s.kind) {
+    case ast::StmtKind::ExprStmt: {
+      const ast::Expr* e = s.As<ast::ExprStmt>()->value.get();
+      if (e->Is<ast::StrLit>()) return;  // docstring
+      Expr(e);
+      return;
+    }
+    case ast::StmtKind::Assign: {
+      const auto& a = *s.As<ast::Assign>();
+      Binding v;
+      const sema::Type* vt = cm_.TypeOf(a.value.get());
+      if (vt && vt->kind == sema::TypeKind::Tuple) v.tuple = Tuple(a.value.get());
+      else v.value = Expr(a.value.get());
+      for (const ast::ExprPtr& t : a.targets) LowerAssign(t.get(), a.value.get(), v);
+      return;
+    }
+    case ast::StmtKind::AnnAssign: {
+      const auto& a = *s.As<ast::AnnAssign>();
+      if (!a.value) return;
+      Binding v;
+      v.value = Expr(a.value.get());
+      LowerAssign(a.target.get(), a.value.get(), v);
+      return;
+    }
+    case ast::StmtKind::AugAssign: {
+      const auto& a = *s.As<ast::AugAssign>();
+      ir::Value* cur = Expr(a.target.get());
+      ir::Value* rhs = Expr(a.value.get());
+      ir::Value* r;
+      if (cur->type().is_tile()) {
+        r = TileBinaryOp(a.op == ast::BinaryOp::Add ? "tile_add" : "tile_sub", cur, rhs);
+      } else {
+        rhs = Convert(rhs, cur->type());
+        static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,
+                                      OpCode::Mod, OpCode::Pow, OpCode::Mul, OpCode::BitAnd, OpCode::BitOr,
+                                      OpCode::BitXor, OpCode::Shl, OpCode::Shr};
+        r = b_.Binary(kOps[int(a.op)], cur, rhs);
+      }
+      Binding v;
+      v.value = r;
+      LowerAssign(a.target.get(), nullptr, v);
+      return;
+    }
+    case ast::StmtKind::If: {
+      const auto& i = *s.As<ast::If>();
+      ir::Value* c = ToBool(Expr(i.cond.get()));
+      LowerIf(c, [&] { LowerBody(i.body); }, [&] { LowerBody(i.orelse); });
+      return;
+    }
+    case ast::StmtKind::For: LowerFor(*s.As<ast::For>()); return;
+    case ast::StmtKind::While: LowerWhile(*s.As<ast::While>()); return;
+    case ast::StmtKind::Break:
+      if (!loops_.empty()) env_[&loops_.back()->brk].value = b_.ConstBool(true);
+      return;
+    case ast::StmtKind::Continue:
+      if (!loops_.empty()) env_[&loops_.back()->cont].value = b_.ConstBool(true);
+      return;
+    case ast::StmtKind::Return: {
+      if (funcs_.empty()) return;
+      FuncCtx* f = funcs_.back();
+      const ast::Expr* v = s.As<ast::Return>()->value.get();
+      if (v && f->return_type && f->return_type->kind != sema::TypeKind::Void)
+        env_[&f->retval].value = ExprAs(v, f->return_type);
+      if (f->has_return_flag) env_[&f->ret].value = b_.ConstBool(true);
+      return;
+    }
+    case ast::StmtKind::Pass: return;
+    default: Unsupported(s.range, "this statement"); return;
+  }
+}
+
+void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, Binding v) {
+  if (const auto* n = target->As<ast::Name>()) {
+    const sema::LocalSymbol* sym = cm_.Symbol(n);
+    if (!sym) return;
+    if (v.value && sym->type && (sym->type->IsScalar() || sym->type->kind == sema::TypeKind::Struct))
+      v.value = Convert(v.value, IrType(sym->type));
+    env_[sym] = v;
+    return;
+  }
+  if (const auto* tup = target->As<ast::Tuple>()) {
+    for (size_t k = 0; k < tup->elts.size() && k < v.tuple.size(); ++k) {
+      Binding e;
+      e.value = v.tuple[k];
+      LowerAssign(tup->elts[k].get(), nullptr, e);
+    }
+    return;
+  }
+  if (const auto* sub = target->As<ast::Subscript>()) {
+    ir::Value* arr = ArrayOf(sub->value.get());
+    if (!arr) return;
+    std::vector<ir::Value*> idx = IndexList(sub->index.get());
+    b_.ArrayStore(arr, idx, Convert(v.value, arr->type().ElemValueType()));
+    return;
+  }
+  if (const auto* attr = target->As<ast::Attribute>()) {
+    // p.x = v: a new struct value, stored back where p came from.
+    ir::Value* base = Expr(attr->value.get());
+    if (!base || !base->type().is_struct()) return Unsupported(target->range, "this assignment target");
+    const ir::StructDef& sd = m_.structs()[base->type().elem.struct_index];
+    int field = -1;
+    for (size_t k = 0; k < sd.fields.size(); ++k)
+      if (sd.fields[k].name == attr->attr) field = int(k);
+    if (field < 0) return;
+    ir::Value* updated = b_.FieldSet(base, field, Convert(v.value, ir::Type::Elem(sd.fields[field].type)));
+    Binding nb;
+    nb.value = updated;
+    LowerAssign(attr->value.get(), nullptr, nb);
+    return;
+  }
+  Unsupported(target->range, "this assignment target");
+}
+
+}  // namespace tilec::lower

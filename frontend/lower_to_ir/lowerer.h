@@ -1,0 +1,92 @@
+// The lowering's internal state: the variable environment (symbol -> current SSA value), the
+// loop and function contexts that own the break/continue/return flags, and the op families
+// split over lower_stmt.cpp, lower_expr.cpp and lower_call.cpp.
+#pragma once
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/lower_to_ir/lower_to_ir.h"
+#include "ir/builder.h"
+
+namespace tilec::lower {
+
+// A variable's current value: an SSA value, or a tuple of them (`idx = wp.tid()`).
+struct Binding {
+  ir::Value* value = nullptr;
+  std::vector<ir::Value*> tuple;
+  bool operator==(const Binding& o) const { return value == o.value && tuple == o.tuple; }
+};
+
+using Env = std::unordered_map<const void*, Binding>;
+
+struct LoopCtx {
+  bool has_break = false, has_continue = false;
+  char brk = 0, cont = 0;  // their addresses key the flags in Env
+};
+
+struct FuncCtx {
+  const sema::FunctionInfo* info = nullptr;
+  bool has_return_flag = false;
+  char ret = 0, retval = 0;  // keys of the return flag and the returned value
+  const sema::Type* return_type = nullptr;
+};
+
+class Lowerer {
+ public:
+  Lowerer(const sema::CheckedModule& cm, const SourceFile* file, diag::DiagnosticEngine& diags, ir::Module& m)
+      : cm_(cm), file_(file), diags_(diags), m_(m), b_(m) {}
+  void LowerKernel(const sema::FunctionInfo& k);
+  bool failed() const { return failed_; }
+
+  // ---- types
+  ir::Type IrType(const sema::Type* t);
+  ir::ElemType IrElem(const sema::ElemType& e) { return e.is_struct() ? ir::ElemType::Struct(e.struct_index) : ir::ElemType::Of(e.scalar); }
+
+  // ---- statements (lower_stmt.cpp)
+  void LowerBody(const ast::Body& body, size_t from = 0);
+  void LowerStmt(const ast::Stmt& s);
+  void LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, Binding value);
+  void LowerIf(ir::Value* cond, const std::function<void()>& then_fn, const std::function<void()>& else_fn);
+  void LowerFor(const ast::For& s);
+  void LowerWhile(const ast::While& s);
+  void CollectAssigned(const ast::Body& body, std::vector<const void*>& keys);
+  // Flags that end the current block early (break, continue, return), or null.
+  ir::Value* ExitCondition();
+
+  // ---- expressions (lower_expr.cpp)
+  ir::Value* Expr(const ast::Expr* e);                 // a single value
+  ir::Value* ExprAs(const ast::Expr* e, const sema::Type* to);
+  std::vector<ir::Value*> Tuple(const ast::Expr* e);   // tuples and shapes/offsets
+  ir::Value* Convert(ir::Value* v, const ir::Type& to);
+  ir::Value* ToBool(ir::Value* v);
+  ir::Value* ConstOf(const sema::ConstValue& c, const ir::Type& t);
+  ir::Value* ZeroValue(const ir::Type& t);
+  ir::Value* ArrayOf(const ast::Expr* e);
+  std::vector<ir::Value*> IndexList(const ast::Expr* index);
+
+  // ---- calls (lower_call.cpp)
+  ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
+  ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
+  ir::Value* TileBinaryOp(const std::string& name, ir::Value* a, ir::Value* b);
+  std::vector<ir::Value*> Offsets(const sema::CallInfo& ci, int param, int ndim);
+
+  ir::Loc LocOf(SourceRange r) const { return ir::Loc{file_, r}; }
+  void Unsupported(SourceRange r, const std::string& what);
+
+  const sema::CheckedModule& cm_;
+  const SourceFile* file_;
+  diag::DiagnosticEngine& diags_;
+  ir::Module& m_;
+  ir::Builder b_;
+  Env env_;
+  std::vector<LoopCtx*> loops_;
+  std::vector<FuncCtx*> funcs_;
+  bool failed_ = false;
+};
+
+// Does `body` hold a break/continue of this loop level, or a return anywhere?
+bool HasLoopExit(const ast::Body& body, bool want_break);
+bool HasReturn(const ast::Body& body);
+bool StmtMayExit(const ast::Stmt& s);
+
+}  // namespace tilec::lower

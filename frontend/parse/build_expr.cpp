@@ -1,0 +1,430 @@
+// Expression trees from the ANTLR contexts: precedence levels become Binary/Unary/BoolOp/
+// Compare nodes, trailers become Call/Subscript/Attribute, and literals are decoded (number
+// bases and underscores, string prefixes and escapes, adjacent string concatenation).
+#include <cerrno>
+#include <cstdlib>
+
+#include "frontend/parse/builder.h"
+
+namespace tilec::parse {
+
+using g::TileParser;
+using antlr4::tree::TerminalNode;
+
+namespace {
+
+bool BinaryOpOf(size_t type, ast::BinaryOp& op) {
+  switch (type) {
+    case TileParser::PLUS: op = ast::BinaryOp::Add; return true;
+    case TileParser::MINUS: op = ast::BinaryOp::Sub; return true;
+    case TileParser::STAR: op = ast::BinaryOp::Mul; return true;
+    case TileParser::SLASH: op = ast::BinaryOp::Div; return true;
+    case TileParser::IDIV: op = ast::BinaryOp::FloorDiv; return true;
+    case TileParser::PERCENT: op = ast::BinaryOp::Mod; return true;
+    case TileParser::POW: op = ast::BinaryOp::Pow; return true;
+    case TileParser::AT: op = ast::BinaryOp::MatMul; return true;
+    case TileParser::AMP: op = ast::BinaryOp::BitAnd; return true;
+    case TileParser::PIPE: op = ast::BinaryOp::BitOr; return true;
+    case TileParser::CARET: op = ast::BinaryOp::BitXor; return true;
+    case TileParser::LSHIFT: op = ast::BinaryOp::LShift; return true;
+    case TileParser::RSHIFT: op = ast::BinaryOp::RShift; return true;
+    default: return false;
+  }
+}
+
+void AppendUtf8(std::string& out, uint32_t cp) {
+  if (cp < 0x80) {
+    out += char(cp);
+  } else if (cp < 0x800) {
+    out += char(0xC0 | (cp >> 6));
+    out += char(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += char(0xE0 | (cp >> 12));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  } else {
+    out += char(0xF0 | (cp >> 18));
+    out += char(0x80 | ((cp >> 12) & 0x3F));
+    out += char(0x80 | ((cp >> 6) & 0x3F));
+    out += char(0x80 | (cp & 0x3F));
+  }
+}
+
+int HexValue(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+}  // namespace
+
+ast::ExprPtr AstBuilder::Test(TileParser::TestContext* ctx) {
+  auto ors = ctx->or_test();
+  if (ors.size() == 1) return OrTest(ors[0]);
+  auto e = std::make_unique<ast::IfExp>(Range(ctx));
+  e->then_value = OrTest(ors[0]);
+  e->cond = OrTest(ors[1]);
+  e->else_value = Test(ctx->test());
+  return e;
+}
+
+ast::ExprPtr AstBuilder::OrTest(TileParser::Or_testContext* ctx) {
+  auto parts = ctx->and_test();
+  if (parts.size() == 1) return AndTest(parts[0]);
+  auto e = std::make_unique<ast::BoolOp>(Range(ctx), ast::BoolOpKind::Or);
+  for (auto* p : parts) e->values.push_back(AndTest(p));
+  return e;
+}
+
+ast::ExprPtr AstBuilder::AndTest(TileParser::And_testContext* ctx) {
+  auto parts = ctx->not_test();
+  if (parts.size() == 1) return NotTest(parts[0]);
+  auto e = std::make_unique<ast::BoolOp>(Range(ctx), ast::BoolOpKind::And);
+  for (auto* p : parts) e->values.push_back(NotTest(p));
+  return e;
+}
+
+ast::ExprPtr AstBuilder::NotTest(TileParser::Not_testContext* ctx) {
+  if (ctx->comparison()) return Comparison(ctx->comparison());
+  return std::make_unique<ast::Unary>(Range(ctx), ast::UnaryOp::Not, NotTest(ctx->not_test()));
+}
+
+ast::ExprPtr AstBuilder::Comparison(TileParser::ComparisonContext* ctx) {
+  auto operands = ctx->expr();
+  if (operands.size() == 1) return BinaryChain(operands[0]);
+  auto e = std::make_unique<ast::Compare>(Range(ctx));
+  e->left = BinaryChain(operands[0]);
+  auto ops = ctx->comp_op();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    auto* op = ops[i];
+    ast::CmpOp k = ast::CmpOp::Eq;
+    if (op->IS()) k = op->NOT() ? ast::CmpOp::IsNot : ast::CmpOp::Is;
+    else if (op->NOT()) k = ast::CmpOp::NotIn;
+    else if (op->IN()) k = ast::CmpOp::In;
+    else if (op->LT()) k = ast::CmpOp::Lt;
+    else if (op->GT()) k = ast::CmpOp::Gt;
+    else if (op->EQ()) k = ast::CmpOp::Eq;
+    else if (op->GE()) k = ast::CmpOp::GtE;
+    else if (op->LE()) k = ast::CmpOp::LtE;
+    else if (op->NE()) k = ast::CmpOp::NotEq;
+    e->ops.push_back(k);
+    e->comparators.push_back(BinaryChain(operands[i + 1]));
+    Spend(Range(op));
+  }
+  return e;
+}
+
+// expr, xor_expr, and_expr, shift_expr, arith_expr and term all have the shape
+// `operand (op operand)*` and associate to the left.
+ast::ExprPtr AstBuilder::BinaryChain(antlr4::ParserRuleContext* ctx) {
+  ast::ExprPtr acc;
+  ast::BinaryOp op = ast::BinaryOp::Add;
+  SourceRange op_range;
+  // Ranges start at the first operand's first token, so `(a + b) * c` includes the `(`.
+  const uint32_t begin = Range(ctx).begin;
+  for (auto* child : ctx->children) {
+    if (auto* term = dynamic_cast<TerminalNode*>(child)) {
+      BinaryOpOf(term->getSymbol()->getType(), op);
+      op_range = Range(term);
+      continue;
+    }
+    ast::ExprPtr operand = Operand(child);
+    if (!acc) {
+      acc = std::move(operand);
+      continue;
+    }
+    Spend(op_range);
+    SourceRange r{begin, Range(static_cast<antlr4::ParserRuleContext*>(child)).end};
+    auto b = std::make_unique<ast::Binary>(r, op, std::move(acc), std::move(operand));
+    b->op_range = op_range;
+    acc = std::move(b);
+  }
+  return acc;
+}
+
+ast::ExprPtr AstBuilder::Operand(antlr4::tree::ParseTree* t) {
+  if (auto* f = dynamic_cast<TileParser::FactorContext*>(t)) return Factor(f);
+  return BinaryChain(static_cast<antlr4::ParserRuleContext*>(t));
+}
+
+ast::ExprPtr AstBuilder::Factor(TileParser::FactorContext* ctx) {
+  if (ctx->power()) return Power(ctx->power());
+  ast::UnaryOp op = ctx->MINUS() ? ast::UnaryOp::Neg
+                  : ctx->PLUS()  ? ast::UnaryOp::Pos : ast::UnaryOp::Invert;
+  return std::make_unique<ast::Unary>(Range(ctx), op, Factor(ctx->factor()));
+}
+
+ast::ExprPtr AstBuilder::Power(TileParser::PowerContext* ctx) {
+  ast::ExprPtr base = AtomExpr(ctx->atom_expr());
+  if (!ctx->POW()) return base;
+  Spend(Range(ctx->POW()));
+  auto b = std::make_unique<ast::Binary>(Range(ctx), ast::BinaryOp::Pow, std::move(base),
+                                         Factor(ctx->factor()));
+  b->op_range = Range(ctx->POW());
+  return b;
+}
+
+ast::ExprPtr AstBuilder::AtomExpr(TileParser::Atom_exprContext* ctx) {
+  ast::ExprPtr e = Atom(ctx->atom());
+  for (auto* trailer : ctx->trailer()) {
+    SourceRange r{Range(ctx).begin, Range(trailer).end};
+    Spend(Range(trailer));
+    if (auto* call = dynamic_cast<TileParser::CallTrailerContext*>(trailer)) {
+      auto c = std::make_unique<ast::Call>(r);
+      c->func = std::move(e);
+      if (call->arglist()) Arguments(call->arglist(), *c);
+      e = std::move(c);
+    } else if (auto* index = dynamic_cast<TileParser::IndexTrailerContext*>(trailer)) {
+      e = std::make_unique<ast::Subscript>(r, std::move(e), Subscripts(index->subscriptlist()));
+    } else {
+      auto* attr = static_cast<TileParser::AttrTrailerContext*>(trailer);
+      e = std::make_unique<ast::Attribute>(r, std::move(e), Text(attr->NAME()), Range(attr->NAME()));
+    }
+  }
+  return e;
+}
+
+void AstBuilder::Arguments(TileParser::ArglistContext* ctx, ast::Call& call) {
+  std::vector<std::string> seen;
+  for (auto* arg : ctx->argument()) {
+    if (auto* kw = dynamic_cast<TileParser::KeywordArgContext*>(arg)) {
+      ast::Keyword k;
+      k.name = Text(kw->NAME());
+      k.name_range = Range(kw->NAME());
+      k.value = Test(kw->test());
+      k.range = Range(kw);
+      for (const std::string& s : seen) {
+        if (s == k.name) {
+          Error(diag::Code::DuplicateKeyword, k.name_range, "keyword argument `" + k.name + "` repeated");
+          break;
+        }
+      }
+      seen.push_back(k.name);
+      call.keywords.push_back(std::move(k));
+    } else {
+      auto* pos = static_cast<TileParser::PositionalArgContext*>(arg);
+      ast::ExprPtr v = Test(pos->test());
+      if (!call.keywords.empty()) {
+        Error(diag::Code::PositionalAfterKeyword, v->range,
+              "positional argument follows keyword argument `" + call.keywords.back().name + "`");
+      }
+      call.args.push_back(std::move(v));
+    }
+  }
+}
+
+ast::ExprPtr AstBuilder::Subscripts(TileParser::SubscriptlistContext* ctx) {
+  auto subs = ctx->subscript();
+  if (subs.size() == 1 && ctx->COMMA().empty()) return Subscript(subs[0]);
+  auto t = std::make_unique<ast::Tuple>(Range(ctx));
+  for (auto* s : subs) t->elts.push_back(Subscript(s));
+  return t;
+}
+
+ast::ExprPtr AstBuilder::Subscript(TileParser::SubscriptContext* ctx) {
+  if (auto* index = dynamic_cast<TileParser::IndexSubContext*>(ctx)) return Test(index->test());
+  auto s = std::make_unique<ast::Slice>(Range(ctx));
+  int colons = 0;
+  for (auto* child : ctx->children) {
+    if (dynamic_cast<TerminalNode*>(child)) {
+      ++colons;
+      continue;
+    }
+    ast::ExprPtr part = Test(static_cast<TileParser::TestContext*>(child));
+    if (colons == 0) s->lower = std::move(part);
+    else if (colons == 1) s->upper = std::move(part);
+    else s->step = std::move(part);
+  }
+  return s;
+}
+
+ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
+  const SourceRange r = Range(ctx);
+  if (auto* name = dynamic_cast<TileParser::NameAtomContext*>(ctx))
+    return std::make_unique<ast::Name>(r, Text(name->NAME()));
+  if (auto* num = dynamic_cast<TileParser::NumberAtomContext*>(ctx)) return Number(num->number());
+  if (auto* str = dynamic_cast<TileParser::StringAtomContext*>(ctx)) return Strings(str);
+  if (dynamic_cast<TileParser::NoneAtomContext*>(ctx)) return std::make_unique<ast::NoneLit>(r);
+  if (dynamic_cast<TileParser::TrueAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, true);
+  if (dynamic_cast<TileParser::FalseAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, false);
+  if (auto* paren = dynamic_cast<TileParser::ParenAtomContext*>(ctx)) {
+    auto* items = paren->testlist_comp();
+    if (items && items->test().size() == 1 && items->COMMA().empty()) return Test(items->test(0));
+    auto t = std::make_unique<ast::Tuple>(r);
+    t->parenthesized = true;
+    if (items)
+      for (auto* e : items->test()) t->elts.push_back(Test(e));
+    return t;
+  }
+  if (auto* list = dynamic_cast<TileParser::ListAtomContext*>(ctx)) {
+    auto l = std::make_unique<ast::List>(r);
+    if (list->testlist_comp())
+      for (auto* e : list->testlist_comp()->test()) l->elts.push_back(Test(e));
+    return l;
+  }
+  auto* dict = static_cast<TileParser::DictAtomContext*>(ctx);
+  auto d = std::make_unique<ast::Dict>(r);
+  if (dict->dictmaker()) {
+    auto items = dict->dictmaker()->test();
+    for (size_t i = 0; i + 1 < items.size(); i += 2) {
+      d->keys.push_back(Test(items[i]));
+      d->values.push_back(Test(items[i + 1]));
+    }
+  }
+  return d;
+}
+
+ast::ExprPtr AstBuilder::Number(TileParser::NumberContext* ctx) {
+  auto* tok = static_cast<TerminalNode*>(ctx->children[0]);
+  const SourceRange r = Range(ctx);
+  std::string digits;
+  for (char c : Text(tok))
+    if (c != '_') digits += c;
+  const size_t type = tok->getSymbol()->getType();
+  if (type == TileParser::FLOAT_NUMBER) {
+    return std::make_unique<ast::FloatLit>(r, std::strtod(digits.c_str(), nullptr));
+  }
+  int base = 10;
+  if (type == TileParser::HEX_INTEGER) base = 16;
+  if (type == TileParser::OCT_INTEGER) base = 8;
+  if (type == TileParser::BIN_INTEGER) base = 2;
+  const char* start = digits.c_str() + (base == 10 ? 0 : 2);
+  errno = 0;
+  const unsigned long long v = std::strtoull(start, nullptr, base);
+  if (errno == ERANGE) {
+    Error(diag::Code::InvalidNumber, r,
+          "integer literal `" + Text(tok) + "` is too large (the limit is 2**64 - 1)");
+  }
+  return std::make_unique<ast::IntLit>(r, v);
+}
+
+// Decodes adjacent string literals into one value. Raw (`r`) strings keep backslashes; `f` and
+// `b` prefixes are outside the language.
+ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
+  std::string value;
+  for (auto* tok : ctx->STRING()) {
+    const std::string text = Text(tok);
+    const SourceRange tr = Range(tok);
+    size_t q = 0;
+    bool raw = false;
+    while (q < text.size() && text[q] != '\'' && text[q] != '"') {
+      const char p = char(text[q] | 0x20);
+      if (p == 'r') raw = true;
+      if (p == 'f') Error(diag::Code::UnsupportedSyntax, tr, "f-strings are not supported");
+      if (p == 'b') Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported");
+      ++q;
+    }
+    const size_t quote_len =
+        (text.size() >= q + 6 && text.compare(q, 3, std::string(3, text[q])) == 0) ? 3 : 1;
+    const size_t body_begin = q + quote_len;
+    const size_t body_end = text.size() >= body_begin + quote_len ? text.size() - quote_len : body_begin;
+    for (size_t i = body_begin; i < body_end; ++i) {
+      const char c = text[i];
+      if (c != '\\' || i + 1 >= body_end) {
+        value += c;
+        continue;
+      }
+      const char n = text[i + 1];
+      if (raw) {  // a raw string keeps the backslash; it still cannot end the literal
+        value += c;
+        value += n;
+        ++i;
+        continue;
+      }
+      const SourceRange er{tr.begin + uint32_t(i), tr.begin + uint32_t(i + 2)};
+      i += 1;
+      switch (n) {
+        case '\n': break;
+        case '\r': if (i + 1 < body_end && text[i + 1] == '\n') ++i; break;
+        case '\\': value += '\\'; break;
+        case '\'': value += '\''; break;
+        case '"': value += '"'; break;
+        case 'a': value += '\a'; break;
+        case 'b': value += '\b'; break;
+        case 'f': value += '\f'; break;
+        case 'n': value += '\n'; break;
+        case 'r': value += '\r'; break;
+        case 't': value += '\t'; break;
+        case 'v': value += '\v'; break;
+        case 'x': case 'u': case 'U': {
+          const size_t want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
+          uint32_t cp = 0;
+          size_t k = 0;
+          for (; k < want && i + 1 + k < body_end && HexValue(text[i + 1 + k]) >= 0; ++k)
+            cp = cp * 16 + uint32_t(HexValue(text[i + 1 + k]));
+          if (k < want || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+            Error(diag::Code::InvalidEscape, {er.begin, tr.begin + uint32_t(i + 1 + k)},
+                  k < want ? "invalid `\\" + std::string(1, n) + "` escape: expected " +
+                                 std::to_string(want) + " hex digits"
+                           : "invalid `\\" + std::string(1, n) + "` escape: not a Unicode code point");
+          } else {
+            AppendUtf8(value, cp);
+          }
+          i += k;
+          break;
+        }
+        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+          uint32_t cp = uint32_t(n - '0');
+          for (int k = 0; k < 2 && i + 1 < body_end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++k)
+            cp = cp * 8 + uint32_t(text[++i] - '0');
+          AppendUtf8(value, cp);
+          break;
+        }
+        case 'N':
+          Error(diag::Code::InvalidEscape, er, "`\\N{...}` escapes are not supported");
+          break;
+        default:  // as in Python, an unknown escape keeps its backslash
+          value += '\\';
+          value += n;
+          break;
+      }
+    }
+  }
+  return std::make_unique<ast::StrLit>(Range(ctx), std::move(value));
+}
+
+ast::ExprPtr AstBuilder::Testlist(TileParser::TestlistContext* ctx) {
+  auto items = ctx->test();
+  if (items.size() == 1 && ctx->COMMA().empty()) return Test(items[0]);
+  auto t = std::make_unique<ast::Tuple>(Range(ctx));
+  for (auto* e : items) t->elts.push_back(Test(e));
+  return t;
+}
+
+ast::ExprPtr AstBuilder::Exprlist(TileParser::ExprlistContext* ctx) {
+  auto items = ctx->expr();
+  if (items.size() == 1 && ctx->COMMA().empty()) return BinaryChain(items[0]);
+  auto t = std::make_unique<ast::Tuple>(Range(ctx));
+  for (auto* e : items) t->elts.push_back(BinaryChain(e));
+  return t;
+}
+
+SourceRange AstBuilder::Range(antlr4::ParserRuleContext* ctx) const {
+  SourceRange b = lexer_.RangeOf(ctx->getStart());
+  const antlr4::Token* stop = ctx->getStop();
+  if (!stop || stop->getTokenIndex() < ctx->getStart()->getTokenIndex()) return {b.begin, b.begin};
+  return {b.begin, lexer_.RangeOf(stop).end};
+}
+
+SourceRange AstBuilder::Range(TerminalNode* node) const { return lexer_.RangeOf(node->getSymbol()); }
+
+std::string AstBuilder::Text(TerminalNode* node) const {
+  const SourceRange r = Range(node);
+  return lexer_.bytes().substr(r.begin, r.end - r.begin);
+}
+
+void AstBuilder::Error(diag::Code code, SourceRange r, std::string msg) {
+  failed_ = true;
+  diags_.push_back({code, r, std::move(msg)});
+}
+
+void AstBuilder::Spend(SourceRange r) {
+  if (--budget_ >= 0) return;
+  Error(diag::Code::NestingTooDeep, r,
+        "statement is too large: more than " + std::to_string(kBudget) +
+            " operators, calls, subscripts and attributes");
+  throw BuildAbort{};
+}
+
+}  // namespace tilec::parse

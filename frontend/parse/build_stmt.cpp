@@ -1,0 +1,332 @@
+// Statement trees from the ANTLR contexts: simple statements, compound statements with their
+// blocks, definitions with decorators and parameters. Checks targets and decorators, which
+// the grammar accepts as any expression.
+#include "frontend/parse/builder.h"
+
+namespace tilec::parse {
+
+using g::TileParser;
+using antlr4::tree::TerminalNode;
+
+namespace {
+
+bool AugOpOf(size_t type, ast::BinaryOp& op) {
+  switch (type) {
+    case TileParser::ADD_ASSIGN: op = ast::BinaryOp::Add; return true;
+    case TileParser::SUB_ASSIGN: op = ast::BinaryOp::Sub; return true;
+    case TileParser::MUL_ASSIGN: op = ast::BinaryOp::Mul; return true;
+    case TileParser::DIV_ASSIGN: op = ast::BinaryOp::Div; return true;
+    case TileParser::IDIV_ASSIGN: op = ast::BinaryOp::FloorDiv; return true;
+    case TileParser::MOD_ASSIGN: op = ast::BinaryOp::Mod; return true;
+    case TileParser::POW_ASSIGN: op = ast::BinaryOp::Pow; return true;
+    case TileParser::AT_ASSIGN: op = ast::BinaryOp::MatMul; return true;
+    case TileParser::AND_ASSIGN: op = ast::BinaryOp::BitAnd; return true;
+    case TileParser::OR_ASSIGN: op = ast::BinaryOp::BitOr; return true;
+    case TileParser::XOR_ASSIGN: op = ast::BinaryOp::BitXor; return true;
+    case TileParser::LSHIFT_ASSIGN: op = ast::BinaryOp::LShift; return true;
+    case TileParser::RSHIFT_ASSIGN: op = ast::BinaryOp::RShift; return true;
+    default: return false;
+  }
+}
+
+// What an expression is, for "cannot assign to ..." messages.
+const char* ExprNoun(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::Call: return "function call";
+    case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit: case ast::ExprKind::StrLit:
+      return "literal";
+    case ast::ExprKind::BoolLit: return e.As<ast::BoolLit>()->value ? "`True`" : "`False`";
+    case ast::ExprKind::NoneLit: return "`None`";
+    case ast::ExprKind::Compare: return "comparison";
+    case ast::ExprKind::IfExp: return "conditional expression";
+    case ast::ExprKind::Dict: return "dict literal";
+    case ast::ExprKind::Tuple: return "tuple";
+    case ast::ExprKind::List: return "list";
+    case ast::ExprKind::Slice: return "slice";
+    default: return "expression";
+  }
+}
+
+}  // namespace
+
+bool AstBuilder::BuildStmt(TileParser::StmtContext* ctx, ast::Body& out) {
+  failed_ = false;
+  ResetBudget();
+  try {
+    Stmt(ctx, out);
+  } catch (const BuildAbort&) {
+    failed_ = true;
+  }
+  return !failed_;
+}
+
+void AstBuilder::Stmt(TileParser::StmtContext* ctx, ast::Body& out) {
+  if (ctx->simple_stmts()) {
+    SimpleStmts(ctx->simple_stmts(), out);
+    return;
+  }
+  auto* c = ctx->compound_stmt();
+  ast::StmtPtr s;
+  if (c->if_stmt()) s = IfStmt(c->if_stmt());
+  else if (c->while_stmt()) s = WhileStmt(c->while_stmt());
+  else if (c->for_stmt()) s = ForStmt(c->for_stmt());
+  else if (c->with_stmt()) s = WithStmt(c->with_stmt());
+  else if (c->funcdef()) s = FuncDef(c->funcdef(), {}, Range(c->funcdef()));
+  else if (c->classdef()) s = ClassDef(c->classdef(), {}, Range(c->classdef()));
+  else s = Decorated(c->decorated());
+  out.push_back(std::move(s));
+}
+
+void AstBuilder::SimpleStmts(TileParser::Simple_stmtsContext* ctx, ast::Body& out) {
+  for (auto* small : ctx->small_stmt()) out.push_back(SmallStmt(small));
+}
+
+ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
+  const SourceRange r = Range(ctx);
+  if (auto* e = dynamic_cast<TileParser::ExprSmallContext*>(ctx)) return ExprStmt(e->expr_stmt());
+  if (dynamic_cast<TileParser::PassSmallContext*>(ctx)) return std::make_unique<ast::Pass>(r);
+  if (dynamic_cast<TileParser::BreakSmallContext*>(ctx)) return std::make_unique<ast::Break>(r);
+  if (dynamic_cast<TileParser::ContinueSmallContext*>(ctx)) return std::make_unique<ast::Continue>(r);
+  if (auto* ret = dynamic_cast<TileParser::ReturnSmallContext*>(ctx))
+    return std::make_unique<ast::Return>(r, ret->testlist() ? Testlist(ret->testlist()) : nullptr);
+  if (auto* a = dynamic_cast<TileParser::AssertSmallContext*>(ctx)) {
+    auto s = std::make_unique<ast::Assert>(r);
+    s->test = Test(a->test(0));
+    if (a->test().size() > 1) s->msg = Test(a->test(1));
+    return s;
+  }
+  if (auto* imp = dynamic_cast<TileParser::ImportSmallContext*>(ctx)) {
+    auto s = std::make_unique<ast::Import>(r);
+    for (auto* d : imp->dotted_as_name()) {
+      ast::ImportAlias alias;
+      for (auto* n : d->dotted_name()->NAME()) {
+        if (!alias.name.empty()) alias.name += '.';
+        alias.name += Text(n);
+      }
+      if (d->NAME()) alias.asname = Text(d->NAME());
+      alias.range = Range(d);
+      s->names.push_back(std::move(alias));
+    }
+    return s;
+  }
+  auto* from = static_cast<TileParser::FromImportSmallContext*>(ctx);
+  auto s = std::make_unique<ast::ImportFrom>(r);
+  for (auto* n : from->dotted_name()->NAME()) {
+    if (!s->module.empty()) s->module += '.';
+    s->module += Text(n);
+  }
+  s->module_range = Range(from->dotted_name());
+  for (auto* n : from->import_as_names()->import_as_name()) {
+    ast::ImportAlias alias;
+    alias.name = Text(n->NAME(0));
+    if (n->NAME().size() > 1) alias.asname = Text(n->NAME(1));
+    alias.range = Range(n);
+    s->names.push_back(std::move(alias));
+  }
+  return s;
+}
+
+ast::StmtPtr AstBuilder::ExprStmt(TileParser::Expr_stmtContext* ctx) {
+  const SourceRange r = Range(ctx);
+  ast::ExprPtr first = Testlist(ctx->testlist());
+  auto* tail = ctx->expr_tail();
+  if (auto* ann = dynamic_cast<TileParser::AnnTailContext*>(tail)) {
+    auto s = std::make_unique<ast::AnnAssign>(r);
+    if (first->Is<ast::Tuple>() || first->Is<ast::List>()) {
+      Error(diag::Code::AssignTargetSyntax, first->range,
+            std::string("only a single target can be annotated, not a ") + ExprNoun(*first));
+    } else {
+      CheckTarget(*first, "annotate");
+    }
+    s->target = std::move(first);
+    s->annotation = Test(ann->test());
+    if (ann->testlist()) s->value = Testlist(ann->testlist());
+    return s;
+  }
+  if (auto* aug = dynamic_cast<TileParser::AugTailContext*>(tail)) {
+    auto s = std::make_unique<ast::AugAssign>(r);
+    auto* op_tok = static_cast<TerminalNode*>(aug->augassign()->children[0]);
+    AugOpOf(op_tok->getSymbol()->getType(), s->op);
+    s->op_range = Range(op_tok);
+    if (!first->Is<ast::Name>() && !first->Is<ast::Attribute>() && !first->Is<ast::Subscript>()) {
+      Error(diag::Code::AssignTargetSyntax, first->range,
+            std::string("`") + Text(op_tok) + "` cannot assign to " + ExprNoun(*first) +
+                "; expected a name, attribute or subscript");
+    }
+    s->target = std::move(first);
+    s->value = Testlist(aug->testlist());
+    return s;
+  }
+  auto* assign = static_cast<TileParser::AssignTailContext*>(tail);
+  auto lists = assign->testlist();
+  if (lists.empty()) return std::make_unique<ast::ExprStmt>(r, std::move(first));
+  auto s = std::make_unique<ast::Assign>(r);
+  CheckTarget(*first, "assign");
+  s->targets.push_back(std::move(first));
+  for (size_t i = 0; i + 1 < lists.size(); ++i) {
+    ast::ExprPtr t = Testlist(lists[i]);
+    CheckTarget(*t, "assign");
+    s->targets.push_back(std::move(t));
+  }
+  s->value = Testlist(lists.back());
+  return s;
+}
+
+void AstBuilder::CheckTarget(const ast::Expr& e, const char* what) {
+  switch (e.kind) {
+    case ast::ExprKind::Name: case ast::ExprKind::Attribute: case ast::ExprKind::Subscript:
+      return;
+    case ast::ExprKind::Tuple:
+      for (const auto& elt : e.As<ast::Tuple>()->elts) CheckTarget(*elt, what);
+      return;
+    case ast::ExprKind::List:
+      for (const auto& elt : e.As<ast::List>()->elts) CheckTarget(*elt, what);
+      return;
+    default:
+      Error(diag::Code::AssignTargetSyntax, e.range,
+            std::string("cannot ") + what + " to " + ExprNoun(e) +
+                (e.Is<ast::Compare>() ? "; did you mean `==`?" : ""));
+  }
+}
+
+ast::StmtPtr AstBuilder::IfStmt(TileParser::If_stmtContext* ctx) {
+  const SourceRange whole = Range(ctx);
+  auto s = std::make_unique<ast::If>(whole);
+  s->cond = Test(ctx->test());
+  Block(ctx->block(), s->body);
+  ast::Body* tail = &s->orelse;
+  for (auto* elif : ctx->elif_clause()) {
+    auto e = std::make_unique<ast::If>(SourceRange{Range(elif).begin, whole.end});
+    e->is_elif = true;
+    e->cond = Test(elif->test());
+    Block(elif->block(), e->body);
+    ast::Body* next = &e->orelse;
+    tail->push_back(std::move(e));
+    tail = next;
+  }
+  if (ctx->else_clause()) Block(ctx->else_clause()->block(), *tail);
+  return s;
+}
+
+ast::StmtPtr AstBuilder::WhileStmt(TileParser::While_stmtContext* ctx) {
+  auto s = std::make_unique<ast::While>(Range(ctx));
+  s->cond = Test(ctx->test());
+  Block(ctx->block(), s->body);
+  if (ctx->else_clause())
+    Error(diag::Code::UnsupportedSyntax, Range(ctx->else_clause()->ELSE()),
+          "`else` after a `while` loop is not supported");
+  return s;
+}
+
+ast::StmtPtr AstBuilder::ForStmt(TileParser::For_stmtContext* ctx) {
+  auto s = std::make_unique<ast::For>(Range(ctx));
+  s->target = Exprlist(ctx->exprlist());
+  CheckTarget(*s->target, "assign");
+  s->iter = Testlist(ctx->testlist());
+  Block(ctx->block(), s->body);
+  if (ctx->else_clause())
+    Error(diag::Code::UnsupportedSyntax, Range(ctx->else_clause()->ELSE()),
+          "`else` after a `for` loop is not supported");
+  return s;
+}
+
+ast::StmtPtr AstBuilder::WithStmt(TileParser::With_stmtContext* ctx) {
+  auto s = std::make_unique<ast::With>(Range(ctx));
+  for (auto* item : ctx->with_item()) {
+    ast::WithItem w;
+    w.context = Test(item->test());
+    if (item->expr()) {
+      w.target = BinaryChain(item->expr());
+      CheckTarget(*w.target, "assign");
+    }
+    s->items.push_back(std::move(w));
+  }
+  Block(ctx->block(), s->body);
+  return s;
+}
+
+ast::StmtPtr AstBuilder::Decorated(TileParser::DecoratedContext* ctx) {
+  std::vector<ast::ExprPtr> decorators;
+  for (auto* d : ctx->decorator()) {
+    ast::ExprPtr e = Test(d->test());
+    CheckDecorator(*e);
+    decorators.push_back(std::move(e));
+  }
+  // As in Python, a definition starts at `def`/`class`; decorators keep their own ranges.
+  if (ctx->funcdef()) return FuncDef(ctx->funcdef(), std::move(decorators), Range(ctx->funcdef()));
+  return ClassDef(ctx->classdef(), std::move(decorators), Range(ctx->classdef()));
+}
+
+// A decorator is a dotted name (`wp.kernel`), optionally called (`wp.kernel(enable_backward=False)`).
+void AstBuilder::CheckDecorator(const ast::Expr& e) {
+  const ast::Expr* callee = &e;
+  if (const auto* call = e.As<ast::Call>()) callee = call->func.get();
+  const ast::Expr* p = callee;
+  while (const auto* attr = p->As<ast::Attribute>()) p = attr->value.get();
+  if (p->Is<ast::Name>()) return;
+  Error(diag::Code::DecoratorSyntax, e.range,
+        std::string("invalid decorator: expected a dotted name such as `wp.kernel`, optionally "
+                    "called, found ") + (callee->Is<ast::Call>() ? "a call of a call" : ExprNoun(*p)));
+}
+
+ast::StmtPtr AstBuilder::FuncDef(TileParser::FuncdefContext* ctx,
+                                 std::vector<ast::ExprPtr> decorators, SourceRange range) {
+  auto s = std::make_unique<ast::FunctionDef>(range);
+  s->decorators = std::move(decorators);
+  s->name = Text(ctx->NAME());
+  s->name_range = Range(ctx->NAME());
+  bool seen_default = false;
+  for (auto* p : ctx->parameters()->param()) {
+    ast::Param param;
+    param.name = Text(p->NAME());
+    param.name_range = Range(p->NAME());
+    param.range = Range(p);
+    if (p->COLON()) param.annotation = Test(p->test(0));
+    if (p->ASSIGN()) param.default_value = Test(p->test(p->COLON() ? 1 : 0));
+    for (const ast::Param& other : s->params) {
+      if (other.name == param.name) {
+        Error(diag::Code::DuplicateParameter, param.name_range,
+              "duplicate parameter `" + param.name + "` in function `" + s->name + "`");
+        break;
+      }
+    }
+    if (param.default_value) {
+      seen_default = true;
+    } else if (seen_default) {
+      Error(diag::Code::DefaultOrder, param.range,
+            "parameter `" + param.name + "` without a default follows a parameter with a default");
+    }
+    s->params.push_back(std::move(param));
+  }
+  if (ctx->test()) s->returns = Test(ctx->test());
+  Block(ctx->block(), s->body);
+  return s;
+}
+
+ast::StmtPtr AstBuilder::ClassDef(TileParser::ClassdefContext* ctx,
+                                  std::vector<ast::ExprPtr> decorators, SourceRange range) {
+  auto s = std::make_unique<ast::ClassDef>(range);
+  s->decorators = std::move(decorators);
+  s->name = Text(ctx->NAME());
+  s->name_range = Range(ctx->NAME());
+  if (ctx->arglist()) {
+    ast::Call bases(Range(ctx->arglist()));
+    Arguments(ctx->arglist(), bases);
+    s->bases = std::move(bases.args);
+    if (!bases.keywords.empty())
+      Error(diag::Code::UnsupportedSyntax, bases.keywords.front().range,
+            "keyword arguments in a `class` header are not supported");
+  }
+  Block(ctx->block(), s->body);
+  return s;
+}
+
+void AstBuilder::Block(TileParser::BlockContext* ctx, ast::Body& out) {
+  if (auto* inl = dynamic_cast<TileParser::InlineBlockContext*>(ctx)) {
+    SimpleStmts(inl->simple_stmts(), out);
+    return;
+  }
+  for (auto* s : static_cast<TileParser::IndentedBlockContext*>(ctx)->stmt()) Stmt(s, out);
+}
+
+}  // namespace tilec::parse

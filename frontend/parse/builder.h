@@ -1,0 +1,92 @@
+// Converts one ANTLR statement tree into AST nodes with byte ranges, and checks what the
+// grammar leaves open: assignment targets, decorators, argument order, parameters, literals.
+// Internal to frontend/parse.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "TileParser.h"
+#include "frontend/ast/ast.h"
+#include "frontend/parse/lexer.h"
+
+namespace tilec::parse {
+
+namespace g = grammar;
+
+// Thrown when a statement is too large to build safely; the statement is dropped.
+struct BuildAbort {};
+
+class AstBuilder {
+ public:
+  AstBuilder(const IndentLexer& lexer, std::vector<PendingDiag>& diags)
+      : lexer_(lexer), diags_(diags) {}
+
+  // Appends the statements of `ctx` (several for `a = 1; b = 2`) to `out`. Returns false when
+  // it reported an error; the statements are then still appended but must not be used.
+  bool BuildStmt(g::TileParser::StmtContext* ctx, ast::Body& out);
+
+ private:
+  // statements (build_stmt.cpp)
+  void Stmt(g::TileParser::StmtContext* ctx, ast::Body& out);
+  void SimpleStmts(g::TileParser::Simple_stmtsContext* ctx, ast::Body& out);
+  ast::StmtPtr SmallStmt(g::TileParser::Small_stmtContext* ctx);
+  ast::StmtPtr ExprStmt(g::TileParser::Expr_stmtContext* ctx);
+  ast::StmtPtr IfStmt(g::TileParser::If_stmtContext* ctx);
+  ast::StmtPtr WhileStmt(g::TileParser::While_stmtContext* ctx);
+  ast::StmtPtr ForStmt(g::TileParser::For_stmtContext* ctx);
+  ast::StmtPtr WithStmt(g::TileParser::With_stmtContext* ctx);
+  ast::StmtPtr FuncDef(g::TileParser::FuncdefContext* ctx, std::vector<ast::ExprPtr> decorators,
+                       SourceRange range);
+  ast::StmtPtr ClassDef(g::TileParser::ClassdefContext* ctx, std::vector<ast::ExprPtr> decorators,
+                        SourceRange range);
+  ast::StmtPtr Decorated(g::TileParser::DecoratedContext* ctx);
+  void Block(g::TileParser::BlockContext* ctx, ast::Body& out);
+  void CheckTarget(const ast::Expr& e, const char* what);
+  void CheckDecorator(const ast::Expr& e);
+
+  // expressions (build_expr.cpp)
+ public:
+  ast::ExprPtr Test(g::TileParser::TestContext* ctx);
+ private:
+  ast::ExprPtr OrTest(g::TileParser::Or_testContext* ctx);
+  ast::ExprPtr AndTest(g::TileParser::And_testContext* ctx);
+  ast::ExprPtr NotTest(g::TileParser::Not_testContext* ctx);
+  ast::ExprPtr Comparison(g::TileParser::ComparisonContext* ctx);
+  ast::ExprPtr BinaryChain(antlr4::ParserRuleContext* ctx);
+  ast::ExprPtr Operand(antlr4::tree::ParseTree* t);
+  ast::ExprPtr Factor(g::TileParser::FactorContext* ctx);
+  ast::ExprPtr Power(g::TileParser::PowerContext* ctx);
+  ast::ExprPtr AtomExpr(g::TileParser::Atom_exprContext* ctx);
+  ast::ExprPtr Atom(g::TileParser::AtomContext* ctx);
+  ast::ExprPtr Number(g::TileParser::NumberContext* ctx);
+  ast::ExprPtr Strings(g::TileParser::StringAtomContext* ctx);
+  ast::ExprPtr Subscripts(g::TileParser::SubscriptlistContext* ctx);
+  ast::ExprPtr Subscript(g::TileParser::SubscriptContext* ctx);
+  void Arguments(g::TileParser::ArglistContext* ctx, ast::Call& call);
+
+ public:
+  // A comma list: one element without a trailing comma is the element itself, else a Tuple.
+  ast::ExprPtr Testlist(g::TileParser::TestlistContext* ctx);
+  ast::ExprPtr Exprlist(g::TileParser::ExprlistContext* ctx);
+
+  SourceRange Range(antlr4::ParserRuleContext* ctx) const;
+  SourceRange Range(antlr4::tree::TerminalNode* node) const;
+  SourceRange Range(const antlr4::Token* tok) const { return lexer_.RangeOf(tok); }
+  SourceRange Span(SourceRange a, SourceRange b) const { return {a.begin, b.end}; }
+  std::string Text(antlr4::tree::TerminalNode* node) const;
+
+  void Error(diag::Code code, SourceRange r, std::string msg);
+  // Each binary operator and trailer spends one unit; a statement over budget is dropped so
+  // that no later recursive walk over its AST can exhaust the stack.
+  void Spend(SourceRange r);
+  void ResetBudget() { budget_ = kBudget; }
+
+ private:
+  static constexpr int kBudget = 5000;
+  const IndentLexer& lexer_;
+  std::vector<PendingDiag>& diags_;
+  bool failed_ = false;
+  int budget_ = kBudget;
+};
+
+}  // namespace tilec::parse

@@ -1,0 +1,626 @@
+// Expressions: names through the scopes, attributes of modules/structs/arrays/tiles,
+// subscripts, operators with Warp's typing and constant folding, and the weak-literal rule.
+//
+// Implicit conversions (Warp's rules, LANGUAGE.md §2): typed values never convert; a Python
+// literal or module constant (a "weak" constant: int -> int32, float -> float32 by default)
+// converts to the numeric type it meets, an int to any numeric type and a float to any float
+// type. So `x * 2` works for a float16 `x`, `i + 0.5` with an int32 `i` is an error (write
+// `float(i) + 0.5`). Integer `/` on typed ints truncates as in Warp; between two literals it
+// is Python's true division, as the host would compute it.
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+namespace {
+
+bool IsValueType(const Type* t) {
+  switch (t->kind) {
+    case TypeKind::Scalar: case TypeKind::Struct: case TypeKind::Array: case TypeKind::Tile:
+    case TypeKind::Tuple:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+diag::DiagnosticEngine::Builder Checker::Error(Code code, SourceRange r, std::string msg) {
+  if (silent_) {
+    sink_ = {};
+    return diag::DiagnosticEngine::Builder(sink_);
+  }
+  if (fn_) fn_->has_errors = true;
+  return diags_.Report(code, file(), r, std::move(msg));
+}
+
+void Checker::NoteProvenance(diag::DiagnosticEngine::Builder& b, const ExprInfo& info) {
+  if (!info.provenance) {
+    b.AddNote("the value is computed at run time");
+    return;
+  }
+  if (info.provenance->has_range) b.AddNote(file(), info.provenance->range, info.provenance->message);
+  else b.AddNote(info.provenance->message);
+}
+
+ExprInfo& Checker::Record(const ast::Expr* e, ExprInfo info) {
+  ExprInfo& slot = out_.expr_info[e];
+  slot = std::move(info);
+  return slot;
+}
+
+ExprInfo Checker::ConstInfo(ConstValue v, const Type* t, bool weak) {
+  ExprInfo i;
+  i.type = t;
+  i.value = std::move(v);
+  i.weak = weak;
+  return i;
+}
+
+const Checker::ModuleEntry* Checker::LookupModule(const std::string& name) const {
+  const std::map<std::string, ModuleEntry>& view = snapshot_ ? *snapshot_ : scope_;
+  auto it = view.find(name);
+  if (it != view.end() && it->second.kind != ModuleEntry::Kind::Host) return &it->second;
+  // Definitions later in the file are visible from bodies (Python resolves them at call
+  // time); constants are not (a kernel sees the values they had when it was defined).
+  auto late = scope_.find(name);
+  if (late != scope_.end() && (late->second.kind == ModuleEntry::Kind::Struct ||
+                               late->second.kind == ModuleEntry::Kind::Func ||
+                               late->second.kind == ModuleEntry::Kind::Kernel))
+    return &late->second;
+  return it != view.end() ? &it->second : nullptr;
+}
+
+bool Checker::Convertible(const ExprInfo& info, const Type* to) const {
+  if (!info.type || !to) return false;
+  if (info.type == to || info.type->IsError() || to->IsError()) return true;
+  if (info.type->IsTile() && to->IsTile())
+    return info.type->elem == to->elem && info.type->shape == to->shape;
+  if (!info.weak || !info.value || !to->IsScalar() || !info.type->IsScalar()) return false;
+  switch (info.value->kind) {
+    case ConstValue::Kind::Int: return to->scalar != ScalarType::Bool;
+    case ConstValue::Kind::Bool: return true;
+    case ConstValue::Kind::Float: return IsFloat(to->scalar);
+    default: return false;
+  }
+}
+
+bool Checker::Convert(const ast::Expr* e, ExprInfo& info, const Type* to) {
+  if (!Convertible(info, to)) return false;
+  if (info.type != to && info.type->IsScalar() && !info.type->IsError() && !to->IsError()) {
+    info.type = to;
+    info.weak = false;
+    if (e) Record(e, info);
+  }
+  return true;
+}
+
+static const Type* ConstType(TypeContext& types, const ConstValue& v) {
+  switch (v.kind) {
+    case ConstValue::Kind::Bool: return types.Bool();
+    case ConstValue::Kind::Int: return types.Int32();
+    case ConstValue::Kind::Float: return types.Float32();
+    case ConstValue::Kind::String: return types.String();
+    case ConstValue::Kind::None: return types.NoneType();
+    case ConstValue::Kind::Type: return types.TypeRef(v.type);
+    case ConstValue::Kind::Tuple: {
+      std::vector<const Type*> elems;
+      for (const ConstValue& e : v.elems) elems.push_back(ConstType(types, e));
+      return types.Tuple(elems);
+    }
+  }
+  return types.Error();
+}
+
+ExprInfo Checker::CheckExpr(const ast::Expr* e) {
+  ExprInfo info;
+  switch (e->kind) {
+    case ast::ExprKind::Name: info = CheckName(*e->As<ast::Name>()); break;
+    case ast::ExprKind::IntLit: {
+      uint64_t v = e->As<ast::IntLit>()->value;
+      info = ConstInfo(ConstValue::MakeInt(int64_t(v)), v > INT32_MAX ? types_.Scalar(ScalarType::Int64) : types_.Int32(), true);
+      break;
+    }
+    case ast::ExprKind::FloatLit:
+      info = ConstInfo(ConstValue::MakeFloat(e->As<ast::FloatLit>()->value), types_.Float32(), true);
+      break;
+    case ast::ExprKind::BoolLit:
+      info = ConstInfo(ConstValue::MakeBool(e->As<ast::BoolLit>()->value), types_.Bool(), true);
+      break;
+    case ast::ExprKind::StrLit:
+      info = ConstInfo(ConstValue::MakeString(e->As<ast::StrLit>()->value), types_.String(), false);
+      break;
+    case ast::ExprKind::NoneLit: info = ConstInfo(ConstValue{}, types_.NoneType(), false); break;
+    case ast::ExprKind::Unary: info = CheckUnary(*e->As<ast::Unary>()); break;
+    case ast::ExprKind::Binary: info = CheckBinary(*e->As<ast::Binary>()); break;
+    case ast::ExprKind::BoolOp: info = CheckBoolOp(*e->As<ast::BoolOp>()); break;
+    case ast::ExprKind::Compare: info = CheckCompare(*e->As<ast::Compare>()); break;
+    case ast::ExprKind::IfExp: info = CheckIfExp(*e->As<ast::IfExp>()); break;
+    case ast::ExprKind::Call: info = CheckCall(*e->As<ast::Call>()); break;
+    case ast::ExprKind::Attribute: info = CheckAttribute(*e->As<ast::Attribute>()); break;
+    case ast::ExprKind::Subscript: info = CheckSubscript(*e->As<ast::Subscript>()); break;
+    case ast::ExprKind::Tuple: info = CheckTuple(*e->As<ast::Tuple>()); break;
+    case ast::ExprKind::Slice:
+      Error(Code::UnsupportedExpression, e->range, "slices are not supported in kernels");
+      info = Poison();
+      break;
+    case ast::ExprKind::List:
+    case ast::ExprKind::Dict:
+      Error(Code::UnsupportedExpression, e->range,
+            std::string(e->Is<ast::List>() ? "lists" : "dicts") +
+                " are not supported in kernels (use a tuple or a tile)");
+      info = Poison();
+      break;
+  }
+  if (!info.type) info = Poison();
+  return Record(e, std::move(info));
+}
+
+ExprInfo Checker::CheckName(const ast::Name& n) {
+  if (fn_) {
+    auto it = locals_.find(n.id);
+    if (it != locals_.end()) {
+      LocalSymbol* sym = it->second;
+      out_.symbols[&n] = sym;
+      ExprInfo info;
+      info.type = sym->type;
+      info.uniform = sym->uniform;
+      if (sym->constant) {
+        info.value = sym->constant;
+        info.weak = local_weak_[sym];
+      } else {
+        auto p = local_prov_.find(sym);
+        if (p != local_prov_.end()) info.provenance = p->second;
+      }
+      return info;
+    }
+  }
+  const ModuleEntry* e = LookupModule(n.id);
+  if (e) {
+    switch (e->kind) {
+      case ModuleEntry::Kind::Constant: return ConstInfo(e->value, ConstType(types_, e->value), true);
+      case ModuleEntry::Kind::Struct: {
+        const Type* t = types_.Struct(e->index, out_.structs[e->index].name);
+        return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+      }
+      case ModuleEntry::Kind::Func:
+        return ConstInfo(ConstValue{}, types_.Function({CalleeKind::UserFunc, e->index}), false);
+      case ModuleEntry::Kind::Kernel:
+        return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Kernel, e->index}), false);
+      case ModuleEntry::Kind::Module: return ConstInfo(ConstValue{}, types_.Module(e->module), false);
+      case ModuleEntry::Kind::Host:
+        if (fn_)
+          Error(Code::HostValueInKernel, n.range,
+                "`" + n.id + "` is defined by host code (line " + std::to_string(Line(e->range)) +
+                    "); kernels can read only module constants, parameters and locals");
+        return Poison();
+    }
+  }
+  if (n.id == "int" || n.id == "float" || n.id == "bool") {
+    const Type* t = types_.Scalar(*ScalarFromName(n.id));
+    return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+  }
+  if (const Builtin* b = FindBuiltin("", n.id))
+    return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
+  if (fn_ && assignments_.count(n.id))
+    Error(Code::UnknownName, n.range, "`" + n.id + "` is used before it is assigned");
+  else
+    Error(Code::UnknownName, n.range, "unknown name `" + n.id + "`");
+  return Poison();
+}
+
+ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
+  ExprInfo base = CheckExpr(a.value.get());
+  const Type* bt = base.type;
+  if (bt->IsError()) return Poison();
+  if (bt->kind == TypeKind::Module) {
+    if (bt->module == ModuleId::Numpy) {
+      Error(Code::UnknownAttribute, a.range,
+            "`" + Text(&a) + "` is host code: NumPy is not available in kernels");
+      return Poison();
+    }
+    if (a.attr != "int" && a.attr != "float" && a.attr != "bool_") {
+      if (std::optional<ScalarType> s = ScalarFromName(a.attr)) {
+        const Type* t = types_.Scalar(*s);
+        return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+      }
+    }
+    const Builtin* b = FindBuiltin("wp", a.attr);
+    if (b && (!b->test_only || options_.enable_test_builtins))
+      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
+    static const std::set<std::string> kHostApi = {
+        "launch", "launch_tiled", "array", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
+        "clone", "Tape", "synchronize", "get_device", "set_device", "is_cuda_available", "constant",
+        "array1d", "array2d", "array3d", "array4d", "kernel", "func", "struct"};
+    if (kHostApi.count(a.attr))
+      Error(Code::UnknownAttribute, a.attr_range, "`wp." + a.attr + "` cannot be used in kernel code");
+    else
+      Error(Code::UnknownAttribute, a.attr_range, "`wp` has no kernel builtin `" + a.attr + "`");
+    return Poison();
+  }
+  if (bt->kind == TypeKind::Struct) {
+    for (const FieldInfo& f : out_.structs[bt->struct_index].fields) {
+      if (f.name != a.attr) continue;
+      ExprInfo info;
+      info.type = f.type;
+      info.uniform = base.uniform;
+      info.provenance = base.provenance;
+      return info;
+    }
+    Error(Code::UnknownAttribute, a.attr_range, "struct `" + bt->struct_name + "` has no field `" + a.attr + "`");
+    return Poison();
+  }
+  if (bt->IsArray() && a.attr == "shape") {
+    ExprInfo info;
+    info.type = types_.Tuple(std::vector<const Type*>(bt->ndim, types_.Int32()));
+    info.uniform = base.uniform;
+    info.provenance = Provenance{"`" + Text(&a) + "` is the shape of an array, known only at launch",
+                                 a.range, true};
+    return info;
+  }
+  if (bt->IsTile() && a.attr == "shape") {
+    std::vector<ConstValue> dims;
+    for (int64_t d : bt->shape) dims.push_back(ConstValue::MakeInt(d));
+    ConstValue v = ConstValue::MakeTuple(dims);
+    return ConstInfo(v, ConstType(types_, v), true);
+  }
+  Error(Code::UnknownAttribute, a.attr_range,
+        "`" + TypeName(bt) + "` has no attribute `" + a.attr + "`" +
+            (bt->IsArray() || bt->IsTile() ? " (expected `shape`)" : ""));
+  return Poison();
+}
+
+ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
+  ExprInfo base = CheckExpr(s.value.get());
+  const Type* bt = base.type;
+  std::vector<const ast::Expr*> idx;
+  if (const auto* t = s.index->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& e : t->elts) idx.push_back(e.get());
+  } else {
+    idx.push_back(s.index.get());
+  }
+  if (bt->IsTile()) {
+    ExprInfo ii = CheckExpr(s.index.get());
+    CallArg t{s.value.get(), base, "", s.value->range, {}};
+    CallArg i{s.index.get(), ii, "", s.index->range, {}};
+    return CallBuiltin(OperatorBuiltin("tile_extract"), &s, s.range, {t, i});
+  }
+  std::vector<ExprInfo> infos;
+  bool poisoned = bt->IsError();
+  for (const ast::Expr* e : idx) {
+    if (e->Is<ast::Slice>()) {
+      Error(Code::UnsupportedExpression, e->range, "slices are not supported in kernels");
+      poisoned = true;
+      infos.push_back(Poison());
+      continue;
+    }
+    infos.push_back(CheckExpr(e));
+    poisoned |= infos.back().type->IsError();
+  }
+  if (s.index->Is<ast::Tuple>()) {
+    std::vector<const Type*> ts;
+    for (const ExprInfo& i : infos) ts.push_back(i.type);
+    ExprInfo ti;
+    ti.type = types_.Tuple(ts);
+    Record(s.index.get(), ti);
+  }
+  if (bt->IsError()) return Poison();
+  if (bt->IsArray()) {
+    if (int(idx.size()) != bt->ndim) {
+      Error(Code::BadIndex, s.index->range,
+            "array `" + Text(s.value.get()) + "` has " + std::to_string(bt->ndim) + " dimension" +
+                (bt->ndim == 1 ? "" : "s") + " but is indexed with " + std::to_string(idx.size()) +
+                " index" + (idx.size() == 1 ? "" : "es"));
+      return Poison();
+    }
+    ExprInfo info;
+    info.type = types_.FromElem(bt->elem);
+    info.uniform = base.uniform;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (infos[k].type->IsError()) continue;
+      if (!infos[k].type->IsInt() && !Convert(idx[k], infos[k], types_.Int32())) {
+        Error(Code::BadIndex, idx[k]->range, "array index must be an integer, found `" + TypeName(infos[k].type) + "`");
+        poisoned = true;
+      }
+      info.uniform &= infos[k].uniform;
+    }
+    if (poisoned) return Poison();
+    info.provenance = Provenance{"`" + Text(&s) + "` is read from array memory at run time", s.range, true};
+    return info;
+  }
+  if (bt->kind == TypeKind::Tuple) {
+    if (idx.size() != 1 || poisoned) {
+      if (!poisoned) Error(Code::BadIndex, s.index->range, "a tuple takes one constant index");
+      return Poison();
+    }
+    if (!infos[0].value || infos[0].value->kind != ConstValue::Kind::Int) {
+      Error(Code::BadIndex, s.index->range, "a tuple index must be a constant int");
+      return Poison();
+    }
+    int64_t k = infos[0].value->i, n = int64_t(bt->elems.size());
+    if (k < -n || k >= n) {
+      Error(Code::BadIndex, s.index->range,
+            "index " + std::to_string(k) + " is out of range for a tuple of " + std::to_string(n));
+      return Poison();
+    }
+    if (k < 0) k += n;
+    ExprInfo info;
+    info.type = bt->elems[k];
+    info.uniform = base.uniform;
+    if (base.value && base.value->kind == ConstValue::Kind::Tuple) {
+      info.value = base.value->elems[k];
+      info.weak = base.weak;
+    } else if (const auto* attr = s.value->As<ast::Attribute>(); attr && attr->attr == "shape") {
+      info.provenance = Provenance{"`" + Text(&s) + "` is an array extent, known only at launch", s.range, true};
+    } else {
+      info.provenance = base.provenance;
+    }
+    return info;
+  }
+  Error(Code::BadIndex, s.value->range, "`" + Text(s.value.get()) + "` of type `" + TypeName(bt) + "` cannot be indexed");
+  return Poison();
+}
+
+ExprInfo Checker::CheckUnary(const ast::Unary& u) {
+  ExprInfo v = CheckExpr(u.operand.get());
+  if (v.type->IsError()) return Poison();
+  if (v.type->IsTile() && u.op == ast::UnaryOp::Neg) {
+    CallArg t{u.operand.get(), v, "", u.operand->range, {}};
+    return CallBuiltin(OperatorBuiltin("tile_neg"), &u, u.range, {t});
+  }
+  if (!v.type->IsScalar()) {
+    Error(Code::InvalidOperand, u.range,
+          std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `" + TypeName(v.type) + "`");
+    return Poison();
+  }
+  ExprInfo r = v;
+  if (u.op == ast::UnaryOp::Not) {
+    r.type = types_.Bool();
+    r.weak = false;
+  } else if (u.op == ast::UnaryOp::Invert && !v.type->IsInt()) {
+    Error(Code::InvalidOperand, u.range, "`~` needs an integer, found `" + TypeName(v.type) + "`");
+    return Poison();
+  } else if (v.type->scalar == ScalarType::Bool && u.op != ast::UnaryOp::Not) {
+    if (!v.weak) {
+      Error(Code::InvalidOperand, u.range,
+            std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `bool`");
+      return Poison();
+    }
+    r.type = types_.Int32();
+  } else if ((u.op == ast::UnaryOp::Neg) && v.type->IsInt() && !IsSigned(v.type->scalar) && !v.weak) {
+    // Warp allows negating unsigned values (wrap-around), so do we.
+  }
+  if (v.value) {
+    std::string err;
+    r.value = FoldUnary(u.op, *v.value, err);
+    if (!r.value) r.provenance = Provenance{"`" + Text(&u) + "` is computed at run time", u.range, true};
+  }
+  return r;
+}
+
+ExprInfo Checker::CheckBinary(const ast::Binary& b) {
+  ExprInfo l = CheckExpr(b.lhs.get());
+  ExprInfo r = CheckExpr(b.rhs.get());
+  if (l.type->IsError() || r.type->IsError()) return Poison();
+  if (l.type->IsTile() || r.type->IsTile())
+    return TileBinary(&b, b.op, b.op_range, b.lhs.get(), l, b.rhs.get(), r);
+  return ScalarBinary(&b, b.op, b.op_range, b.lhs.get(), l, b.rhs.get(), r);
+}
+
+ExprInfo Checker::TileBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
+                             const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri) {
+  const char* name = op == ast::BinaryOp::Add   ? "tile_add"
+                     : op == ast::BinaryOp::Sub ? "tile_sub"
+                     : op == ast::BinaryOp::Mul ? "tile_mul"
+                     : op == ast::BinaryOp::Div ? "tile_div"
+                                                : nullptr;
+  if (!name) {
+    Error(Code::TileOperatorUnsupported, op_range,
+          std::string("`") + ast::Spelling(op) + "` is not supported on tiles (expected `+`, `-`, `*` or `/`)");
+    return Poison();
+  }
+  bool lt = li.type->IsTile(), rt = ri.type->IsTile();
+  if (lt != rt && (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
+    const ast::Expr* other = lt ? r : l;
+    Error(Code::TileOperatorUnsupported, other->range,
+          std::string("`") + ast::Spelling(op) + "` needs two tiles, found `" + TypeName((lt ? ri : li).type) +
+              "`; only `*` and `/` take a scalar");
+    return Poison();
+  }
+  CallArg a{l, li, "", l->range, {}};
+  CallArg c{r, ri, "", r->range, {}};
+  return CallBuiltin(OperatorBuiltin(name), node, op_range, {a, c});
+}
+
+ExprInfo Checker::ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
+                               const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri) {
+  std::string sp = ast::Spelling(op);
+  if (!li.type->IsScalar() || !ri.type->IsScalar()) {
+    bool both_const = li.value && ri.value;
+    if (!(both_const && li.value->kind == ConstValue::Kind::Tuple)) {
+      Error(Code::InvalidOperand, op_range,
+            "`" + sp + "` is not defined for `" + TypeName(li.type) + "` and `" + TypeName(ri.type) + "`");
+      return Poison();
+    }
+  }
+  const Type* t = nullptr;
+  if (li.type == ri.type) {
+    t = li.type;
+  } else if (li.weak && ri.weak) {
+    t = (li.type->IsFloatScalar() || ri.type->IsFloatScalar()) ? types_.Float32() : types_.Int32();
+  } else if (li.weak && Convert(l, li, ri.type)) {
+    t = ri.type;
+  } else if (ri.weak && Convert(r, ri, li.type)) {
+    t = li.type;
+  } else {
+    Error(Code::OperandTypeMismatch, op_range,
+          "mismatched types in `" + sp + "`: `" + TypeName(li.type) + "` and `" + TypeName(ri.type) +
+              "`; convert one side explicitly, e.g. `wp." + std::string(ScalarName(li.type->scalar)) + "(...)`");
+    return Poison();
+  }
+  bool int_only = op == ast::BinaryOp::BitAnd || op == ast::BinaryOp::BitOr || op == ast::BinaryOp::BitXor ||
+                  op == ast::BinaryOp::LShift || op == ast::BinaryOp::RShift;
+  if (op == ast::BinaryOp::MatMul || (int_only && !t->IsInt() && t->scalar != ScalarType::Bool) ||
+      (t->scalar == ScalarType::Bool && !int_only && !(li.weak && ri.weak))) {
+    Error(Code::InvalidOperand, op_range, "`" + sp + "` is not defined for `" + TypeName(t) + "`");
+    return Poison();
+  }
+  ExprInfo out;
+  out.type = t;
+  out.weak = li.weak && ri.weak;
+  out.uniform = li.uniform && ri.uniform;
+  if (li.value && ri.value) {
+    std::string err;
+    std::optional<ConstValue> v;
+    if (op == ast::BinaryOp::Div && t->IsInt() && !out.weak) {
+      // Warp's `/` on typed integers truncates toward zero (C semantics).
+      if (ri.value->AsInt() == 0) err = "division by zero";
+      else v = ConstValue::MakeInt(li.value->AsInt() / ri.value->AsInt());
+    } else {
+      v = FoldBinary(op, *li.value, *ri.value, err);
+    }
+    if (!v) {
+      Error(Code::ConstantEvalError, node->range, "constant expression `" + Text(node) + "` fails: " + err);
+      return Poison();
+    }
+    if (out.weak && v->kind == ConstValue::Kind::Float) out.type = types_.Float32();
+    out.value = v;
+  } else {
+    out.provenance = !li.value ? li.provenance : ri.provenance;
+  }
+  return out;
+}
+
+ExprInfo Checker::CheckCompare(const ast::Compare& c) {
+  ExprInfo l = CheckExpr(c.left.get());
+  const ast::Expr* le = c.left.get();
+  ExprInfo out = ConstInfo(ConstValue::MakeBool(true), types_.Bool(), false);
+  bool poisoned = l.type->IsError();
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    ExprInfo r = CheckExpr(c.comparators[k].get());
+    const ast::Expr* re = c.comparators[k].get();
+    if (poisoned || r.type->IsError()) {
+      poisoned = true;
+      continue;
+    }
+    ast::CmpOp op = c.ops[k];
+    if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn || op == ast::CmpOp::Is || op == ast::CmpOp::IsNot ||
+        !l.type->IsScalar() || !r.type->IsScalar()) {
+      Error(Code::InvalidOperand, re->range,
+            std::string("`") + ast::Spelling(op) + "` is not defined for `" + TypeName(l.type) + "` and `" +
+                TypeName(r.type) + "` in kernels");
+      poisoned = true;
+      continue;
+    }
+    if (l.type != r.type && !(l.weak && r.weak) && !(l.weak && Convert(le, l, r.type)) &&
+        !(r.weak && Convert(re, r, l.type))) {
+      Error(Code::OperandTypeMismatch, re->range,
+            "mismatched types in comparison: `" + TypeName(l.type) + "` and `" + TypeName(r.type) + "`");
+      poisoned = true;
+      continue;
+    }
+    out.uniform &= l.uniform && r.uniform;
+    if (out.value && l.value && r.value) {
+      std::optional<ConstValue> v = FoldCompare(op, *l.value, *r.value);
+      if (v && !v->b) out.value = v;
+      if (!v) out.value.reset();
+    } else if (out.value) {
+      out.provenance = !l.value ? l.provenance : r.provenance;
+      out.value.reset();
+    }
+    l = r;
+    le = re;
+  }
+  if (poisoned) return Poison();
+  return out;
+}
+
+ExprInfo Checker::CheckBoolOp(const ast::BoolOp& b) {
+  ExprInfo out = ConstInfo(ConstValue::MakeBool(b.op == ast::BoolOpKind::And), types_.Bool(), false);
+  bool poisoned = false;
+  for (const ast::ExprPtr& v : b.values) {
+    ExprInfo i = CheckExpr(v.get());
+    if (i.type->IsError()) { poisoned = true; continue; }
+    if (!i.type->IsScalar()) {
+      Error(Code::InvalidCondition, v->range,
+            std::string("`") + ast::Spelling(b.op) + "` needs scalar operands, found `" + TypeName(i.type) + "`");
+      poisoned = true;
+      continue;
+    }
+    out.uniform &= i.uniform;
+    if (out.value && i.value) {
+      bool t = i.value->Truthy();
+      out.value = ConstValue::MakeBool(b.op == ast::BoolOpKind::And ? (out.value->b && t) : (out.value->b || t));
+    } else if (out.value) {
+      out.value.reset();
+      out.provenance = i.provenance;
+    }
+  }
+  return poisoned ? Poison() : out;
+}
+
+ExprInfo Checker::CheckIfExp(const ast::IfExp& e) {
+  ExprInfo c = CheckExpr(e.cond.get());
+  ExprInfo a = CheckExpr(e.then_value.get());
+  ExprInfo b = CheckExpr(e.else_value.get());
+  if (c.type->IsError() || a.type->IsError() || b.type->IsError()) return Poison();
+  if (!c.type->IsScalar()) {
+    Error(Code::InvalidCondition, e.cond->range, "a condition must be a scalar, found `" + TypeName(c.type) + "`");
+    return Poison();
+  }
+  if (a.type != b.type && !(a.weak && Convert(e.then_value.get(), a, b.type)) &&
+      !(b.weak && Convert(e.else_value.get(), b, a.type))) {
+    Error(Code::OperandTypeMismatch, e.else_value->range,
+          "the branches of a conditional expression have different types: `" + TypeName(a.type) + "` and `" +
+              TypeName(b.type) + "`");
+    return Poison();
+  }
+  ExprInfo out;
+  out.type = a.type;
+  out.uniform = c.uniform && a.uniform && b.uniform;
+  if (c.value) {
+    ExprInfo& pick = c.value->Truthy() ? a : b;
+    out.value = pick.value;
+    out.weak = pick.weak;
+    out.provenance = pick.provenance;
+  } else {
+    out.provenance = c.provenance;
+  }
+  return out;
+}
+
+ExprInfo Checker::CheckTuple(const ast::Tuple& t) {
+  std::vector<const Type*> elems;
+  std::vector<ConstValue> values;
+  ExprInfo out;
+  bool all_const = true, poisoned = false, weak = true;
+  for (const ast::ExprPtr& e : t.elts) {
+    ExprInfo i = CheckExpr(e.get());
+    poisoned |= i.type->IsError();
+    if (!poisoned && !IsValueType(i.type) && i.type->kind != TypeKind::String) {
+      Error(Code::UnsupportedExpression, e->range, "a tuple in a kernel holds values, found `" + TypeName(i.type) + "`");
+      poisoned = true;
+    }
+    elems.push_back(i.type);
+    out.uniform &= i.uniform;
+    weak &= i.weak;
+    if (i.value) {
+      values.push_back(*i.value);
+    } else {
+      if (all_const) out.provenance = i.provenance;
+      all_const = false;
+    }
+  }
+  if (poisoned) return Poison();
+  out.type = types_.Tuple(elems);
+  if (all_const) {
+    out.value = ConstValue::MakeTuple(values);
+    out.weak = weak;
+    out.provenance.reset();
+  }
+  return out;
+}
+
+}  // namespace tilec::sema

@@ -1,0 +1,489 @@
+// Module level: imports and the `wp`/`np` prelude, module constants in source order, struct
+// layouts, func and kernel signatures, type annotations, and the static check of host
+// `wp.launch` calls. Host statements are otherwise left to the host interpreter.
+#include <algorithm>
+
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+namespace {
+
+// `@wp.kernel`, `@wp.kernel(...)`, `@wp.func`, `@wp.struct` -> "kernel"/"func"/"struct".
+std::string DecoratorName(const ast::Expr* d, const ast::Call** call_out) {
+  *call_out = nullptr;
+  if (const auto* c = d->As<ast::Call>()) {
+    *call_out = c;
+    d = c->func.get();
+  }
+  const auto* a = d->As<ast::Attribute>();
+  if (!a || !a->value->Is<ast::Name>()) return "";
+  return a->attr;
+}
+
+uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+}  // namespace
+
+int Checker::Line(SourceRange r) const { return file() ? file()->Locate(r.begin).line : 0; }
+
+std::string Checker::Text(const ast::Expr* e) const {
+  if (!file() || !e) return "";
+  const std::string& t = file()->text();
+  uint32_t b = std::min<uint32_t>(e->range.begin, t.size()), en = std::min<uint32_t>(e->range.end, t.size());
+  std::string s = t.substr(b, en > b ? en - b : 0);
+  std::replace(s.begin(), s.end(), '\n', ' ');
+  return s;
+}
+
+void Checker::Run() {
+  scope_["wp"] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Warp, {}};
+  scope_["np"] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Numpy, {}};
+  for (const auto& [name, value] : options_.external_constants) {
+    ModuleEntry e;
+    e.kind = ModuleEntry::Kind::Constant;
+    e.value = value;
+    scope_[name] = e;
+  }
+  RegisterDefinitions();
+  // Bodies in source order: funcs first when a kernel calls them (EnsureFuncChecked).
+  for (size_t i = 0; i < out_.funcs.size(); ++i) EnsureFuncChecked(int(i));
+  for (FunctionInfo& k : out_.kernels) CheckFunction(k);
+  CheckHostLaunches(ast_.body);
+  for (const auto& [name, e] : scope_)
+    if (e.kind == ModuleEntry::Kind::Constant) out_.constants.push_back({name, e.value, e.range});
+}
+
+// One walk in source order: imports, constants (so each definition sees the values they had
+// when it was defined), structs, func and kernel signatures.
+void Checker::RegisterDefinitions() {
+  auto is_warp = [&](const ast::Expr* d) {
+    const ast::Call* c;
+    std::string n = DecoratorName(d, &c);
+    const ast::Expr* base = c ? c->func.get() : d;
+    const auto* a = base->As<ast::Attribute>();
+    if (!a) return std::string();
+    auto it = scope_.find(a->value->As<ast::Name>() ? a->value->As<ast::Name>()->id : "");
+    if (it == scope_.end() || it->second.kind != ModuleEntry::Kind::Module ||
+        it->second.module != ModuleId::Warp)
+      return std::string();
+    return n;
+  };
+  for (const ast::StmtPtr& sp : ast_.body) {
+    const ast::Stmt& s = *sp;
+    if (const auto* imp = s.As<ast::Import>()) {
+      for (const ast::ImportAlias& a : imp->names) {
+        std::string bound = a.asname.empty() ? a.name : a.asname;
+        if (a.name == "warp") scope_[bound] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Warp, a.range};
+        else if (a.name == "numpy") scope_[bound] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Numpy, a.range};
+        else scope_[bound] = {ModuleEntry::Kind::Host, -1, {}, ModuleId::Warp, a.range};
+      }
+    } else if (const auto* cls = s.As<ast::ClassDef>()) {
+      bool is_struct = false;
+      for (const ast::ExprPtr& d : cls->decorators) is_struct |= is_warp(d.get()) == "struct";
+      if (!is_struct) {
+        scope_[cls->name] = {ModuleEntry::Kind::Host, -1, {}, ModuleId::Warp, cls->name_range};
+        continue;
+      }
+      int index = int(out_.structs.size());
+      out_.structs.push_back({});
+      out_.structs.back().name = cls->name;
+      out_.structs.back().def = cls;
+      types_.SetStructName(index, cls->name);
+      DefineStruct(index);
+      scope_[cls->name] = {ModuleEntry::Kind::Struct, index, {}, ModuleId::Warp, cls->name_range};
+    } else if (const auto* fd = s.As<ast::FunctionDef>()) {
+      std::string kind;
+      const ast::Call* deco_call = nullptr;
+      for (const ast::ExprPtr& d : fd->decorators) {
+        std::string k = is_warp(d.get());
+        if (k == "kernel" || k == "func") {
+          kind = k;
+          DecoratorName(d.get(), &deco_call);
+        } else if (!k.empty()) {
+          Error(Code::BadDecorator, d->range, "unsupported decorator `@wp." + k +
+                                                  "` (expected `@wp.kernel`, `@wp.func` or `@wp.struct`)");
+        }
+      }
+      if (kind.empty()) {
+        scope_[fd->name] = {ModuleEntry::Kind::Host, -1, {}, ModuleId::Warp, fd->name_range};
+        continue;
+      }
+      auto it = scope_.find(fd->name);
+      if (it != scope_.end() && (it->second.kind == ModuleEntry::Kind::Func ||
+                                 it->second.kind == ModuleEntry::Kind::Kernel ||
+                                 it->second.kind == ModuleEntry::Kind::Struct))
+        Error(Code::DuplicateDefinition, fd->name_range,
+              "`" + fd->name + "` is already defined at line " + std::to_string(Line(it->second.range)));
+      bool is_kernel = kind == "kernel";
+      std::vector<FunctionInfo>& list = is_kernel ? out_.kernels : out_.funcs;
+      int index = int(list.size());
+      list.emplace_back();
+      FunctionInfo& fn = list.back();
+      if (deco_call) {
+        for (const ast::Keyword& kw : deco_call->keywords) {
+          ExprInfo v = CheckExpr(kw.value.get());
+          if (kw.name == "enable_backward" && is_kernel && v.value && v.value->kind == ConstValue::Kind::Bool) {
+            fn.enable_backward = v.value->b;
+          } else if (kw.name == "enable_backward" && is_kernel) {
+            Error(Code::BadDecorator, kw.value->range, "`enable_backward` must be `True` or `False`");
+          } else {
+            Error(Code::BadDecorator, kw.name_range,
+                  "unknown option `" + kw.name + "` of `@wp." + kind + "` (expected `enable_backward`)");
+          }
+        }
+        if (!deco_call->args.empty())
+          Error(Code::BadDecorator, deco_call->args[0]->range,
+                "`@wp." + kind + "` takes only keyword options");
+      }
+      DeclareFunction(fn, *fd, is_kernel);
+      if (is_kernel) kernel_defs_.push_back(fd); else func_defs_.push_back(fd);
+      scope_[fd->name] = {is_kernel ? ModuleEntry::Kind::Kernel : ModuleEntry::Kind::Func, index, {},
+                          ModuleId::Warp, fd->name_range};
+      snapshots_.push_back(scope_);
+      (is_kernel ? kernel_snapshot_ : func_snapshot_).push_back(int(snapshots_.size()) - 1);
+    } else if (s.Is<ast::Assign>() || s.Is<ast::AnnAssign>() || s.Is<ast::AugAssign>()) {
+      ModuleAssign(s);
+    }
+  }
+  func_state_.assign(out_.funcs.size(), 0);
+}
+
+void Checker::DefineStruct(int index) {
+  StructInfo& si = out_.structs[index];
+  std::set<std::string> seen;
+  uint32_t offset = 0, align = 1;
+  for (const ast::StmtPtr& sp : si.def->body) {
+    const auto* ann = sp->As<ast::AnnAssign>();
+    if (sp->Is<ast::Pass>() || (sp->Is<ast::ExprStmt>() && sp->As<ast::ExprStmt>()->value->Is<ast::StrLit>()))
+      continue;  // `pass` and docstrings
+    if (!ann || !ann->target->Is<ast::Name>() || ann->value) {
+      Error(Code::InvalidStructField, sp->range,
+            "a `@wp.struct` body holds only `name: type` fields");
+      continue;
+    }
+    const std::string& name = ann->target->As<ast::Name>()->id;
+    if (!seen.insert(name).second) {
+      Error(Code::DuplicateDefinition, ann->target->range, "field `" + name + "` is defined twice");
+      continue;
+    }
+    const Type* t = ResolveAnnotation(ann->annotation.get(), true);
+    if (t->IsError()) continue;
+    if (t->kind != TypeKind::Scalar && t->kind != TypeKind::Struct) {
+      Error(Code::InvalidStructField, ann->annotation->range,
+            "field `" + name + "` has type `" + TypeName(t) +
+                "`; struct fields must be scalars or structs");
+      continue;
+    }
+    FieldInfo f;
+    f.name = name;
+    f.type = t;
+    f.range = ann->range;
+    if (t->IsScalar()) {
+      f.size = f.align = uint32_t(ScalarSize(t->scalar));
+    } else {
+      f.size = out_.structs[t->struct_index].size;
+      f.align = out_.structs[t->struct_index].align;
+    }
+    offset = AlignUp(offset, f.align);
+    f.offset = offset;
+    offset += f.size;
+    align = std::max(align, f.align);
+    si.fields.push_back(f);
+  }
+  si.align = align;
+  si.size = AlignUp(std::max<uint32_t>(offset, 1), align);
+}
+
+void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel) {
+  fn.name = def.name;
+  fn.def = &def;
+  fn.is_kernel = is_kernel;
+  std::set<std::string> seen;
+  for (const ast::Param& p : def.params) {
+    const Type* t = types_.Error();
+    if (!seen.insert(p.name).second) {
+      Error(Code::DuplicateDefinition, p.name_range, "parameter `" + p.name + "` is declared twice");
+    } else if (!p.annotation) {
+      Error(Code::MissingAnnotation, p.name_range,
+            "parameter `" + p.name + "` of " + (is_kernel ? "kernel `" : "function `") + def.name +
+                "` needs a type annotation");
+    } else {
+      t = ResolveAnnotation(p.annotation.get(), true);
+      if (is_kernel && t->IsTile()) {
+        Error(Code::InvalidType, p.annotation->range,
+              "kernel parameters cannot be tiles; pass an array and load it with `wp.tile_load`");
+        t = types_.Error();
+      }
+    }
+    LocalSymbol* sym = nullptr;
+    fn.locals.push_back(std::make_unique<LocalSymbol>());
+    sym = fn.locals.back().get();
+    sym->name = p.name;
+    sym->kind = SymbolKind::Param;
+    sym->type = t;
+    sym->decl_range = p.name_range;
+    sym->index = int(fn.locals.size()) - 1;
+  }
+  fn.num_params = int(fn.locals.size());
+  fn.return_type = types_.Void();
+  if (def.returns) {
+    if (is_kernel) {
+      if (!def.returns->Is<ast::NoneLit>())
+        Error(Code::BadReturn, def.returns->range, "kernels return nothing; write results to arrays");
+    } else {
+      fn.return_type = ResolveAnnotation(def.returns.get(), false);
+    }
+  }
+}
+
+void Checker::ModuleAssign(const ast::Stmt& s) {
+  auto define = [&](const ast::Expr* target, const ast::Expr* value_expr, std::optional<ConstValue> v,
+                    bool host) {
+    const auto* n = target->As<ast::Name>();
+    if (!n) return;
+    ModuleEntry e;
+    e.range = s.range;
+    if (v && !host && v->kind != ConstValue::Kind::Type && v->kind != ConstValue::Kind::String &&
+        v->kind != ConstValue::Kind::None) {
+      e.kind = ModuleEntry::Kind::Constant;
+      e.value = *v;
+    } else {
+      // Computed by host code: a kernel may use it only if the host defines it as a constant.
+      if (options_.external_constants.count(n->id)) return;
+      e.kind = ModuleEntry::Kind::Host;
+    }
+    scope_[n->id] = e;
+  };
+  auto eval = [&](const ast::Expr* value, bool& host) -> std::optional<ConstValue> {
+    host = false;
+    // NAME = wp.constant(expr)
+    if (const auto* c = value->As<ast::Call>()) {
+      const auto* a = c->func->As<ast::Attribute>();
+      const auto* base = a ? a->value->As<ast::Name>() : nullptr;
+      auto it = base ? scope_.find(base->id) : scope_.end();
+      if (a && a->attr == "constant" && it != scope_.end() &&
+          it->second.kind == ModuleEntry::Kind::Module && it->second.module == ModuleId::Warp) {
+        if (c->args.size() != 1 || !c->keywords.empty()) {
+          Error(Code::InvalidConstant, c->range, "`wp.constant` takes exactly one value");
+          host = true;
+          return std::nullopt;
+        }
+        std::optional<ConstValue> v = EvalModuleExpr(c->args[0].get(), host);
+        if (v && !v->IsNumber()) {
+          Error(Code::InvalidConstant, c->args[0]->range,
+                "`wp.constant` needs an int, float or bool, found `" + FormatConst(*v) + "`");
+          host = true;
+          return std::nullopt;
+        }
+        if (!v) host = true;
+        return v;
+      }
+    }
+    std::optional<ConstValue> v = EvalModuleExpr(value, host);
+    if (!v) host = true;
+    return v;
+  };
+  if (const auto* as = s.As<ast::Assign>()) {
+    for (const ast::ExprPtr& t : as->targets) {
+      if (const auto* tup = t->As<ast::Tuple>()) {
+        const auto* vt = as->value->As<ast::Tuple>();
+        for (size_t i = 0; i < tup->elts.size(); ++i) {
+          bool host = true;
+          std::optional<ConstValue> v;
+          if (vt && vt->elts.size() == tup->elts.size()) v = eval(vt->elts[i].get(), host);
+          define(tup->elts[i].get(), nullptr, v, host);
+        }
+      } else {
+        bool host;
+        std::optional<ConstValue> v = eval(as->value.get(), host);
+        define(t.get(), as->value.get(), v, host);
+      }
+    }
+  } else if (const auto* an = s.As<ast::AnnAssign>()) {
+    if (!an->value) return;
+    bool host;
+    std::optional<ConstValue> v = eval(an->value.get(), host);
+    define(an->target.get(), an->value.get(), v, host);
+  } else if (const auto* aug = s.As<ast::AugAssign>()) {
+    const auto* n = aug->target->As<ast::Name>();
+    if (!n) return;
+    auto it = scope_.find(n->id);
+    bool host;
+    std::optional<ConstValue> rhs = EvalModuleExpr(aug->value.get(), host);
+    std::optional<ConstValue> v;
+    if (it != scope_.end() && it->second.kind == ModuleEntry::Kind::Constant && rhs) {
+      std::string err;
+      v = FoldBinary(aug->op, it->second.value, *rhs, err);
+    }
+    define(aug->target.get(), nullptr, v, !v);
+  }
+}
+
+std::optional<ConstValue> Checker::EvalModuleExpr(const ast::Expr* e, bool& host_dependent) {
+  // Module-level expressions are host code unless they fold: check them silently, except
+  // for errors in constant folding itself (E0301), which the host would hit too.
+  bool saved = silent_;
+  silent_ = true;
+  ExprInfo info = CheckExpr(e);
+  silent_ = saved;
+  host_dependent = !info.value.has_value();
+  if (info.value && info.value->kind == ConstValue::Kind::Type) return std::nullopt;
+  return info.value;
+}
+
+void Checker::EnsureFuncChecked(int index) {
+  if (func_state_[index] != 0) return;
+  CheckFunction(out_.funcs[index]);
+}
+
+// Host statements: a `wp.launch` of a kernel that uses tile operations fails at run time;
+// where the kernel is named directly we can say so now.
+void Checker::CheckHostLaunches(const ast::Body& body) {
+  for (const ast::StmtPtr& sp : body) {
+    const ast::Stmt& s = *sp;
+    if (const auto* fd = s.As<ast::FunctionDef>()) {
+      bool is_device = false;
+      for (const ast::ExprPtr& d : fd->decorators) {
+        const ast::Call* c;
+        std::string k = DecoratorName(d.get(), &c);
+        is_device |= k == "kernel" || k == "func";
+      }
+      if (!is_device) CheckHostLaunches(fd->body);
+    } else if (const auto* es = s.As<ast::ExprStmt>()) {
+      CheckHostLaunchExpr(es->value.get());
+    } else if (const auto* as = s.As<ast::Assign>()) {
+      CheckHostLaunchExpr(as->value.get());
+    } else if (const auto* i = s.As<ast::If>()) {
+      CheckHostLaunches(i->body);
+      CheckHostLaunches(i->orelse);
+    } else if (const auto* f = s.As<ast::For>()) {
+      CheckHostLaunches(f->body);
+    } else if (const auto* w = s.As<ast::While>()) {
+      CheckHostLaunches(w->body);
+    } else if (const auto* wi = s.As<ast::With>()) {
+      CheckHostLaunches(wi->body);
+    }
+  }
+}
+
+void Checker::CheckHostLaunchExpr(const ast::Expr* e) {
+  const auto* c = e ? e->As<ast::Call>() : nullptr;
+  if (!c || c->args.empty()) return;
+  const auto* a = c->func->As<ast::Attribute>();
+  const auto* base = a ? a->value->As<ast::Name>() : nullptr;
+  if (!a || !base || a->attr != "launch") return;
+  auto wp = scope_.find(base->id);
+  if (wp == scope_.end() || wp->second.kind != ModuleEntry::Kind::Module || wp->second.module != ModuleId::Warp)
+    return;
+  const auto* kname = c->args[0]->As<ast::Name>();
+  if (!kname) return;
+  auto k = scope_.find(kname->id);
+  if (k == scope_.end() || k->second.kind != ModuleEntry::Kind::Kernel) return;
+  const FunctionInfo& kernel = out_.kernels[k->second.index];
+  if (!kernel.tiled) return;
+  auto b = Error(Code::TiledKernelLaunchedUntiled, c->args[0]->range,
+                 "kernel `" + kernel.name + "` uses tile operations and must be launched with `wp.launch_tiled`");
+  b.AddNote(file(), kernel.first_tile_op, "first tile operation of `" + kernel.name + "` is here");
+}
+
+// Annotations: `float`, `wp.float16`, a struct, `wp.array(dtype=T, ndim=N)`, `wp.array2d[T]`,
+// `wp.array2d(dtype=T)`, `wp.array[T]`, `wp.Tile[T, (d0, ...)]`.
+const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
+  auto bad = [&](const ast::Expr* at, const std::string& msg) {
+    Error(Code::InvalidType, at->range, msg);
+    return types_.Error();
+  };
+  auto elem_of = [&](const ast::Expr* at) -> std::optional<ElemType> {
+    const Type* t = ResolveAnnotation(at, false);
+    if (t->IsError()) return std::nullopt;
+    if (t->kind != TypeKind::Scalar && t->kind != TypeKind::Struct) {
+      bad(at, "`" + Text(at) + "` is not a scalar or struct type");
+      return std::nullopt;
+    }
+    return t->AsElem();
+  };
+  // The wp.arrayNd family.
+  auto array_ndim = [&](const ast::Expr* callee) -> int {
+    const auto* a = callee->As<ast::Attribute>();
+    const auto* base = a ? a->value->As<ast::Name>() : nullptr;
+    if (!base) return 0;
+    auto it = scope_.find(base->id);
+    if (it == scope_.end() || it->second.kind != ModuleEntry::Kind::Module || it->second.module != ModuleId::Warp)
+      return 0;
+    if (a->attr == "array") return -1;  // ndim from the arguments
+    if (a->attr.size() == 7 && a->attr.rfind("array", 0) == 0 && a->attr[6] == 'd' && a->attr[5] >= '1' &&
+        a->attr[5] <= '4')
+      return a->attr[5] - '0';
+    return 0;
+  };
+  if (const auto* sub = e->As<ast::Subscript>()) {
+    int nd = array_ndim(sub->value.get());
+    if (nd != 0) {
+      if (!allow_array) return bad(e, "arrays cannot be used here");
+      std::optional<ElemType> el = elem_of(sub->index.get());
+      if (!el) return types_.Error();
+      return types_.Array(*el, nd < 0 ? 1 : nd);
+    }
+    const auto* a = sub->value->As<ast::Attribute>();
+    if (a && a->attr == "Tile") {
+      const auto* tup = sub->index->As<ast::Tuple>();
+      if (!tup || tup->elts.size() != 2) return bad(e, "write a tile type as `wp.Tile[dtype, (d0, ...)]`");
+      std::optional<ElemType> el = elem_of(tup->elts[0].get());
+      if (!el) return types_.Error();
+      ExprInfo shape = CheckExpr(tup->elts[1].get());
+      std::vector<int64_t> dims;
+      if (shape.value && shape.value->kind == ConstValue::Kind::Int) dims.push_back(shape.value->i);
+      if (shape.value && shape.value->kind == ConstValue::Kind::Tuple)
+        for (const ConstValue& d : shape.value->elems) dims.push_back(d.kind == ConstValue::Kind::Int ? d.i : 0);
+      bool ok = !dims.empty() && dims.size() <= 4;
+      for (int64_t d : dims) ok &= d > 0;
+      if (!ok) return bad(tup->elts[1].get(), "a tile shape is 1 to 4 positive compile-time ints");
+      return types_.Tile(*el, dims, Storage::Register);
+    }
+    return bad(e, "`" + Text(e) + "` is not a type");
+  }
+  if (const auto* call = e->As<ast::Call>()) {
+    int nd = array_ndim(call->func.get());
+    if (nd == 0) return bad(e, "`" + Text(e) + "` is not a type");
+    if (!allow_array) return bad(e, "arrays cannot be used here");
+    std::optional<ElemType> el;
+    int ndim = nd < 0 ? 1 : nd;
+    bool have_dtype = false;
+    for (const ast::Keyword& kw : call->keywords) {
+      if (kw.name == "dtype") {
+        el = elem_of(kw.value.get());
+        have_dtype = true;
+        if (!el) return types_.Error();
+      } else if (kw.name == "ndim" && nd < 0) {
+        ExprInfo v = CheckExpr(kw.value.get());
+        if (!v.value || v.value->kind != ConstValue::Kind::Int || v.value->i < 1 || v.value->i > 4)
+          return bad(kw.value.get(), "`ndim` must be a constant 1, 2, 3 or 4");
+        ndim = int(v.value->i);
+      } else {
+        Error(Code::UnknownKeyword, kw.name_range,
+              "unknown keyword `" + kw.name + "` of `" + Text(call->func.get()) + "`");
+        return types_.Error();
+      }
+    }
+    if (!call->args.empty()) {
+      el = elem_of(call->args[0].get());
+      have_dtype = true;
+      if (!el) return types_.Error();
+    }
+    if (!have_dtype) return bad(e, "`" + Text(e) + "` needs `dtype=`");
+    return types_.Array(*el, ndim);
+  }
+  if (array_ndim(e) != 0) return bad(e, "`" + Text(e) + "` needs an element type, as in `" + Text(e) + "[float]`");
+  bool saved = silent_;
+  silent_ = true;
+  ExprInfo info = CheckExpr(e);
+  silent_ = saved;
+  if (info.value && info.value->kind == ConstValue::Kind::Type) return info.value->type;
+  if (info.type && info.type->kind == TypeKind::None) return types_.Void();
+  return bad(e, "`" + Text(e) + "` is not a type");
+}
+
+}  // namespace tilec::sema

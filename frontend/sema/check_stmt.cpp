@@ -1,0 +1,486 @@
+// Function bodies: locals with Python re-binding (a variable keeps one type), constant locals
+// (assigned once from a constant), control flow, returns of @wp.func, and the uniformity
+// analysis: a condition that may differ between threads makes its region "varying", and a
+// tile operation inside a varying region is rejected. Loops are walked once, in order, so a
+// variable that becomes varying later in a loop body is seen as varying only from there on.
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+void Checker::CountTarget(const ast::Expr* target) {
+  if (const auto* n = target->As<ast::Name>()) assignments_[n->id].push_back(n->range);
+  if (const auto* t = target->As<ast::Tuple>())
+    for (const ast::ExprPtr& e : t->elts) CountTarget(e.get());
+}
+
+void Checker::CountAssignments(const ast::Body& body) {
+  for (const ast::StmtPtr& sp : body) {
+    const ast::Stmt& s = *sp;
+    if (const auto* a = s.As<ast::Assign>()) {
+      for (const ast::ExprPtr& t : a->targets) CountTarget(t.get());
+    } else if (const auto* a = s.As<ast::AugAssign>()) {
+      CountTarget(a->target.get());
+    } else if (const auto* a = s.As<ast::AnnAssign>()) {
+      if (a->value) CountTarget(a->target.get());
+    } else if (const auto* f = s.As<ast::For>()) {
+      CountTarget(f->target.get());
+      CountTarget(f->target.get());  // a loop variable takes many values: never a constant
+      CountAssignments(f->body);
+    } else if (const auto* w = s.As<ast::While>()) {
+      CountAssignments(w->body);
+    } else if (const auto* i = s.As<ast::If>()) {
+      CountAssignments(i->body);
+      CountAssignments(i->orelse);
+    }
+  }
+}
+
+LocalSymbol* Checker::NewLocal(const std::string& name, SymbolKind kind, const Type* type, SourceRange range) {
+  fn_->locals.push_back(std::make_unique<LocalSymbol>());
+  LocalSymbol* s = fn_->locals.back().get();
+  s->name = name;
+  s->kind = kind;
+  s->type = type;
+  s->decl_range = range;
+  s->index = int(fn_->locals.size()) - 1;
+  locals_[name] = s;
+  return s;
+}
+
+void Checker::CheckFunction(FunctionInfo& fn) {
+  // Save the caller's state: a kernel body can trigger the check of a func it calls.
+  FunctionInfo* saved_fn = fn_;
+  auto saved_locals = std::move(locals_);
+  auto saved_assign = std::move(assignments_);
+  auto saved_conds = std::move(varying_conds_);
+  auto saved_returns = std::move(returns_);
+  const auto* saved_snapshot = snapshot_;
+  int saved_depth = loop_depth_;
+  locals_.clear();
+  assignments_.clear();
+  varying_conds_.clear();
+  returns_.clear();
+  loop_depth_ = 0;
+
+  fn_ = &fn;
+  int func_index = -1;
+  if (fn.is_kernel) {
+    snapshot_ = &snapshots_[kernel_snapshot_[&fn - out_.kernels.data()]];
+  } else {
+    func_index = int(&fn - out_.funcs.data());
+    func_state_[func_index] = 1;
+    snapshot_ = &snapshots_[func_snapshot_[func_index]];
+  }
+  for (int k = 0; k < fn.num_params; ++k) {
+    LocalSymbol* p = fn.locals[k].get();
+    locals_[p->name] = p;
+    local_prov_[p] = Provenance{"`" + p->name + "` is " + (fn.is_kernel ? "a kernel" : "a function") +
+                                    " parameter declared at line " + std::to_string(Line(p->decl_range)),
+                                p->decl_range, true};
+  }
+  CountAssignments(fn.def->body);
+  CheckBody(fn.def->body);
+
+  if (!fn.is_kernel) {
+    const Type* declared = fn.def->returns ? fn.return_type : nullptr;
+    const Type* inferred = nullptr;
+    bool bare = false;
+    for (auto& [t, r] : returns_) {
+      if (!t) { bare = true; continue; }
+      if (t->IsError()) continue;
+      if (declared) {
+        continue;  // checked at the return statement
+      } else if (!inferred) {
+        inferred = t;
+      } else if (inferred != t) {
+        Error(Code::BadReturn, r, "`" + fn.name + "` returns `" + TypeName(inferred) + "` elsewhere but `" +
+                                      TypeName(t) + "` here");
+      }
+    }
+    if (inferred && bare)
+      Error(Code::BadReturn, fn.def->name_range, "`" + fn.name + "` returns a value on some paths and nothing on others");
+    if (!declared) fn.return_type = inferred ? inferred : types_.Void();
+    func_state_[func_index] = 2;
+  }
+  // Index-tile promotion changes a variable's storage: every use of it sees shared storage.
+  for (auto& [expr, sym] : out_.symbols) {
+    if (!sym->promoted_to_shared) continue;
+    auto it = out_.expr_info.find(expr);
+    if (it != out_.expr_info.end() && it->second.type) it->second.type = types_.WithStorage(it->second.type, Storage::Shared);
+  }
+
+  fn_ = saved_fn;
+  locals_ = std::move(saved_locals);
+  assignments_ = std::move(saved_assign);
+  varying_conds_ = std::move(saved_conds);
+  returns_ = std::move(saved_returns);
+  snapshot_ = saved_snapshot;
+  loop_depth_ = saved_depth;
+}
+
+void Checker::CheckBody(const ast::Body& body) {
+  for (const ast::StmtPtr& s : body) CheckStmt(*s);
+}
+
+void Checker::CheckStmt(const ast::Stmt& s) {
+  switch (s.kind) {
+    case ast::StmtKind::ExprStmt: {
+      const ast::Expr* v = s.As<ast::ExprStmt>()->value.get();
+      if (!v->Is<ast::StrLit>()) CheckExpr(v);  // docstrings
+      break;
+    }
+    case ast::StmtKind::Assign: CheckAssign(*s.As<ast::Assign>()); break;
+    case ast::StmtKind::AugAssign: CheckAugAssign(*s.As<ast::AugAssign>()); break;
+    case ast::StmtKind::AnnAssign: {
+      const auto& a = *s.As<ast::AnnAssign>();
+      const Type* t = ResolveAnnotation(a.annotation.get(), false);
+      if (!a.value) {
+        Error(Code::UnsupportedStatement, s.range, "a variable declaration in a kernel needs a value");
+        break;
+      }
+      ExprInfo v = CheckExpr(a.value.get());
+      if (!t->IsError() && !v.type->IsError() && !Convert(a.value.get(), v, t)) {
+        Error(Code::VariableTypeChanged, a.value->range,
+              "`" + Text(a.target.get()) + "` is declared `" + TypeName(t) + "` but assigned a `" + TypeName(v.type) + "`");
+        v = Poison();
+      }
+      AssignTarget(a.target.get(), a.value.get(), v);
+      break;
+    }
+    case ast::StmtKind::If: {
+      const auto& i = *s.As<ast::If>();
+      ExprInfo c = CheckExpr(i.cond.get());
+      if (!c.type->IsError() && !c.type->IsScalar())
+        Error(Code::InvalidCondition, i.cond->range, "an `if` condition must be a scalar, found `" + TypeName(c.type) + "`");
+      bool varying = !c.uniform;
+      if (varying) varying_conds_.push_back(i.cond.get());
+      CheckBody(i.body);
+      CheckBody(i.orelse);
+      if (varying) varying_conds_.pop_back();
+      break;
+    }
+    case ast::StmtKind::While: {
+      const auto& w = *s.As<ast::While>();
+      ExprInfo c = CheckExpr(w.cond.get());
+      if (!c.type->IsError() && !c.type->IsScalar())
+        Error(Code::InvalidCondition, w.cond->range, "a `while` condition must be a scalar, found `" + TypeName(c.type) + "`");
+      bool varying = !c.uniform;
+      if (varying) varying_conds_.push_back(w.cond.get());
+      ++loop_depth_;
+      CheckBody(w.body);
+      --loop_depth_;
+      if (varying) varying_conds_.pop_back();
+      break;
+    }
+    case ast::StmtKind::For: CheckFor(*s.As<ast::For>()); break;
+    case ast::StmtKind::Break:
+    case ast::StmtKind::Continue:
+      if (loop_depth_ == 0)
+        Error(Code::UnsupportedStatement, s.range,
+              std::string("`") + (s.Is<ast::Break>() ? "break" : "continue") + "` outside a loop");
+      break;
+    case ast::StmtKind::Pass: break;
+    case ast::StmtKind::Return: {
+      const auto& r = *s.As<ast::Return>();
+      if (fn_->is_kernel) {
+        if (r.value) Error(Code::BadReturn, r.value->range, "kernels cannot return a value; write results to an array");
+        break;
+      }
+      if (!r.value) {
+        returns_.push_back({nullptr, s.range});
+        break;
+      }
+      ExprInfo v = CheckExpr(r.value.get());
+      if (fn_->def->returns && !v.type->IsError() && !fn_->return_type->IsError() &&
+          !Convert(r.value.get(), v, fn_->return_type)) {
+        Error(Code::BadReturn, r.value->range,
+              "`" + fn_->name + "` is declared to return `" + TypeName(fn_->return_type) + "` but returns `" +
+                  TypeName(v.type) + "`");
+      }
+      if (!v.type->IsError() && v.type->kind != TypeKind::Scalar && v.type->kind != TypeKind::Struct &&
+          !v.type->IsTile() && v.type->kind != TypeKind::Tuple) {
+        Error(Code::BadReturn, r.value->range, "a `@wp.func` cannot return a `" + TypeName(v.type) + "`");
+        v = Poison();
+      }
+      if (v.type->IsScalar() && v.weak && !fn_->def->returns) {
+        // A returned literal takes its default width.
+        v.weak = false;
+      }
+      returns_.push_back({v.type, r.value->range});
+      break;
+    }
+    default: {
+      const char* what = "this statement";
+      switch (s.kind) {
+        case ast::StmtKind::FunctionDef: what = "nested function definitions"; break;
+        case ast::StmtKind::ClassDef: what = "class definitions"; break;
+        case ast::StmtKind::Import: case ast::StmtKind::ImportFrom: what = "imports"; break;
+        case ast::StmtKind::With: what = "`with` statements"; break;
+        case ast::StmtKind::Assert: what = "`assert` statements"; break;
+        default: break;
+      }
+      Error(Code::UnsupportedStatement, s.range,
+            std::string(what) + " are not supported in " + (fn_->is_kernel ? "kernels" : "`@wp.func` functions"));
+      break;
+    }
+  }
+}
+
+void Checker::CheckAssign(const ast::Assign& s) {
+  // `i, j = wp.tid()`: tid's result shape follows the unpacking.
+  tid_call_ = nullptr;
+  tid_unpack_ = 0;
+  if (const auto* c = s.value->As<ast::Call>()) {
+    for (const ast::ExprPtr& t : s.targets)
+      if (const auto* tup = t->As<ast::Tuple>()) {
+        tid_call_ = c;
+        tid_unpack_ = int(tup->elts.size());
+      }
+  }
+  ExprInfo v = CheckExpr(s.value.get());
+  tid_call_ = nullptr;
+  for (const ast::ExprPtr& t : s.targets) AssignTarget(t.get(), s.value.get(), v);
+}
+
+void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, ExprInfo info) {
+  if (const auto* n = target->As<ast::Name>()) {
+    BindName(*n, value, info);
+    return;
+  }
+  if (const auto* tup = target->As<ast::Tuple>()) {
+    if (info.type->IsError()) {
+      for (const ast::ExprPtr& e : tup->elts) AssignTarget(e.get(), nullptr, info);
+      return;
+    }
+    if (info.type->kind != TypeKind::Tuple || info.type->elems.size() != tup->elts.size()) {
+      Error(Code::UnpackMismatch, value ? value->range : target->range,
+            "cannot unpack `" + TypeName(info.type) + "` into " + std::to_string(tup->elts.size()) + " targets");
+      for (const ast::ExprPtr& e : tup->elts) AssignTarget(e.get(), nullptr, Poison());
+      return;
+    }
+    const auto* vt = value ? value->As<ast::Tuple>() : nullptr;
+    for (size_t k = 0; k < tup->elts.size(); ++k) {
+      ExprInfo ei;
+      const ast::Expr* ve = vt ? vt->elts[k].get() : nullptr;
+      if (ve) {
+        ei = out_.expr_info[ve];
+      } else {
+        ei.type = info.type->elems[k];
+        ei.uniform = info.uniform;
+        ei.provenance = info.provenance;
+        if (info.value) ei.value = info.value->elems[k], ei.weak = info.weak;
+      }
+      AssignTarget(tup->elts[k].get(), ve ? ve : value, ei);
+    }
+    ExprInfo ti;
+    ti.type = info.type;
+    Record(target, ti);
+    return;
+  }
+  if (target->Is<ast::Subscript>() || target->Is<ast::Attribute>()) {
+    const ast::Expr* base = target->Is<ast::Subscript>() ? target->As<ast::Subscript>()->value.get()
+                                                          : target->As<ast::Attribute>()->value.get();
+    ExprInfo bi = CheckExpr(base);
+    if (bi.type->IsError()) return;
+    if (bi.type->IsTile()) {
+      Error(Code::InvalidAssignTarget, target->range,
+            "tile elements cannot be assigned; build a new tile with tile operations");
+      return;
+    }
+    bool ok = target->Is<ast::Subscript>() ? bi.type->IsArray() : bi.type->kind == TypeKind::Struct;
+    if (!ok) {
+      Error(Code::InvalidAssignTarget, target->range, "cannot assign to `" + Text(target) + "`");
+      return;
+    }
+    ExprInfo slot = CheckExpr(target);
+    if (slot.type->IsError() || info.type->IsError()) return;
+    if (!Convert(value, info, slot.type)) {
+      Error(Code::OperandTypeMismatch, value ? value->range : target->range,
+            "cannot store a `" + TypeName(info.type) + "` into `" + Text(target) + "` of type `" +
+                TypeName(slot.type) + "`");
+    }
+    return;
+  }
+  Error(Code::InvalidAssignTarget, target->range, "cannot assign to `" + Text(target) + "`");
+}
+
+void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info) {
+  auto existing = locals_.find(n.id);
+  if (existing == locals_.end()) {
+    const ModuleEntry* e = LookupModule(n.id);
+    if (e && e->kind == ModuleEntry::Kind::Constant) {
+      auto b = Error(Code::AssignToModuleConstant, n.range,
+                     "cannot assign to module constant `" + n.id + "` inside a " +
+                         (fn_->is_kernel ? "kernel" : "function") + "; module constants are read-only here");
+      if (e->range.end > e->range.begin) b.AddNote(file(), e->range, "`" + n.id + "` is defined here");
+      return;
+    }
+    if (e && e->kind != ModuleEntry::Kind::Host) {
+      Error(Code::InvalidAssignTarget, n.range, "cannot assign to `" + n.id + "`: it names a module-level definition");
+      return;
+    }
+  }
+  const Type* t = info.type;
+  if (!t->IsError()) {
+    bool storable = t->IsScalar() || t->kind == TypeKind::Struct || t->IsArray() || t->IsTile() ||
+                    t->kind == TypeKind::Tuple ||
+                    ((t->kind == TypeKind::String || t->kind == TypeKind::TypeRef) && info.value);
+    if (!storable) {
+      Error(Code::InvalidAssignTarget, value ? value->range : n.range,
+            t->kind == TypeKind::Void ? "`" + Text(value) + "` returns no value"
+                                      : "a variable cannot hold a `" + TypeName(t) + "`");
+      info = Poison();
+      t = info.type;
+    }
+  }
+  LocalSymbol* sym;
+  if (existing == locals_.end()) {
+    sym = NewLocal(n.id, SymbolKind::Local, t, n.range);
+  } else {
+    sym = existing->second;
+    if (sym->type->IsError()) {
+      sym->type = t;
+    } else if (!t->IsError()) {
+      if (sym->type->IsTile() && t->IsTile() && sym->type->elem == t->elem && sym->type->shape == t->shape) {
+        if (t->storage == Storage::Shared) sym->type = t;  // shared wins
+      } else if (!Convert(value, info, sym->type)) {
+        auto b = Error(Code::VariableTypeChanged, value ? value->range : n.range,
+                       "`" + n.id + "` has type `" + TypeName(sym->type) + "` and cannot be assigned a `" +
+                           TypeName(t) + "`; a variable's type cannot change in a kernel");
+        b.AddNote(file(), sym->decl_range, "`" + n.id + "` is first assigned here");
+      }
+    }
+  }
+  ++sym->assignment_count;
+  sym->uniform = sym->uniform && info.uniform && !InVaryingRegion();
+  const std::vector<SourceRange>& all = assignments_[n.id];
+  if (sym->kind == SymbolKind::Local && all.size() == 1 && info.value) {
+    sym->constant = info.value;
+    local_weak_[sym] = info.weak;
+  } else {
+    sym->constant.reset();
+    if (all.size() > 1 || sym->kind != SymbolKind::Local) {
+      std::string lines;
+      for (size_t k = 0; k < all.size() && k < 4; ++k) lines += (k ? ", " : "") + std::to_string(Line(all[k]));
+      if (sym->kind == SymbolKind::Param)
+        ;  // keep "is a kernel parameter"
+      else
+        local_prov_[sym] = Provenance{"`" + n.id + "` is assigned more than once (lines " + lines +
+                                          "), so it is not a compile-time constant",
+                                      sym->decl_range, true};
+    } else {
+      std::string tail = "known only at run time";
+      if (info.provenance) {
+        const std::string& m = info.provenance->message;
+        size_t is = m.find("` is ");
+        if (m.find("known only at launch") != std::string::npos) tail = "known only at launch";
+        else if (is != std::string::npos && m.rfind("`", 0) == 0) tail = "and " + m;
+      }
+      local_prov_[sym] = Provenance{"`" + n.id + "` comes from `" + Text(value) + "`, " + tail, n.range, true};
+    }
+  }
+  out_.symbols[&n] = sym;
+  ExprInfo ti;
+  ti.type = sym->type;
+  ti.uniform = sym->uniform;
+  ti.value = sym->constant;
+  Record(&n, ti);
+}
+
+void Checker::CheckAugAssign(const ast::AugAssign& s) {
+  ExprInfo value = CheckExpr(s.value.get());
+  if (const auto* n = s.target->As<ast::Name>()) {
+    if (!locals_.count(n->id)) {
+      const ModuleEntry* e = LookupModule(n->id);
+      if (e && e->kind == ModuleEntry::Kind::Constant) {
+        BindName(*n, s.value.get(), value);  // reports E0109
+        return;
+      }
+    }
+  }
+  ExprInfo target = CheckExpr(s.target.get());
+  if (target.type->IsError() || value.type->IsError()) return;
+  ExprInfo result;
+  if (target.type->IsTile() || value.type->IsTile()) {
+    if (s.op != ast::BinaryOp::Add && s.op != ast::BinaryOp::Sub) {
+      Error(Code::TileOperatorUnsupported, s.op_range,
+            std::string("`") + ast::Spelling(s.op) + "=` is not supported on tiles (only `+=` and `-=`)");
+      return;
+    }
+    // Keyed by the target in CheckedModule::call_info.
+    result = TileBinary(s.target.get(), s.op, s.op_range, s.target.get(), target, s.value.get(), value);
+  } else {
+    result = ScalarBinary(s.target.get(), s.op, s.op_range, s.target.get(), target, s.value.get(), value);
+  }
+  if (result.type->IsError()) return;
+  if (result.type != target.type && !(result.type->IsTile() && target.type->IsTile() &&
+                                      result.type->shape == target.type->shape)) {
+    Error(Code::VariableTypeChanged, s.value->range,
+          "`" + Text(s.target.get()) + "` has type `" + TypeName(target.type) + "` and cannot hold the `" +
+              TypeName(result.type) + "` result");
+    return;
+  }
+  if (const auto* n = s.target->As<ast::Name>()) {
+    LocalSymbol* sym = locals_[n->id];
+    ++sym->assignment_count;
+    sym->constant.reset();
+    sym->uniform = sym->uniform && result.uniform && !InVaryingRegion();
+    std::string lines;
+    const auto& all = assignments_[n->id];
+    for (size_t k = 0; k < all.size() && k < 4; ++k) lines += (k ? ", " : "") + std::to_string(Line(all[k]));
+    if (sym->kind == SymbolKind::Local)
+      local_prov_[sym] = Provenance{"`" + n->id + "` is assigned more than once (lines " + lines +
+                                        "), so it is not a compile-time constant",
+                                    sym->decl_range, true};
+  } else if (!target.type->IsScalar() && !target.type->IsTile()) {
+    Error(Code::InvalidAssignTarget, s.target->range, "cannot update `" + Text(s.target.get()) + "`");
+  }
+}
+
+void Checker::CheckFor(const ast::For& s) {
+  ExprInfo it = CheckExpr(s.iter.get());
+  const auto* n = s.target->As<ast::Name>();
+  if (!n) {
+    Error(Code::BadForLoop, s.target->range, "a `for` loop in a kernel binds one name");
+  } else if (!it.type->IsError() && it.type->kind != TypeKind::Range) {
+    Error(Code::BadForLoop, s.iter->range,
+          "`for` loops in kernels iterate over `range(...)`, found `" + TypeName(it.type) + "`");
+  }
+  bool varying = !it.uniform;
+  if (n) {
+    LocalSymbol* sym;
+    auto e = locals_.find(n->id);
+    if (e == locals_.end()) {
+      const ModuleEntry* me = LookupModule(n->id);
+      if (me && me->kind == ModuleEntry::Kind::Constant) {
+        BindName(*n, nullptr, Poison());
+        me = nullptr;
+      }
+      sym = NewLocal(n->id, SymbolKind::LoopVar, types_.Int32(), n->range);
+    } else {
+      sym = e->second;
+      if (!sym->type->IsError() && sym->type != types_.Int32())
+        Error(Code::VariableTypeChanged, n->range,
+              "`" + n->id + "` has type `" + TypeName(sym->type) + "` and cannot be a loop variable (`int32`)");
+    }
+    sym->uniform &= it.uniform && !InVaryingRegion();
+    ++sym->assignment_count;
+    sym->constant.reset();
+    local_prov_[sym] = Provenance{"`" + n->id + "` is a loop variable (line " + std::to_string(Line(n->range)) + ")",
+                                  n->range, true};
+    out_.symbols[n] = sym;
+    ExprInfo ti;
+    ti.type = sym->type;
+    ti.uniform = sym->uniform;
+    Record(n, ti);
+  }
+  if (varying) varying_conds_.push_back(s.iter.get());
+  ++loop_depth_;
+  CheckBody(s.body);
+  --loop_depth_;
+  if (varying) varying_conds_.pop_back();
+}
+
+}  // namespace tilec::sema

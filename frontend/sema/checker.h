@@ -1,0 +1,141 @@
+// The checker's internal state, shared by its parts: module level (check_module.cpp),
+// statements and uniformity (check_stmt.cpp), expressions (check_expr.cpp) and calls through
+// the builtin table (check_call.cpp). Not part of the public API; see sema.h.
+#pragma once
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "frontend/sema/sema.h"
+
+namespace tilec::sema {
+
+// One argument of a call as the overload resolver sees it.
+struct CallArg {
+  const ast::Expr* expr = nullptr;
+  ExprInfo info;
+  std::string keyword;  // empty for positional
+  SourceRange range;    // the argument (keyword: `name=value`)
+  SourceRange name_range;
+};
+
+class Checker {
+ public:
+  Checker(const ast::Module& m, diag::DiagnosticEngine& d, const CheckOptions& o, CheckedModule& out)
+      : ast_(m), diags_(d), options_(o), out_(out), types_(out.types) {}
+  void Run();
+
+  // ---- module level
+  struct ModuleEntry {
+    enum class Kind : uint8_t { Constant, Struct, Func, Kernel, Module, Host };
+    Kind kind = Kind::Constant;
+    int index = -1;
+    ConstValue value;
+    ModuleId module = ModuleId::Warp;
+    SourceRange range;
+  };
+
+ private:
+  friend struct CallChecker;
+  // check_module.cpp
+  void RegisterDefinitions();
+  void DefineStruct(int index);
+  void DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel);
+  void ModuleAssign(const ast::Stmt& s);
+  void CheckHostLaunches(const ast::Body& body);
+  void CheckHostLaunchExpr(const ast::Expr* e);
+  const Type* ResolveAnnotation(const ast::Expr* e, bool allow_array);
+  std::optional<ConstValue> EvalModuleExpr(const ast::Expr* e, bool& host_dependent);
+  void EnsureFuncChecked(int index);
+
+  // check_stmt.cpp
+  void CheckFunction(FunctionInfo& fn);
+  void CheckBody(const ast::Body& body);
+  void CheckStmt(const ast::Stmt& s);
+  void CheckAssign(const ast::Assign& s);
+  void CheckAugAssign(const ast::AugAssign& s);
+  void CheckFor(const ast::For& s);
+  void AssignTarget(const ast::Expr* target, const ast::Expr* value, ExprInfo info);
+  void BindName(const ast::Name& name, const ast::Expr* value, ExprInfo info);
+  void CountAssignments(const ast::Body& body);
+  void CountTarget(const ast::Expr* target);
+  LocalSymbol* NewLocal(const std::string& name, SymbolKind kind, const Type* type, SourceRange range);
+  bool InVaryingRegion() const { return !varying_conds_.empty(); }
+
+  // check_expr.cpp
+ public:
+  ExprInfo CheckExpr(const ast::Expr* e);
+  ExprInfo& Record(const ast::Expr* e, ExprInfo info);
+  // Converts a weak constant to `to` where Warp allows it; returns false when the types do
+  // not match. Records the converted type on `e`.
+  bool Convert(const ast::Expr* e, ExprInfo& info, const Type* to);
+  bool Convertible(const ExprInfo& info, const Type* to) const;
+  std::string Text(const ast::Expr* e) const;  // source text of a node
+  int Line(SourceRange r) const;
+  diag::DiagnosticEngine::Builder Error(diag::Code code, SourceRange r, std::string msg);
+  void NoteProvenance(diag::DiagnosticEngine::Builder& b, const ExprInfo& info);
+  ExprInfo Poison() { ExprInfo i; i.type = types_.Error(); return i; }
+  ExprInfo ConstInfo(ConstValue v, const Type* t, bool weak);
+  TypeContext& types() { return types_; }
+  CheckedModule& out() { return out_; }
+  const CheckOptions& options() const { return options_; }
+  void MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args);
+
+ private:
+  ExprInfo CheckName(const ast::Name& n);
+  ExprInfo CheckAttribute(const ast::Attribute& a);
+  ExprInfo CheckSubscript(const ast::Subscript& s);
+  ExprInfo CheckUnary(const ast::Unary& u);
+  ExprInfo CheckBinary(const ast::Binary& b);
+  ExprInfo CheckCompare(const ast::Compare& c);
+  ExprInfo CheckBoolOp(const ast::BoolOp& b);
+  ExprInfo CheckIfExp(const ast::IfExp& e);
+  ExprInfo CheckTuple(const ast::Tuple& t);
+  ExprInfo ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
+                        const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);
+  ExprInfo TileBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
+                      const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);
+
+  // check_call.cpp
+ public:
+  ExprInfo CheckCall(const ast::Call& c);
+  ExprInfo CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRange callee_range,
+                       std::vector<CallArg> args);
+  ExprInfo CallUserFunc(int index, const ast::Call& c, std::vector<CallArg> args);
+
+ private:
+  const ast::Module& ast_;
+  diag::DiagnosticEngine& diags_;
+  const CheckOptions& options_;
+  CheckedModule& out_;
+  TypeContext& types_;
+  const SourceFile* file() const { return ast_.file; }
+
+  std::map<std::string, ModuleEntry> scope_;
+  // The module scope each func/kernel saw when defined (constants in source order); funcs,
+  // kernels and structs defined later are found in scope_.
+  std::vector<std::map<std::string, ModuleEntry>> snapshots_;
+  std::vector<int> kernel_snapshot_, func_snapshot_;
+  const std::map<std::string, ModuleEntry>* snapshot_ = nullptr;
+  const ModuleEntry* LookupModule(const std::string& name) const;
+  bool silent_ = false;     // module-level host expressions: fold without reporting
+  diag::Diagnostic sink_;   // where silent reports go
+  std::map<const LocalSymbol*, Provenance> local_prov_;
+  std::map<const LocalSymbol*, bool> local_weak_;
+  std::vector<const ast::FunctionDef*> func_defs_, kernel_defs_;
+  std::vector<const ast::ClassDef*> struct_defs_;
+  std::vector<int> func_state_;  // 0 unchecked, 1 checking, 2 done
+
+  // The function being checked.
+  FunctionInfo* fn_ = nullptr;
+  std::map<std::string, LocalSymbol*> locals_;
+  std::map<std::string, std::vector<SourceRange>> assignments_;  // per name, in the body
+  int loop_depth_ = 0;
+  std::vector<const ast::Expr*> varying_conds_;
+  std::vector<std::pair<const Type*, SourceRange>> returns_;
+  const ast::Call* tid_call_ = nullptr;  // `wp.tid()` being unpacked by an assignment
+  int tid_unpack_ = 0;
+};
+
+}  // namespace tilec::sema

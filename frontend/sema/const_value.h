@@ -1,0 +1,60 @@
+// Compile-time values and the reason a value is not one. Constant evaluation folds literals,
+// module constants and arithmetic/comparisons on them (LANGUAGE.md §3); a runtime value carries
+// a Provenance that diagnostics show as a note ("`k` is a kernel parameter declared at line 3").
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "frontend/ast/ast.h"
+#include "support/source.h"
+
+namespace tilec::sema {
+
+struct Type;
+
+struct ConstValue {
+  enum class Kind : uint8_t { None, Bool, Int, Float, String, Tuple, Type };
+  Kind kind = Kind::None;
+  bool b = false;
+  int64_t i = 0;
+  double f = 0;
+  std::string s;
+  std::vector<ConstValue> elems;
+  const Type* type = nullptr;  // Kind::Type: a dtype (scalar or struct) used as a value
+
+  static ConstValue MakeBool(bool v);
+  static ConstValue MakeInt(int64_t v);
+  static ConstValue MakeFloat(double v);
+  static ConstValue MakeString(std::string v);
+  static ConstValue MakeTuple(std::vector<ConstValue> v);
+  static ConstValue MakeType(const Type* t);
+
+  bool IsNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
+  double AsDouble() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : double(b); }
+  int64_t AsInt() const { return kind == Kind::Int ? i : kind == Kind::Bool ? int64_t(b) : int64_t(f); }
+  bool Truthy() const;
+  bool operator==(const ConstValue& o) const;
+};
+
+// Python-style spelling: `4`, `2.5`, `True`, `'shared'`, `(2, 4)`, `float32`.
+std::string FormatConst(const ConstValue& v);
+
+// Why a value is known only at run time. `message` is a full sentence fragment naming the
+// source ("`n` comes from `x.shape[0]`, known only at launch"); `range` is where it comes from.
+struct Provenance {
+  std::string message;
+  SourceRange range;
+  bool has_range = false;
+};
+
+// Folds a binary/unary/compare operator on two constants with Python semantics (true
+// division gives a float, `//` and `%` floor). Returns nullopt and sets `error` when the
+// operation is undefined (division by zero) or unsupported on these operands.
+std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, const ConstValue& b,
+                                     std::string& error);
+std::optional<ConstValue> FoldUnary(ast::UnaryOp op, const ConstValue& a, std::string& error);
+std::optional<ConstValue> FoldCompare(ast::CmpOp op, const ConstValue& a, const ConstValue& b);
+
+}  // namespace tilec::sema

@@ -1,0 +1,166 @@
+// Semantic analysis: the contract between the checker and Tile IR lowering. Check() resolves
+// names, evaluates module constants, types every expression of every @wp.struct, @wp.func and
+// @wp.kernel, applies the rules of LANGUAGE.md §2-§5 and the two spec pages, and returns a
+// CheckedModule whose side tables (keyed by AST node) say everything lowering needs.
+#pragma once
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "frontend/ast/ast.h"
+#include "frontend/sema/builtins.h"
+#include "frontend/sema/const_value.h"
+#include "frontend/sema/types.h"
+#include "support/diagnostics.h"
+#include "tilec/signature.h"
+
+namespace tilec::sema {
+
+struct CheckOptions {
+  // Constants defined outside the file (the host interpreter defines them by running host
+  // code): name -> int, float or bool value. A module-level definition in the file wins.
+  std::map<std::string, ConstValue> external_constants;
+  // Enables hidden builtins that exist only to test the checker: `wp.lane_id()` returns a
+  // lane-varying int32, the one way to exercise the uniformity analysis in version 1.
+  bool enable_test_builtins = false;
+};
+
+// ---------------------------------------------------------------- per-expression results
+
+// What the checker knows about one expression.
+struct ExprInfo {
+  // The expression's type after any implicit conversion (a weak literal `2` used with a
+  // float32 operand is recorded as float32). Error means "already diagnosed".
+  const Type* type = nullptr;
+  // Set when the expression is a compile-time constant. Lowering should materialize a
+  // constant of `type` from this value instead of evaluating the sub-expressions.
+  std::optional<ConstValue> value;
+  // A Python int/float literal or module constant whose width is not fixed by the program:
+  // it converts implicitly to the numeric type it meets (int -> any numeric, float -> any
+  // float), as Warp's literals do. Typed values never convert implicitly.
+  bool weak = false;
+  // False when the value may differ between the threads of a block (uniformity analysis).
+  bool uniform = true;
+  // For a non-constant expression: why it is known only at run time.
+  std::optional<Provenance> provenance;
+};
+
+// A resolved call: a builtin (also tile arithmetic, element reads `t[i, j]` and casts, keyed
+// by their Binary/Unary/Subscript/Call node), a @wp.func, or a struct constructor.
+struct CallInfo {
+  enum class Kind : uint8_t { Builtin, UserFunc, StructCtor };
+  Kind kind = Kind::Builtin;
+  const Builtin* builtin = nullptr;    // Kind::Builtin
+  const Overload* overload = nullptr;  // Kind::Builtin: the overload chosen by the table
+  int func_index = -1;                 // Kind::UserFunc: index into CheckedModule::funcs
+  int struct_index = -1;               // Kind::StructCtor
+  // One entry per parameter of the overload (or of the func), in declaration order; null
+  // where the default is used. Variadic builtins (print, tile_map, wp.atomic_add indices)
+  // append their extra arguments at the end.
+  std::vector<const ast::Expr*> args;
+  // Per parameter: the compile-time value (Const and Type parameters always; defaults
+  // filled in, e.g. offset zeros, storage 'register', dtype float32).
+  std::vector<std::optional<ConstValue>> const_args;
+  const Type* cast_target = nullptr;   // casts: the target scalar type
+};
+
+// ---------------------------------------------------------------- symbols
+
+enum class SymbolKind : uint8_t { Param, Local, LoopVar };
+
+// A parameter or local variable of a kernel or func. One symbol per name per function
+// (Python scoping: re-assignment re-binds the same variable; its type may not change).
+struct LocalSymbol {
+  std::string name;
+  SymbolKind kind = SymbolKind::Local;
+  const Type* type = nullptr;   // tiles: storage is "shared" if any assignment or use needs it
+  SourceRange decl_range;       // first definition
+  int index = 0;                // position in FunctionInfo::locals
+  int assignment_count = 0;     // in the whole body
+  bool uniform = true;
+  bool promoted_to_shared = false;  // an index tile passed to an indexed op
+  std::optional<ConstValue> constant;  // assigned exactly once, from a constant
+};
+
+struct FieldInfo {
+  std::string name;
+  const Type* type = nullptr;  // scalar or struct
+  uint32_t offset = 0, size = 0, align = 1;
+  SourceRange range;
+};
+
+struct StructInfo {
+  std::string name;
+  const ast::ClassDef* def = nullptr;
+  std::vector<FieldInfo> fields;
+  uint32_t size = 0, align = 1;  // C layout
+};
+
+// A @wp.func or a @wp.kernel.
+struct FunctionInfo {
+  std::string name;
+  const ast::FunctionDef* def = nullptr;
+  bool is_kernel = false;
+  std::vector<std::unique_ptr<LocalSymbol>> locals;  // parameters first, in order
+  int num_params = 0;
+  const Type* return_type = nullptr;  // funcs: Void when nothing is returned; kernels: Void
+  bool tiled = false;            // uses a tile operation, directly or through a func
+  SourceRange first_tile_op;     // where (for diagnostics at launch)
+  bool enable_backward = true;   // @wp.kernel(enable_backward=False)
+  int tid_ndim = 0;              // how many values `wp.tid()` is unpacked into (0: unused)
+  std::vector<int> called_funcs; // indices into CheckedModule::funcs
+  bool has_errors = false;
+  const LocalSymbol* Param(int i) const { return locals[i].get(); }
+};
+
+struct ModuleConstant {
+  std::string name;
+  ConstValue value;
+  SourceRange range;  // the defining statement; empty for external constants
+};
+
+// ---------------------------------------------------------------- the result
+
+class CheckedModule {
+ public:
+  explicit CheckedModule(const ast::Module& m) : module(m) {}
+  const ast::Module& module;
+  TypeContext types;
+  std::vector<StructInfo> structs;
+  std::vector<FunctionInfo> funcs;    // @wp.func, in source order
+  std::vector<FunctionInfo> kernels;  // @wp.kernel, in source order
+  std::vector<ModuleConstant> constants;  // final value of each module constant
+
+  // Null for nodes that were never checked (host code, or code after a poisoned statement).
+  const ExprInfo* Info(const ast::Expr* e) const;
+  const Type* TypeOf(const ast::Expr* e) const;
+  const CallInfo* Call(const ast::Expr* e) const;  // Call, tile Binary/Unary, tile Subscript
+  // The variable a Name (use or assignment target) or a For target refers to.
+  const LocalSymbol* Symbol(const ast::Expr* name) const;
+  const FunctionInfo* FindKernel(const std::string& name) const;
+  const FunctionInfo* FindFunc(const std::string& name) const;
+
+  // What the runtime validates launches against.
+  rt::ElemType ToRuntimeElem(ElemType e) const { return e; }
+  rt::ParamInfo ToParamInfo(const LocalSymbol& p) const;
+  rt::StructLayout ToStructLayout(const StructInfo& s) const;
+  rt::ModuleSignature Signature() const;
+
+  // Filled by the checker.
+  std::unordered_map<const ast::Expr*, ExprInfo> expr_info;
+  std::unordered_map<const ast::Expr*, CallInfo> call_info;
+  std::unordered_map<const ast::Expr*, const LocalSymbol*> symbols;
+};
+
+// Checks a parsed module. Always returns a CheckedModule; errors go to `diags`, and the
+// module must not be lowered when diags.has_errors().
+std::unique_ptr<CheckedModule> Check(const ast::Module& module, diag::DiagnosticEngine& diags,
+                                     const CheckOptions& options = {});
+
+// The AST annotated with types, shapes, storage and constness (`--emit=typed-ast`).
+std::string PrintTypedAst(const CheckedModule& m);
+
+}  // namespace tilec::sema

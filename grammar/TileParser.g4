@@ -1,0 +1,118 @@
+// Syntax of the Tile language and its host subset: a strict subset of Python 3. The front end
+// (frontend/parse) calls `stmt` once per statement so that it can resynchronise after an
+// error; restrictions that need context (targets, decorators, argument order) are checked there.
+parser grammar TileParser;
+
+options { tokenVocab = TileLexer; }
+
+file_input : ( NEWLINE | stmt )* EOF ;
+
+stmt : simple_stmts | compound_stmt ;
+
+simple_stmts : small_stmt ( SEMI small_stmt )* SEMI? NEWLINE ;
+
+small_stmt
+  : expr_stmt                                   # ExprSmall
+  | PASS                                        # PassSmall
+  | BREAK                                       # BreakSmall
+  | CONTINUE                                    # ContinueSmall
+  | RETURN testlist?                            # ReturnSmall
+  | IMPORT dotted_as_name ( COMMA dotted_as_name )*                      # ImportSmall
+  | FROM dotted_name IMPORT ( import_as_names
+                            | LPAREN import_as_names RPAREN )            # FromImportSmall
+  | ASSERT test ( COMMA test )?                 # AssertSmall
+  ;
+
+// `a = b = value`, `x: T = v`, `x += v`, or a bare expression.
+expr_stmt : testlist expr_tail ;
+expr_tail
+  : COLON test ( ASSIGN testlist )?     # AnnTail
+  | augassign testlist                  # AugTail
+  | ( ASSIGN testlist )*                # AssignTail
+  ;
+
+augassign
+  : ADD_ASSIGN | SUB_ASSIGN | MUL_ASSIGN | DIV_ASSIGN | IDIV_ASSIGN | MOD_ASSIGN | POW_ASSIGN
+  | AT_ASSIGN | AND_ASSIGN | OR_ASSIGN | XOR_ASSIGN | LSHIFT_ASSIGN | RSHIFT_ASSIGN
+  ;
+
+dotted_as_name : dotted_name ( AS NAME )? ;
+import_as_names : import_as_name ( COMMA import_as_name )* COMMA? ;
+import_as_name : NAME ( AS NAME )? ;
+dotted_name : NAME ( DOT NAME )* ;
+
+compound_stmt
+  : if_stmt | while_stmt | for_stmt | with_stmt | funcdef | classdef | decorated ;
+
+if_stmt : IF test COLON block elif_clause* else_clause? ;
+elif_clause : ELIF test COLON block ;
+else_clause : ELSE COLON block ;
+while_stmt : WHILE test COLON block else_clause? ;
+for_stmt : FOR exprlist IN testlist COLON block else_clause? ;
+with_stmt : WITH with_item ( COMMA with_item )* COLON block ;
+with_item : test ( AS expr )? ;
+
+decorated : decorator+ ( funcdef | classdef ) ;
+decorator : AT test NEWLINE ;
+
+funcdef : DEF NAME parameters ( ARROW test )? COLON block ;
+parameters : LPAREN ( param ( COMMA param )* COMMA? )? RPAREN ;
+param : NAME ( COLON test )? ( ASSIGN test )? ;
+classdef : CLASS NAME ( LPAREN arglist? RPAREN )? COLON block ;
+
+block
+  : simple_stmts                       # InlineBlock
+  | NEWLINE INDENT stmt+ DEDENT        # IndentedBlock
+  ;
+
+// ---- expressions, lowest precedence first
+test : or_test ( IF or_test ELSE test )? ;
+or_test : and_test ( OR and_test )* ;
+and_test : not_test ( AND not_test )* ;
+not_test : NOT not_test | comparison ;
+comparison : expr ( comp_op expr )* ;
+comp_op : LT | GT | EQ | GE | LE | NE | IN | NOT IN | IS | IS NOT ;
+expr : xor_expr ( PIPE xor_expr )* ;
+xor_expr : and_expr ( CARET and_expr )* ;
+and_expr : shift_expr ( AMP shift_expr )* ;
+shift_expr : arith_expr ( ( LSHIFT | RSHIFT ) arith_expr )* ;
+arith_expr : term ( ( PLUS | MINUS ) term )* ;
+term : factor ( ( STAR | SLASH | PERCENT | IDIV | AT ) factor )* ;
+factor : ( PLUS | MINUS | TILDE ) factor | power ;
+power : atom_expr ( POW factor )? ;
+atom_expr : atom trailer* ;
+
+trailer
+  : LPAREN arglist? RPAREN             # CallTrailer
+  | LBRACK subscriptlist RBRACK        # IndexTrailer
+  | DOT NAME                           # AttrTrailer
+  ;
+
+atom
+  : LPAREN testlist_comp? RPAREN       # ParenAtom
+  | LBRACK testlist_comp? RBRACK       # ListAtom
+  | LBRACE dictmaker? RBRACE           # DictAtom
+  | NAME                               # NameAtom
+  | number                             # NumberAtom
+  | STRING+                            # StringAtom
+  | NONE                               # NoneAtom
+  | TRUE                               # TrueAtom
+  | FALSE                              # FalseAtom
+  ;
+
+number : DEC_INTEGER | HEX_INTEGER | OCT_INTEGER | BIN_INTEGER | FLOAT_NUMBER ;
+
+testlist_comp : test ( COMMA test )* COMMA? ;
+dictmaker : test COLON test ( COMMA test COLON test )* COMMA? ;
+subscriptlist : subscript ( COMMA subscript )* COMMA? ;
+subscript
+  : test? COLON test? ( COLON test? )?  # SliceSub
+  | test                               # IndexSub
+  ;
+exprlist : expr ( COMMA expr )* COMMA? ;
+testlist : test ( COMMA test )* COMMA? ;
+arglist : argument ( COMMA argument )* COMMA? ;
+argument
+  : NAME ASSIGN test                   # KeywordArg
+  | test                               # PositionalArg
+  ;

@@ -1,0 +1,74 @@
+// The interpreter's array-like values: NumPy arrays and scalars (NdArrayObj), dtype objects
+// shared by `np` and `wp`, and conversions between them and Python values.
+#pragma once
+#include <optional>
+#include <string>
+
+#include "host/interp/value.h"
+#include "host/ndarray/ndarray.h"
+#include "support/dtype.h"
+
+namespace tilec::host {
+
+// A dtype as the host sees it: `np.float32` (a NumPy scalar type, callable), `x.dtype`
+// (a numpy.dtype, prints `float32`), or `wp.float32` (a Warp scalar type).
+struct DTypeObj : Object {
+  enum class Flavor : uint8_t { NpType, NpDtype, WpType };
+  DTypeObj(ScalarType t, Flavor f) : type(t), flavor(f) {}
+  std::string TypeName() const override;
+  std::string Repr() const override;
+  std::string Str() const override;
+  bool Callable() const override { return flavor != Flavor::NpDtype; }
+  Value Call(Interpreter& in, CallArgs& args) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  ScalarType type;
+  Flavor flavor;
+};
+
+// numpy.ndarray, or a NumPy scalar (np.float32(1.5), x[0], x.sum()) when `scalar`.
+struct NdArrayObj : Object {
+  NdArrayObj(NdArray a, bool scalar) : a(std::move(a)), scalar(scalar) {}
+  std::string TypeName() const override;
+  std::string Repr() const override;
+  std::string Str() const override;
+  bool Truth() const override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  Value GetItem(Interpreter& in, const Value& key) override;
+  void SetItem(Interpreter& in, const Value& key, const Value& v) override;
+  std::optional<int64_t> Len() const override;
+  std::optional<std::vector<Value>> Iterate(Interpreter& in) override;
+  std::optional<int64_t> AsIndex() const override;
+  std::optional<Value> AsScalar() const override;
+  std::optional<Value> BinOp(Interpreter& in, ast::BinaryOp op, const Value& other, bool reflected) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  std::optional<Value> UnaryOp(Interpreter& in, ast::UnaryOp op) override;
+  bool InplaceOp(Interpreter& in, ast::BinaryOp op, const Value& other) override;
+  NdArray a;
+  bool scalar;
+};
+
+// Wraps an ndarray result: 0-d results of operations become NumPy scalars, as in NumPy.
+Value WrapNd(NdArray a, bool zero_d_is_scalar = true);
+// A Python value (number, nested list/tuple, ndarray, wp array) as an ndarray; TypeError
+// naming `context` for anything else.
+NdArray ToNdArray(Interpreter& in, const Value& v, const std::string& context,
+                  std::optional<ScalarType> dtype = std::nullopt);
+// A scalar Value (Python number or NumPy scalar) as an ndarray Scalar; nullopt otherwise.
+std::optional<Scalar> ToNdScalar(const Value& v);
+Value NestedToValue(const Nested& n);
+// `dtype=` arguments: dtype objects, `float`/`int`/`bool` (NumPy: float64/int64; Warp:
+// float32/int32) and names. TypeError for anything else.
+ScalarType DTypeArg(const Value& v, bool warp, const std::string& context);
+// A shape argument: an int or a tuple/list of ints.
+Shape ShapeArg(const Value& v, const std::string& context);
+Value ShapeTuple(const Shape& s);
+
+// A `warp.array` value as a NumPy array (what `a.numpy()` gives); nullopt for other values.
+std::optional<NdArray> WpArrayToNd(const Value& v);
+
+// NumPy's printing (str and repr) of arrays and scalars; glue to host/ndarray's printer.
+std::string NdStr(const NdArray& a, bool scalar);
+std::string NdRepr(const NdArray& a, bool scalar);
+
+}  // namespace tilec::host

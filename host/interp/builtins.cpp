@@ -1,0 +1,342 @@
+// Python's built-in functions of the host subset (print, range, len, int, float, ...) and a
+// small `math` module.
+#include <algorithm>
+#include <cerrno>
+#include <cfenv>
+#include <cmath>
+#include <cstdlib>
+#include <ostream>
+
+#include "host/interp/args.h"
+#include "host/interp/interpreter.h"
+
+namespace tilec::host {
+
+namespace {
+
+void Def(std::map<std::string, Value>& t, const std::string& name, NativeFn fn) {
+  t[name] = Value(std::make_shared<BuiltinFn>(name, std::move(fn)));
+}
+void DefType(std::map<std::string, Value>& t, const std::string& name, NativeFn fn) {
+  t[name] = Value(std::make_shared<PyTypeObj>(name, std::move(fn)));
+}
+
+std::optional<Value> ScalarOf(const Value& v) {
+  if (v.IsNumber()) return v;
+  if (v.IsObj()) return v.obj()->AsScalar();
+  return std::nullopt;
+}
+
+Value ToIntValue(const Value& v) {
+  if (v.IsIntLike()) return Value::Int(v.i());
+  if (v.IsFloat()) {
+    double d = v.f();
+    if (std::isinf(d)) Raise("OverflowError", "cannot convert float infinity to integer");
+    if (std::isnan(d)) ValueError("cannot convert float NaN to integer");
+    if (d >= 9.2233720368547758e18 || d < -9.2233720368547758e18)
+      Raise("OverflowError", "int too large (host ints are 64-bit)");
+    return Value::Int(int64_t(std::trunc(d)));
+  }
+  if (auto* s = v.As<StrObj>()) {
+    std::string t = s->s;
+    t.erase(std::remove(t.begin(), t.end(), '_'), t.end());
+    size_t l = t.find_first_not_of(" \t\n"), r = t.find_last_not_of(" \t\n");
+    std::string body = l == std::string::npos ? "" : t.substr(l, r - l + 1);
+    char* end = nullptr;
+    errno = 0;
+    long long x = body.empty() ? 0 : std::strtoll(body.c_str(), &end, 10);
+    if (body.empty() || *end || errno)
+      ValueError("invalid literal for int() with base 10: " + StrRepr(s->s));
+    return Value::Int(x);
+  }
+  if (auto sc = ScalarOf(v)) return ToIntValue(*sc);
+  TypeError("int() argument must be a string, a bytes-like object or a real number, not '" + TypeName(v) + "'");
+}
+
+Value ToFloatValue(const Value& v) {
+  if (v.IsNumber()) return Value::Float(v.AsDouble());
+  if (auto* s = v.As<StrObj>()) {
+    size_t l = s->s.find_first_not_of(" \t\n"), r = s->s.find_last_not_of(" \t\n");
+    std::string body = l == std::string::npos ? "" : s->s.substr(l, r - l + 1);
+    std::string low = body;
+    for (char& c : low) c = char(tolower((unsigned char)c));
+    if (low == "inf" || low == "+inf" || low == "infinity") return Value::Float(INFINITY);
+    if (low == "-inf" || low == "-infinity") return Value::Float(-INFINITY);
+    if (low == "nan" || low == "+nan" || low == "-nan") return Value::Float(NAN);
+    char* end = nullptr;
+    double d = body.empty() ? 0 : std::strtod(body.c_str(), &end);
+    if (body.empty() || *end || low.find("x") != std::string::npos)
+      ValueError("could not convert string to float: " + StrRepr(s->s));
+    return Value::Float(d);
+  }
+  if (auto sc = ScalarOf(v)) return ToFloatValue(*sc);
+  TypeError("float() argument must be a string or a real number, not '" + TypeName(v) + "'");
+}
+
+Value MinMax(Interpreter& in, CallArgs& a, bool is_max) {
+  const char* name = is_max ? "max" : "min";
+  CallArgs kw_only{{}, a.kw};
+  ArgBinder b(name, kw_only, {"default"}, 0);
+  std::vector<Value> items;
+  if (a.pos.empty())
+    TypeError(std::string(name) + " expected at least 1 argument, got 0");
+  if (a.pos.size() == 1) items = IterateValue(in, a.pos[0]);
+  else items = a.pos;
+  if (items.empty()) {
+    if (b.Has(0)) return b.Get(0);
+    ValueError(std::string(name) + "() arg is an empty sequence");
+  }
+  Value best = items[0];
+  for (size_t k = 1; k < items.size(); ++k) {
+    Value better = CompareValues(in, is_max ? ast::CmpOp::Gt : ast::CmpOp::Lt, items[k], best);
+    if (Truth(better)) best = items[k];
+  }
+  return best;
+}
+
+double RoundHalfEven(double x) {
+  int saved = std::fegetround();
+  std::fesetround(FE_TONEAREST);
+  double r = std::nearbyint(x);
+  std::fesetround(saved);
+  return r;
+}
+
+}  // namespace
+
+void InstallBuiltins(std::map<std::string, Value>& t) {
+  Def(t, "print", [](Interpreter& in, CallArgs& a) {
+    CallArgs kw_only{{}, a.kw};
+    ArgBinder b("print", kw_only, {"sep", "end", "flush"}, 0);
+    std::string sep = " ", end = "\n";
+    if (b.Has(0) && !b.Get(0).IsNone()) sep = ToStr(b.Get(0), "print() sep");
+    if (b.Has(1) && !b.Get(1).IsNone()) end = ToStr(b.Get(1), "print() end");
+    std::string line;
+    for (size_t k = 0; k < a.pos.size(); ++k) {
+      if (k) line += sep;
+      line += Str(a.pos[k]);
+    }
+    in.out() << line << end;
+    in.out().flush();
+    return Value();
+  });
+  DefType(t, "range", [](Interpreter&, CallArgs& a) {
+    if (!a.kw.empty()) TypeError("range() takes no keyword arguments");
+    if (a.pos.empty() || a.pos.size() > 3)
+      TypeError("range expected at least 1 argument, got " + std::to_string(a.pos.size()));
+    std::vector<int64_t> v;
+    for (const Value& x : a.pos) {
+      if (x.IsIntLike()) v.push_back(x.i());
+      else if (auto i = x.IsObj() ? x.obj()->AsIndex() : std::nullopt) v.push_back(*i);
+      else TypeError("'" + TypeName(x) + "' object cannot be interpreted as an integer");
+    }
+    if (v.size() == 1) return Value(std::make_shared<RangeObj>(0, v[0], 1));
+    if (v.size() == 3 && v[2] == 0) ValueError("range() arg 3 must not be zero");
+    return Value(std::make_shared<RangeObj>(v[0], v[1], v.size() == 3 ? v[2] : 1));
+  });
+  Def(t, "len", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("len", a, {"obj"}, 1);
+    const Value& v = b.Get(0);
+    if (v.IsObj())
+      if (auto n = v.obj()->Len()) return Value::Int(*n);
+    TypeError("object of type '" + TypeName(v) + "' has no len()");
+  });
+  DefType(t, "int", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("int", a, {"x"}, 0);
+    return b.Has(0) ? ToIntValue(b.Get(0)) : Value::Int(0);
+  });
+  DefType(t, "float", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("float", a, {"x"}, 0);
+    return b.Has(0) ? ToFloatValue(b.Get(0)) : Value::Float(0);
+  });
+  DefType(t, "bool", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("bool", a, {"x"}, 0);
+    return Value::Bool(b.Has(0) && Truth(b.Get(0)));
+  });
+  DefType(t, "str", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("str", a, {"object"}, 0);
+    return MakeStr(b.Has(0) ? Str(b.Get(0)) : "");
+  });
+  Def(t, "repr", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("repr", a, {"obj"}, 1);
+    return MakeStr(Repr(b.Get(0)));
+  });
+  Def(t, "abs", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("abs", a, {"x"}, 1);
+    const Value& v = b.Get(0);
+    if (v.IsIntLike()) {
+      if (v.i() == INT64_MIN) Raise("OverflowError", "integer overflow (host ints are 64-bit)");
+      return Value::Int(v.i() < 0 ? -v.i() : v.i());
+    }
+    if (v.IsFloat()) return Value::Float(std::fabs(v.f()));
+    if (v.IsObj())
+      if (auto f = v.obj()->GetAttr(in, "__abs__")) {
+        CallArgs none;
+        return in.CallValue(*f, none);
+      }
+    TypeError("bad operand type for abs(): '" + TypeName(v) + "'");
+  });
+  Def(t, "min", [](Interpreter& in, CallArgs& a) { return MinMax(in, a, false); });
+  Def(t, "max", [](Interpreter& in, CallArgs& a) { return MinMax(in, a, true); });
+  Def(t, "sum", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("sum", a, {"iterable", "start"}, 1);
+    Value acc = b.Get(1, Value::Int(0));
+    if (acc.As<StrObj>()) TypeError("sum() can't sum strings [use ''.join(seq) instead]");
+    for (const Value& v : IterateValue(in, b.Get(0))) acc = BinaryOpValues(in, ast::BinaryOp::Add, acc, v);
+    return acc;
+  });
+  DefType(t, "list", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("list", a, {"iterable"}, 0);
+    return MakeList(b.Has(0) ? IterateValue(in, b.Get(0)) : std::vector<Value>{});
+  });
+  DefType(t, "tuple", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("tuple", a, {"iterable"}, 0);
+    return MakeTuple(b.Has(0) ? IterateValue(in, b.Get(0)) : std::vector<Value>{});
+  });
+  DefType(t, "dict", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("dict", a, {"mapping"}, 0, true);
+    auto d = std::make_shared<DictObj>();
+    if (b.Has(0)) {
+      if (auto* src = b.Get(0).As<DictObj>()) d->items = src->items;
+      else
+        for (const Value& kv : IterateValue(in, b.Get(0))) {
+          auto items = IterateValue(in, kv);
+          if (items.size() != 2)
+            ValueError("dictionary update sequence element has length " + std::to_string(items.size()) + "; 2 is required");
+          d->Put(items[0], items[1]);
+        }
+    }
+    for (auto& [k, v] : b.extra()) d->Put(MakeStr(k), v);
+    return Value(d);
+  });
+  Def(t, "enumerate", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("enumerate", a, {"iterable", "start"}, 1);
+    int64_t start = b.Has(1) ? ToInt(b.Get(1), "enumerate() start") : 0;
+    std::vector<Value> out;
+    for (const Value& v : IterateValue(in, b.Get(0))) out.push_back(MakeTuple({Value::Int(start++), v}));
+    return MakeList(out);
+  });
+  Def(t, "zip", [](Interpreter& in, CallArgs& a) {
+    if (!a.kw.empty()) TypeError("zip() takes no keyword arguments");
+    std::vector<std::vector<Value>> seqs;
+    for (const Value& v : a.pos) {
+      if (!v.IsObj() || !v.obj()->Len())
+        TypeError("'" + TypeName(v) + "' object is not iterable");
+      seqs.push_back(IterateValue(in, v));
+    }
+    std::vector<Value> out;
+    if (seqs.empty()) return MakeList(out);
+    size_t n = seqs[0].size();
+    for (auto& s : seqs) n = std::min(n, s.size());
+    for (size_t k = 0; k < n; ++k) {
+      std::vector<Value> row;
+      for (auto& s : seqs) row.push_back(s[k]);
+      out.push_back(MakeTuple(row));
+    }
+    return MakeList(out);
+  });
+  Def(t, "sorted", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("sorted", a, {"iterable", "reverse"}, 1);
+    std::vector<Value> items = IterateValue(in, b.Get(0));
+    bool rev = b.Has(1) && Truth(b.Get(1));
+    std::stable_sort(items.begin(), items.end(), [&](const Value& x, const Value& y) {
+      return Truth(CompareValues(in, ast::CmpOp::Lt, rev ? y : x, rev ? x : y));
+    });
+    return MakeList(items);
+  });
+  Def(t, "reversed", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("reversed", a, {"sequence"}, 1);
+    std::vector<Value> items = IterateValue(in, b.Get(0));
+    std::reverse(items.begin(), items.end());
+    return MakeList(items);
+  });
+  Def(t, "round", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("round", a, {"number", "ndigits"}, 1);
+    Value v = b.Get(0);
+    if (auto s = ScalarOf(v)) v = *s;
+    if (!v.IsNumber()) TypeError("type " + TypeName(v) + " doesn't define __round__ method");
+    if (!b.Has(1) || b.Get(1).IsNone()) {
+      if (v.IsIntLike()) return Value::Int(v.i());
+      double r = RoundHalfEven(v.f());
+      return ToIntValue(Value::Float(r));
+    }
+    int64_t nd = ToInt(b.Get(1), "round() ndigits");
+    if (v.IsIntLike()) return Value::Int(v.i());
+    if (nd >= 0 && nd < 300) {
+      char buf[512];
+      std::snprintf(buf, sizeof buf, "%.*f", int(nd), v.f());
+      return Value::Float(std::strtod(buf, nullptr));
+    }
+    double p = std::pow(10.0, double(-nd));
+    return Value::Float(RoundHalfEven(v.f() / p) * p);
+  });
+  Def(t, "format", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("format", a, {"value", "format_spec"}, 1);
+    return MakeStr(FormatWithSpec(b.Get(0), b.Has(1) ? ToStr(b.Get(1), "format()") : ""));
+  });
+  Def(t, "divmod", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("divmod", a, {"x", "y"}, 2);
+    return MakeTuple({BinaryOpValues(in, ast::BinaryOp::FloorDiv, b.Get(0), b.Get(1)),
+                      BinaryOpValues(in, ast::BinaryOp::Mod, b.Get(0), b.Get(1))});
+  });
+  Def(t, "pow", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("pow", a, {"base", "exp"}, 2);
+    return BinaryOpValues(in, ast::BinaryOp::Pow, b.Get(0), b.Get(1));
+  });
+  Def(t, "isinstance", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("isinstance", a, {"obj", "class_or_tuple"}, 2);
+    std::vector<Value> classes;
+    if (auto* tu = b.Get(1).As<TupleObj>()) classes = tu->items;
+    else classes.push_back(b.Get(1));
+    std::string tn = TypeName(b.Get(0));
+    for (const Value& c : classes) {
+      auto* ty = c.As<PyTypeObj>();
+      if (!ty) TypeError("isinstance() arg 2 must be a type or tuple of types");
+      if (ty->name == tn || (ty->name == "int" && tn == "bool")) return Value::Bool(true);
+    }
+    return Value::Bool(false);
+  });
+  t["None"] = Value();
+}
+
+Value MakeMathModule() {
+  auto m = std::make_shared<ModuleObj>("math");
+  m->attrs["pi"] = Value::Float(M_PI);
+  m->attrs["e"] = Value::Float(M_E);
+  m->attrs["inf"] = Value::Float(INFINITY);
+  m->attrs["nan"] = Value::Float(NAN);
+  auto unary = [&](const std::string& name, double (*f)(double), bool domain_log) {
+    m->Def(name, [name, f, domain_log](Interpreter&, CallArgs& a) {
+      ArgBinder b(name, a, {"x"}, 1);
+      double x = ToDouble(b.Get(0), name + "()");
+      if ((domain_log && x <= 0) || (name == "sqrt" && x < 0)) ValueError("math domain error");
+      return Value::Float(f(x));
+    });
+  };
+  unary("sqrt", [](double x) { return std::sqrt(x); }, false);
+  unary("exp", [](double x) { return std::exp(x); }, false);
+  unary("log", [](double x) { return std::log(x); }, true);
+  unary("sin", [](double x) { return std::sin(x); }, false);
+  unary("cos", [](double x) { return std::cos(x); }, false);
+  unary("tan", [](double x) { return std::tan(x); }, false);
+  unary("fabs", [](double x) { return std::fabs(x); }, false);
+  for (const char* name : {"floor", "ceil"}) {
+    std::string n = name;
+    m->Def(n, [n](Interpreter&, CallArgs& a) {
+      ArgBinder b(n, a, {"x"}, 1);
+      if (b.Get(0).IsIntLike()) return Value::Int(b.Get(0).i());
+      double x = ToDouble(b.Get(0), n + "()");
+      return ToIntValue(Value::Float(n == "floor" ? std::floor(x) : std::ceil(x)));
+    });
+  }
+  m->Def("isclose", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("isclose", a, {"a", "b", "rel_tol", "abs_tol"}, 2);
+    double x = ToDouble(b.Get(0), "isclose()"), y = ToDouble(b.Get(1), "isclose()");
+    double rt = b.Has(2) ? ToDouble(b.Get(2), "isclose()") : 1e-9;
+    double at = b.Has(3) ? ToDouble(b.Get(3), "isclose()") : 0.0;
+    return Value::Bool(x == y || std::fabs(x - y) <= std::max(rt * std::max(std::fabs(x), std::fabs(y)), at));
+  });
+  return Value(m);
+}
+
+}  // namespace tilec::host

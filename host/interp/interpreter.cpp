@@ -1,0 +1,607 @@
+// Statement execution and expression evaluation over the AST, with Python's scoping
+// (locals, module globals, builtins) and tracebacks that name the page line.
+#include "host/interp/interpreter.h"
+
+#include <exception>
+#include <ostream>
+#include <sstream>
+
+#include "frontend/parse/parse.h"
+#include "host/interp/args.h"
+#include "host/ndarray/ndarray.h"
+#include "tilec/error.h"
+#include "support/diagnostics.h"
+
+namespace tilec::host {
+
+namespace {
+constexpr int kMaxDepth = 200;
+
+std::string Strip(std::string_view s) {
+  size_t l = s.find_first_not_of(" \t"), r = s.find_last_not_of(" \t\r\n");
+  return l == std::string_view::npos ? "" : std::string(s.substr(l, r - l + 1));
+}
+
+// Restores the frame's current statement on normal exit only, so that an exception leaves
+// the innermost statement in place for the traceback.
+struct StmtScope {
+  const ast::Stmt*& slot;
+  const ast::Stmt* saved;
+  int exceptions;
+  StmtScope(const ast::Stmt*& s, const ast::Stmt* now)
+      : slot(s), saved(s), exceptions(std::uncaught_exceptions()) { slot = now; }
+  ~StmtScope() {
+    if (std::uncaught_exceptions() == exceptions) slot = saved;
+  }
+};
+}  // namespace
+
+Interpreter::Interpreter(std::ostream& out, bool prelude) : out_(&out), wp_(MakeWpState()) {
+  InstallBuiltins(builtins_);
+  if (prelude) {
+    // Doc pages and examples use `wp` and `np` without importing them, as Warp's own
+    // documentation does (its doctest setup imports both).
+    globals_["wp"] = MakeWarpModule(*this);
+    globals_["np"] = MakeNumpyModule();
+  }
+}
+
+Interpreter::~Interpreter() = default;
+
+ChunkRef Interpreter::Parse(const std::string& path, std::string text, int line_base, int col_base,
+                            std::string* diagnostics) {
+  auto chunk = std::make_shared<Chunk>(path, std::move(text), line_base, col_base);
+  diag::DiagnosticEngine diags;
+  chunk->module = parse::ParseFile(chunk->file, diags);
+  if (diags.has_errors() || !chunk->module) {
+    if (diagnostics) {
+      std::ostringstream os;
+      diags.Render(os);
+      *diagnostics = os.str();
+    }
+    return nullptr;
+  }
+  return chunk;
+}
+
+bool Interpreter::RunSource(const std::string& path, std::string text, int line_base, int col_base,
+                            std::ostream& err) {
+  std::string diagnostics;
+  ChunkRef chunk = Parse(path, std::move(text), line_base, col_base, &diagnostics);
+  if (!chunk) {
+    out_->flush();
+    err << diagnostics;
+    return false;
+  }
+  try {
+    RunChunk(chunk);
+  } catch (const PyError& e) {
+    out_->flush();
+    err << e.diagnostics << FormatTraceback(e);
+    return false;
+  }
+  return true;
+}
+
+void Interpreter::RunChunk(const ChunkRef& chunk) {
+  chunks_.push_back(chunk);
+  Frame frame;
+  frame.chunk = chunk.get();
+  Frame* saved = frame_;
+  frame_ = &frame;
+  try {
+    for (const auto& s : chunk->module->body) {
+      Flow f = Exec(*s);
+      if (f == Flow::Break || f == Flow::Continue)
+        Raise("SyntaxError", std::string("'") + (f == Flow::Break ? "break" : "continue") + "' outside loop");
+      if (f == Flow::Return) Raise("SyntaxError", "'return' outside function");
+      if (echo_ && s->Is<ast::ExprStmt>() && !last_value_.IsNone()) {
+        *out_ << Repr(last_value_) << "\n";
+      }
+      last_value_ = Value();
+    }
+  } catch (PyError& e) {
+    e.trace.push_back(Here());
+    frame_ = saved;
+    last_value_ = Value();
+    throw;
+  }
+  frame_ = saved;
+}
+
+std::string Interpreter::FormatTraceback(const PyError& e) {
+  std::string out = "Traceback (most recent call last):\n";
+  for (auto it = e.trace.rbegin(); it != e.trace.rend(); ++it) {
+    out += "  File \"" + it->file + "\", line " + std::to_string(it->line) + ", in " + it->function + "\n";
+    if (!it->source.empty()) out += "    " + it->source + "\n";
+  }
+  return out + e.Line() + "\n";
+}
+
+TraceEntry Interpreter::Here() const {
+  TraceEntry t;
+  if (!frame_ || !frame_->chunk) return t;
+  t.file = frame_->chunk->file.path();
+  t.function = frame_->function;
+  if (frame_->stmt) {
+    t.line = frame_->chunk->file.Locate(frame_->stmt->range.begin).line;
+    t.source = Strip(frame_->chunk->file.LineText(frame_->stmt->range.begin));
+  }
+  return t;
+}
+
+int Interpreter::current_line() const {
+  if (!frame_ || !frame_->stmt) return 0;
+  return frame_->chunk->file.Locate(frame_->stmt->range.begin).line;
+}
+
+// ---------------------------------------------------------------- names
+
+Value Interpreter::LookupName(const std::string& id) {
+  if (frame_ && frame_->locals) {
+    auto it = frame_->locals->find(id);
+    if (it != frame_->locals->end()) return it->second;
+  }
+  if (auto it = globals_.find(id); it != globals_.end()) return it->second;
+  if (auto it = builtins_.find(id); it != builtins_.end()) return it->second;
+  Raise("NameError", "name '" + id + "' is not defined");
+}
+
+void Interpreter::StoreName(const std::string& id, const Value& v) {
+  if (frame_ && frame_->locals) (*frame_->locals)[id] = v;
+  else globals_[id] = v;
+}
+
+// ---------------------------------------------------------------- statements
+
+Interpreter::Flow Interpreter::ExecBody(const ast::Body& body) {
+  for (const auto& s : body) {
+    Flow f = Exec(*s);
+    if (f != Flow::Normal) return f;
+  }
+  return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::Exec(const ast::Stmt& s) {
+  // Errors of the ndarray and the runtime become Python exceptions at the statement that
+  // raised them; anything else unexpected too, so that the session survives it.
+  try {
+    return ExecInner(s);
+  } catch (const PyError&) {
+    throw;
+  } catch (const NdError& e) {
+    throw PyError(e.type(), e.message());
+  } catch (const rt::Error& e) {
+    throw PyError("RuntimeError", e.what());
+  } catch (const std::bad_alloc&) {
+    throw PyError("MemoryError", "");
+  } catch (const std::exception& e) {
+    throw PyError("SystemError", std::string("internal error: ") + e.what());
+  }
+}
+
+Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
+  StmtScope scope(frame_->stmt, &s);
+  switch (s.kind) {
+    case ast::StmtKind::ExprStmt: {
+      Value v = Eval(*s.As<ast::ExprStmt>()->value);
+      if (!frame_->locals) last_value_ = v;
+      return Flow::Normal;
+    }
+    case ast::StmtKind::Assign: {
+      auto* a = s.As<ast::Assign>();
+      Value v = Eval(*a->value);
+      for (const auto& t : a->targets) Assign(*t, v);
+      return Flow::Normal;
+    }
+    case ast::StmtKind::AnnAssign: {
+      auto* a = s.As<ast::AnnAssign>();
+      if (a->value) Assign(*a->target, Eval(*a->value));
+      return Flow::Normal;
+    }
+    case ast::StmtKind::AugAssign: {
+      auto* a = s.As<ast::AugAssign>();
+      const ast::Expr& t = *a->target;
+      if (auto* n = t.As<ast::Name>()) {
+        Value cur = LookupName(n->id);
+        Value rhs = Eval(*a->value);
+        if (cur.IsObj() && cur.obj()->InplaceOp(*this, a->op, rhs)) return Flow::Normal;
+        StoreName(n->id, BinaryOpValues(*this, a->op, cur, rhs));
+      } else if (auto* at = t.As<ast::Attribute>()) {
+        Value obj = Eval(*at->value);
+        Value cur = GetAttr(obj, at->attr);
+        Value rhs = Eval(*a->value);
+        if (cur.IsObj() && cur.obj()->InplaceOp(*this, a->op, rhs)) return Flow::Normal;
+        Value nv = BinaryOpValues(*this, a->op, cur, rhs);
+        if (!obj.IsObj() || !obj.obj()->SetAttr(*this, at->attr, nv))
+          AttributeError("'" + TypeName(obj) + "' object attribute '" + at->attr + "' is read-only");
+      } else if (auto* sub = t.As<ast::Subscript>()) {
+        Value obj = Eval(*sub->value);
+        Value key = EvalSubscriptIndex(*sub->index);
+        if (!obj.IsObj()) TypeError("'" + TypeName(obj) + "' object is not subscriptable");
+        Value cur = obj.obj()->GetItem(*this, key);
+        Value rhs = Eval(*a->value);
+        if (cur.IsObj() && cur.obj()->InplaceOp(*this, a->op, rhs)) return Flow::Normal;
+        obj.obj()->SetItem(*this, key, BinaryOpValues(*this, a->op, cur, rhs));
+      } else {
+        Raise("SyntaxError", "illegal expression for augmented assignment");
+      }
+      return Flow::Normal;
+    }
+    case ast::StmtKind::If: {
+      auto* i = s.As<ast::If>();
+      if (Truth(Eval(*i->cond))) return ExecBody(i->body);
+      return ExecBody(i->orelse);
+    }
+    case ast::StmtKind::For:
+      return ExecFor(*s.As<ast::For>());
+    case ast::StmtKind::While: {
+      auto* w = s.As<ast::While>();
+      while (Truth(Eval(*w->cond))) {
+        Flow f = ExecBody(w->body);
+        if (f == Flow::Break) break;
+        if (f == Flow::Return) return f;
+        frame_->stmt = &s;
+      }
+      return Flow::Normal;
+    }
+    case ast::StmtKind::Break: return Flow::Break;
+    case ast::StmtKind::Continue: return Flow::Continue;
+    case ast::StmtKind::Pass: return Flow::Normal;
+    case ast::StmtKind::Return: {
+      auto* r = s.As<ast::Return>();
+      if (!frame_->locals) Raise("SyntaxError", "'return' outside function");
+      frame_->return_value = r->value ? Eval(*r->value) : Value();
+      return Flow::Return;
+    }
+    case ast::StmtKind::FunctionDef:
+      ExecFunctionDef(*s.As<ast::FunctionDef>());
+      return Flow::Normal;
+    case ast::StmtKind::ClassDef:
+      ExecClassDef(*s.As<ast::ClassDef>());
+      return Flow::Normal;
+    case ast::StmtKind::Import:
+      ExecImport(*s.As<ast::Import>());
+      return Flow::Normal;
+    case ast::StmtKind::ImportFrom: {
+      auto* i = s.As<ast::ImportFrom>();
+      Value mod = ImportModule(i->module);
+      for (const auto& n : i->names) {
+        std::optional<Value> v = mod.obj()->GetAttr(*this, n.name);
+        if (!v)
+          Raise("ImportError", "cannot import name '" + n.name + "' from '" + i->module + "'");
+        StoreName(n.asname.empty() ? n.name : n.asname, *v);
+      }
+      return Flow::Normal;
+    }
+    case ast::StmtKind::With:
+      return ExecWith(*s.As<ast::With>());
+    case ast::StmtKind::Assert: {
+      auto* a = s.As<ast::Assert>();
+      if (!Truth(Eval(*a->test))) Raise("AssertionError", a->msg ? Str(Eval(*a->msg)) : "");
+      return Flow::Normal;
+    }
+  }
+  return Flow::Normal;
+}
+
+Interpreter::Flow Interpreter::ExecFor(const ast::For& s) {
+  Value iter = Eval(*s.iter);
+  auto body = [&](const Value& item) -> std::optional<Flow> {
+    Assign(*s.target, item);
+    Flow f = ExecBody(s.body);
+    frame_->stmt = &s;
+    if (f == Flow::Break) return Flow::Normal;
+    if (f == Flow::Return) return f;
+    return std::nullopt;
+  };
+  // Ranges are walked without building the list of their elements.
+  if (auto* r = iter.As<RangeObj>()) {
+    int64_t n = *r->Len();
+    for (int64_t k = 0; k < n; ++k)
+      if (auto f = body(Value::Int(r->start + k * r->step))) return *f;
+    return Flow::Normal;
+  }
+  for (const Value& item : IterateValue(*this, iter))
+    if (auto f = body(item)) return *f;
+  return Flow::Normal;
+}
+
+Value Interpreter::ImportModule(const std::string& name) {
+  if (name == "warp") {
+    auto it = globals_.find("wp");
+    if (it != globals_.end() && it->second.As<ModuleObj>() &&
+        it->second.As<ModuleObj>()->name == "warp")
+      return it->second;
+    if (!wp_module_.IsObj()) wp_module_ = MakeWarpModule(*this);
+    return wp_module_;
+  }
+  if (name == "numpy") {
+    auto it = globals_.find("np");
+    if (it != globals_.end() && it->second.As<ModuleObj>() &&
+        it->second.As<ModuleObj>()->name == "numpy")
+      return it->second;
+    return MakeNumpyModule();
+  }
+  if (name == "math") return MakeMathModule();
+  Raise("ModuleNotFoundError", "No module named '" + name + "'");
+}
+
+void Interpreter::ExecImport(const ast::Import& s) {
+  for (const auto& n : s.names) {
+    Value mod = ImportModule(n.name);
+    StoreName(n.asname.empty() ? n.name : n.asname, mod);
+  }
+}
+
+Interpreter::Flow Interpreter::ExecWith(const ast::With& s) {
+  std::vector<Value> entered;
+  Flow f = Flow::Normal;
+  try {
+    for (const auto& item : s.items) {
+      Value ctx = Eval(*item.context);
+      std::optional<Value> as = ctx.IsObj() ? ctx.obj()->Enter(*this) : std::nullopt;
+      if (!as)
+        TypeError("'" + TypeName(ctx) + "' object does not support the context manager protocol");
+      entered.push_back(ctx);
+      if (item.target) Assign(*item.target, *as);
+    }
+    f = ExecBody(s.body);
+  } catch (...) {
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->Exit(*this);
+    throw;
+  }
+  for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->Exit(*this);
+  return f;
+}
+
+void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
+  auto fn = std::make_shared<FunctionObj>();
+  fn->def = &s;
+  fn->chunk = chunk_of(frame_->chunk);
+  // Kernels and wp.funcs take type annotations, not defaults evaluated on the host.
+  bool host_function = s.decorators.empty();
+  for (const auto& p : s.params) {
+    fn->has_default.push_back(p.default_value != nullptr);
+    fn->defaults.push_back(p.default_value && host_function ? Eval(*p.default_value) : Value());
+  }
+  Value v(fn);
+  for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+    Value deco = Eval(**it);
+    CallArgs args;
+    args.pos.push_back(v);
+    v = CallValue(deco, args);
+  }
+  StoreName(s.name, v);
+}
+
+void Interpreter::ExecClassDef(const ast::ClassDef& s) {
+  if (s.decorators.empty())
+    TypeError("class `" + s.name + "`: only `@wp.struct` classes are supported in host code");
+  auto cls = std::make_shared<ClassDefObj>();
+  cls->def = &s;
+  cls->chunk = chunk_of(frame_->chunk);
+  Value v(cls);
+  for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+    Value deco = Eval(**it);
+    CallArgs args;
+    args.pos.push_back(v);
+    v = CallValue(deco, args);
+  }
+  StoreName(s.name, v);
+}
+
+ChunkRef Interpreter::chunk_of(const Chunk* c) const {
+  for (const auto& ch : chunks_)
+    if (ch.get() == c) return ch;
+  return nullptr;
+}
+
+void Interpreter::Assign(const ast::Expr& target, const Value& v) {
+  switch (target.kind) {
+    case ast::ExprKind::Name:
+      StoreName(target.As<ast::Name>()->id, v);
+      return;
+    case ast::ExprKind::Tuple:
+    case ast::ExprKind::List: {
+      const auto& elts = target.Is<ast::Tuple>() ? target.As<ast::Tuple>()->elts
+                                                 : target.As<ast::List>()->elts;
+      if (!v.IsObj() || !v.obj()->Len()) TypeError("cannot unpack non-iterable " + TypeName(v) + " object");
+      std::vector<Value> items = IterateValue(*this, v);
+      if (items.size() > elts.size())
+        ValueError("too many values to unpack (expected " + std::to_string(elts.size()) + ")");
+      if (items.size() < elts.size())
+        ValueError("not enough values to unpack (expected " + std::to_string(elts.size()) +
+                   ", got " + std::to_string(items.size()) + ")");
+      for (size_t k = 0; k < elts.size(); ++k) Assign(*elts[k], items[k]);
+      return;
+    }
+    case ast::ExprKind::Subscript: {
+      auto* sub = target.As<ast::Subscript>();
+      Value obj = Eval(*sub->value);
+      Value key = EvalSubscriptIndex(*sub->index);
+      if (!obj.IsObj()) TypeError("'" + TypeName(obj) + "' object does not support item assignment");
+      obj.obj()->SetItem(*this, key, v);
+      return;
+    }
+    case ast::ExprKind::Attribute: {
+      auto* at = target.As<ast::Attribute>();
+      Value obj = Eval(*at->value);
+      if (!obj.IsObj() || !obj.obj()->SetAttr(*this, at->attr, v)) {
+        if (obj.IsObj() && obj.obj()->GetAttr(*this, at->attr))
+          AttributeError("attribute '" + at->attr + "' of '" + TypeName(obj) + "' objects is not writable");
+        AttributeError("'" + TypeName(obj) + "' object has no attribute '" + at->attr + "'");
+      }
+      return;
+    }
+    default:
+      Raise("SyntaxError", "cannot assign to expression");
+  }
+}
+
+// ---------------------------------------------------------------- calls
+
+Value FunctionObj::Call(Interpreter& in, CallArgs& args) { return in.CallUser(*this, args); }
+
+Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
+  const ast::FunctionDef& def = *fn.def;
+  std::vector<std::string> names;
+  size_t required = 0;
+  for (size_t k = 0; k < def.params.size(); ++k) {
+    names.push_back(def.params[k].name);
+    if (!fn.has_default[k]) required = k + 1;
+  }
+  ArgBinder binder(def.name, args, names, required);
+  std::map<std::string, Value> locals;
+  for (size_t k = 0; k < names.size(); ++k)
+    locals[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+  if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
+  Frame frame;
+  frame.chunk = fn.chunk.get();
+  frame.locals = &locals;
+  frame.function = def.name;
+  Frame* saved = frame_;
+  frame_ = &frame;
+  ++depth_;
+  try {
+    ExecBody(def.body);
+  } catch (PyError& e) {
+    e.trace.push_back(Here());
+    frame_ = saved;
+    --depth_;
+    throw;
+  }
+  frame_ = saved;
+  --depth_;
+  return frame.return_value;
+}
+
+Value Interpreter::CallValue(const Value& f, CallArgs& args) {
+  if (!f.IsObj() || !f.obj()->Callable()) TypeError("'" + TypeName(f) + "' object is not callable");
+  return f.obj()->Call(*this, args);
+}
+
+Value Interpreter::EvalCall(const ast::Call& c) {
+  Value f = Eval(*c.func);
+  CallArgs args;
+  for (const auto& a : c.args) args.pos.push_back(Eval(*a));
+  for (const auto& k : c.keywords) args.kw.emplace_back(k.name, Eval(*k.value));
+  return CallValue(f, args);
+}
+
+Value Interpreter::GetAttr(const Value& obj, const std::string& name) {
+  if (obj.IsObj()) {
+    if (auto v = obj.obj()->GetAttr(*this, name)) return *v;
+    if (auto* m = obj.As<ModuleObj>())
+      AttributeError("module '" + m->name + "' has no attribute '" + name + "'");
+  }
+  AttributeError("'" + TypeName(obj) + "' object has no attribute '" + name + "'");
+}
+
+// ---------------------------------------------------------------- expressions
+
+Value Interpreter::EvalSubscriptIndex(const ast::Expr& index) {
+  if (auto* t = index.As<ast::Tuple>()) {
+    std::vector<Value> items;
+    for (const auto& e : t->elts) items.push_back(EvalSubscriptIndex(*e));
+    return MakeTuple(std::move(items));
+  }
+  return Eval(index);
+}
+
+Value Interpreter::EvalCompare(const ast::Compare& c) {
+  Value left = Eval(*c.left);
+  Value result;
+  for (size_t k = 0; k < c.ops.size(); ++k) {
+    Value right = Eval(*c.comparators[k]);
+    result = CompareValues(*this, c.ops[k], left, right);
+    if (k + 1 < c.ops.size() && !Truth(result)) return result;
+    left = right;
+  }
+  return result;
+}
+
+Value Interpreter::Eval(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::Name: return LookupName(e.As<ast::Name>()->id);
+    case ast::ExprKind::IntLit: {
+      uint64_t v = e.As<ast::IntLit>()->value;
+      if (v > uint64_t(INT64_MAX)) Raise("OverflowError", "integer literal too large (host ints are 64-bit)");
+      return Value::Int(int64_t(v));
+    }
+    case ast::ExprKind::FloatLit: return Value::Float(e.As<ast::FloatLit>()->value);
+    case ast::ExprKind::StrLit: return MakeStr(e.As<ast::StrLit>()->value);
+    case ast::ExprKind::BoolLit: return Value::Bool(e.As<ast::BoolLit>()->value);
+    case ast::ExprKind::NoneLit: return Value();
+    case ast::ExprKind::Unary: {
+      auto* u = e.As<ast::Unary>();
+      Value v = Eval(*u->operand);
+      if (u->op == ast::UnaryOp::Not) return Value::Bool(!Truth(v));
+      return UnaryOpValue(*this, u->op, v);
+    }
+    case ast::ExprKind::Binary: {
+      auto* b = e.As<ast::Binary>();
+      Value l = Eval(*b->lhs);
+      Value r = Eval(*b->rhs);
+      return BinaryOpValues(*this, b->op, l, r);
+    }
+    case ast::ExprKind::BoolOp: {
+      auto* b = e.As<ast::BoolOp>();
+      Value v;
+      for (size_t k = 0; k < b->values.size(); ++k) {
+        v = Eval(*b->values[k]);
+        bool t = Truth(v);
+        if (b->op == ast::BoolOpKind::And ? !t : t) return v;
+      }
+      return v;
+    }
+    case ast::ExprKind::Compare: return EvalCompare(*e.As<ast::Compare>());
+    case ast::ExprKind::IfExp: {
+      auto* i = e.As<ast::IfExp>();
+      return Truth(Eval(*i->cond)) ? Eval(*i->then_value) : Eval(*i->else_value);
+    }
+    case ast::ExprKind::Call: return EvalCall(*e.As<ast::Call>());
+    case ast::ExprKind::Attribute: {
+      auto* a = e.As<ast::Attribute>();
+      return GetAttr(Eval(*a->value), a->attr);
+    }
+    case ast::ExprKind::Subscript: {
+      auto* s = e.As<ast::Subscript>();
+      Value obj = Eval(*s->value);
+      Value key = EvalSubscriptIndex(*s->index);
+      if (!obj.IsObj()) TypeError("'" + TypeName(obj) + "' object is not subscriptable");
+      return obj.obj()->GetItem(*this, key);
+    }
+    case ast::ExprKind::Slice: {
+      auto* s = e.As<ast::Slice>();
+      auto sl = std::make_shared<SliceObj>();
+      if (s->lower) sl->lower = Eval(*s->lower);
+      if (s->upper) sl->upper = Eval(*s->upper);
+      if (s->step) sl->step = Eval(*s->step);
+      return Value(sl);
+    }
+    case ast::ExprKind::Tuple: {
+      std::vector<Value> items;
+      for (const auto& x : e.As<ast::Tuple>()->elts) items.push_back(Eval(*x));
+      return MakeTuple(std::move(items));
+    }
+    case ast::ExprKind::List: {
+      std::vector<Value> items;
+      for (const auto& x : e.As<ast::List>()->elts) items.push_back(Eval(*x));
+      return MakeList(std::move(items));
+    }
+    case ast::ExprKind::Dict: {
+      auto* d = e.As<ast::Dict>();
+      auto obj = std::make_shared<DictObj>();
+      for (size_t k = 0; k < d->keys.size(); ++k) {
+        Value key = Eval(*d->keys[k]);
+        if (key.As<ListObj>() || key.As<DictObj>()) TypeError("unhashable type: '" + TypeName(key) + "'");
+        obj->Put(key, Eval(*d->values[k]));
+      }
+      return Value(obj);
+    }
+  }
+  return Value();
+}
+
+}  // namespace tilec::host

@@ -1,0 +1,141 @@
+// The host interpreter: runs the host statements of LANGUAGE.md §7 over the AST, one session
+// of globals across many chunks (a file, a REPL entry, the testcode blocks of a page).
+// Python exceptions print as a traceback with the line and leave the session usable.
+#pragma once
+#include <iosfwd>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "frontend/ast/ast.h"
+#include "host/interp/errors.h"
+#include "host/interp/value.h"
+#include "support/source.h"
+
+namespace tilec::host {
+
+// One parsed piece of source. Functions defined in it keep it alive.
+struct Chunk {
+  Chunk(std::string path, std::string text, int line_base, int col_base)
+      : file(std::move(path), std::move(text), line_base, col_base) {}
+  SourceFile file;
+  std::unique_ptr<ast::Module> module;
+};
+using ChunkRef = std::shared_ptr<const Chunk>;
+
+// A `def` at host level; decorators such as `@wp.kernel` receive it and read its AST.
+struct FunctionObj : Object {
+  std::string TypeName() const override { return "function"; }
+  std::string Repr() const override { return "<function " + def->name + ">"; }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override;
+  const ast::FunctionDef* def = nullptr;
+  ChunkRef chunk;
+  std::vector<Value> defaults;  // one per parameter; None-kind Value with has_default false
+  std::vector<bool> has_default;
+};
+
+// A `class` statement, handed to its decorator (`@wp.struct`).
+struct ClassDefObj : Object {
+  std::string TypeName() const override { return "type"; }
+  std::string Repr() const override { return "<class '" + def->name + "'>"; }
+  const ast::ClassDef* def = nullptr;
+  ChunkRef chunk;
+};
+
+// Per-session state of the `wp` binding (devices, kernels, active tapes); defined there.
+struct WpState;
+
+class Interpreter {
+ public:
+  // `out` receives print(); modules `wp` and `np` are bound as globals when `prelude`.
+  explicit Interpreter(std::ostream& out, bool prelude = true);
+  ~Interpreter();
+  Interpreter(const Interpreter&) = delete;
+  Interpreter& operator=(const Interpreter&) = delete;
+
+  // Parses and runs one chunk. A syntax error prints the diagnostics; an exception prints
+  // the traceback. Both go to `err`; returns false for either.
+  bool RunSource(const std::string& path, std::string text, int line_base, int col_base,
+                 std::ostream& err);
+  // Parses one chunk without running it (the REPL uses it to tell incomplete input).
+  static ChunkRef Parse(const std::string& path, std::string text, int line_base, int col_base,
+                        std::string* diagnostics);
+  // Runs a parsed chunk; throws PyError with the module-level trace entry filled in.
+  void RunChunk(const ChunkRef& chunk);
+  static std::string FormatTraceback(const PyError& e);
+
+  std::ostream& out() { return *out_; }
+  // Interactive mode: a top-level expression statement prints its repr, as Python's REPL does.
+  void set_echo(bool on) { echo_ = on; }
+  void set_out(std::ostream& out) { out_ = &out; }
+  std::map<std::string, Value>& globals() { return globals_; }
+  WpState& wp() { return *wp_; }
+
+  Value Eval(const ast::Expr& e);
+  Value CallValue(const Value& f, CallArgs& args);
+  Value GetAttr(const Value& obj, const std::string& name);
+  // The chunk and line currently executing, for messages and compile snapshots.
+  const Chunk* current_chunk() const { return frame_ ? frame_->chunk : nullptr; }
+  int current_line() const;
+
+  // Called by FunctionObj::Call.
+  Value CallUser(FunctionObj& fn, CallArgs& args);
+
+ private:
+  enum class Flow { Normal, Break, Continue, Return };
+  struct Frame {
+    const Chunk* chunk = nullptr;
+    std::map<std::string, Value>* locals = nullptr;  // null at module level
+    std::string function = "<module>";
+    const ast::Stmt* stmt = nullptr;
+    Value return_value;
+  };
+
+  Flow ExecBody(const ast::Body& body);
+  Flow Exec(const ast::Stmt& s);
+  Flow ExecInner(const ast::Stmt& s);
+  Flow ExecFor(const ast::For& s);
+  void ExecFunctionDef(const ast::FunctionDef& s);
+  void ExecClassDef(const ast::ClassDef& s);
+  void ExecImport(const ast::Import& s);
+  Flow ExecWith(const ast::With& s);
+  void Assign(const ast::Expr& target, const Value& v);
+  Value LookupName(const std::string& id);
+  void StoreName(const std::string& id, const Value& v);
+  Value EvalCall(const ast::Call& c);
+  Value EvalSubscriptIndex(const ast::Expr& index);
+  Value EvalCompare(const ast::Compare& c);
+  TraceEntry Here() const;
+
+  Value ImportModule(const std::string& name);
+  ChunkRef chunk_of(const Chunk* c) const;
+
+  std::ostream* out_;
+  std::vector<ChunkRef> chunks_;  // every chunk run, so that functions can outlive their run
+  bool echo_ = false;
+  Value last_value_;
+  Value wp_module_;
+  std::map<std::string, Value> globals_;
+  std::map<std::string, Value> builtins_;
+  std::shared_ptr<WpState> wp_;
+  Frame* frame_ = nullptr;
+  int depth_ = 0;
+
+  friend struct FunctionObj;
+};
+
+// Python operators on values (ops.cpp).
+Value BinaryOpValues(Interpreter& in, ast::BinaryOp op, const Value& a, const Value& b);
+Value UnaryOpValue(Interpreter& in, ast::UnaryOp op, const Value& a);
+Value CompareValues(Interpreter& in, ast::CmpOp op, const Value& a, const Value& b);
+
+// The built-in functions (print, range, len, ...), module tables, and the `wp`/`np` modules.
+void InstallBuiltins(std::map<std::string, Value>& table);
+Value MakeNumpyModule();
+Value MakeMathModule();
+Value MakeWarpModule(Interpreter& in);
+std::shared_ptr<WpState> MakeWpState();
+
+}  // namespace tilec::host

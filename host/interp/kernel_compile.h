@@ -1,0 +1,49 @@
+// The interpreter's door to the compiler: a kernel's definitions plus a constants snapshot
+// in, a runtime kernel (or rendered diagnostics) out; also the text stages for `:emit`.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/interp/value.h"
+#include "host/interp/wp_values.h"
+#include "tilec/runtime.h"
+
+namespace tilec::host {
+
+struct KernelConstant {
+  std::string name;
+  Value value;  // int, float or bool
+};
+
+struct KernelCompileRequest {
+  std::string kernel_name;
+  bool enable_backward = true;
+  std::vector<KernelConstant> constants;
+  std::vector<WpState::Definition> definitions;  // funcs, structs and the kernel, in order
+};
+
+struct KernelCompileResult {
+  bool ok = false;
+  std::string diagnostics;  // rendered, page lines
+  rt::Kernel kernel;
+  std::string source;  // the module text that was compiled
+};
+
+// The module text for a request, and the path / column base its diagnostics should carry.
+struct ModuleText {
+  std::string text;
+  std::string path;
+  int col_base = 0;
+};
+ModuleText BuildModuleText(const KernelCompileRequest& req);
+
+KernelCompileResult CompileKernel(const KernelCompileRequest& req);
+// Text of one compiler stage ("tile-ir", "grad-ir", "llvm", "ptx") for the kernel.
+std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, const std::string& stage,
+                                           std::string* diagnostics);
+// The layout of a `@wp.struct` from its definition; nullopt when it cannot be computed.
+std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs,
+                                               const std::string& name);
+
+}  // namespace tilec::host

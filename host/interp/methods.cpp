@@ -1,0 +1,362 @@
+// Methods of the built-in containers (list.append, dict.items, str.format, ...) and
+// Python's format-spec mini-language.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "host/interp/args.h"
+#include "host/interp/errors.h"
+#include "host/interp/value.h"
+
+namespace tilec::host {
+
+namespace {
+
+template <class Self, class F>
+Value Method(std::shared_ptr<Self> self, const std::string& name, F f) {
+  return Value(std::make_shared<BuiltinFn>(
+      name, [self, f](Interpreter& in, CallArgs& a) -> Value { return f(*self, in, a); }));
+}
+
+std::string FormatFloat(double d, char type, int precision) {
+  if (std::isnan(d)) return "nan";
+  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
+  char fmt[16];
+  std::snprintf(fmt, sizeof fmt, "%%.%d%c", precision, type);
+  char buf[512];
+  std::snprintf(buf, sizeof buf, fmt, d);
+  return buf;
+}
+
+}  // namespace
+
+std::string FormatWithSpec(const Value& v0, const std::string& spec) {
+  Value v = v0;
+  if (v.IsObj())
+    if (auto s = v.obj()->AsScalar()) v = *s;
+  if (spec.empty()) return Str(v);
+  size_t p = 0;
+  char fill = ' ', align = 0, sign = '-';
+  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
+  if (spec.size() >= 2 && is_align(spec[1])) {
+    fill = spec[0];
+    align = spec[1];
+    p = 2;
+  } else if (is_align(spec[0])) {
+    align = spec[0];
+    p = 1;
+  }
+  if (p < spec.size() && (spec[p] == '+' || spec[p] == '-' || spec[p] == ' ')) sign = spec[p++];
+  if (p < spec.size() && spec[p] == '0' && !align) {
+    fill = '0';
+    align = '=';
+    ++p;
+  }
+  int width = 0;
+  while (p < spec.size() && isdigit((unsigned char)spec[p])) width = width * 10 + (spec[p++] - '0');
+  bool comma = false;
+  if (p < spec.size() && spec[p] == ',') comma = true, ++p;
+  int precision = -1;
+  if (p < spec.size() && spec[p] == '.') {
+    ++p;
+    precision = 0;
+    while (p < spec.size() && isdigit((unsigned char)spec[p]))
+      precision = precision * 10 + (spec[p++] - '0');
+  }
+  char type = p < spec.size() ? spec[p++] : 0;
+  if (p != spec.size()) ValueError("Invalid format specifier '" + spec + "'");
+
+  std::string body;
+  bool negative = false;
+  bool numeric = v.IsNumber();
+  if (type == 's' || (!numeric && type == 0)) {
+    if (numeric && type == 's')
+      ValueError("Unknown format code 's' for object of type '" + TypeName(v) + "'");
+    body = Str(v);
+    if (precision >= 0 && size_t(precision) < body.size()) body.resize(precision);
+    if (!align) align = '<';
+  } else {
+    if (!numeric) TypeError("unsupported format string passed to " + TypeName(v) + ".__format__");
+    if (!align) align = '>';
+    if (type == 'd' || (type == 0 && v.IsIntLike())) {
+      if (!v.IsIntLike()) ValueError("Unknown format code 'd' for object of type 'float'");
+      negative = v.i() < 0;
+      body = std::to_string(negative ? -v.i() : v.i());
+      if (comma)
+        for (int k = int(body.size()) - 3; k > 0; k -= 3) body.insert(size_t(k), ",");
+    } else {
+      double d = v.AsDouble();
+      negative = std::signbit(d) && !std::isnan(d);
+      d = std::fabs(d);
+      switch (type) {
+        case 'f': case 'F': body = FormatFloat(d, 'f', precision < 0 ? 6 : precision); break;
+        case 'e': case 'E': body = FormatFloat(d, type, precision < 0 ? 6 : precision); break;
+        case '%': body = FormatFloat(d * 100, 'f', precision < 0 ? 6 : precision) + "%"; break;
+        case 'g': case 'G': body = FormatFloat(d, type, precision < 0 ? 6 : precision == 0 ? 1 : precision); break;
+        case 0:
+          if (precision < 0) body = FloatRepr(d);
+          else body = FormatFloat(d, 'g', precision == 0 ? 1 : precision);
+          break;
+        default:
+          ValueError(std::string("Unknown format code '") + type + "' for object of type '" +
+                     TypeName(v) + "'");
+      }
+    }
+  }
+  std::string sign_str = negative ? "-" : (sign == '+' ? "+" : sign == ' ' ? " " : "");
+  size_t len = sign_str.size() + body.size();
+  if (int(len) >= width) return sign_str + body;
+  size_t pad = width - len;
+  switch (align) {
+    case '<': return sign_str + body + std::string(pad, fill);
+    case '^': return std::string(pad / 2, fill) + sign_str + body + std::string(pad - pad / 2, fill);
+    case '=': return sign_str + std::string(pad, fill) + body;
+    default: return std::string(pad, fill) + sign_str + body;
+  }
+}
+
+// `"{} {:.2f} {name}".format(...)`: auto and explicit numbering, names, `!r`/`!s`, specs.
+static std::string StrFormat(const std::string& fmt, CallArgs& a) {
+  std::string out;
+  size_t auto_idx = 0;
+  for (size_t k = 0; k < fmt.size(); ++k) {
+    char c = fmt[k];
+    if (c == '}' ) {
+      if (k + 1 < fmt.size() && fmt[k + 1] == '}') { out += '}'; ++k; continue; }
+      ValueError("Single '}' encountered in format string");
+    }
+    if (c != '{') { out += c; continue; }
+    if (k + 1 < fmt.size() && fmt[k + 1] == '{') { out += '{'; ++k; continue; }
+    size_t close = fmt.find('}', k);
+    if (close == std::string::npos) ValueError("Single '{' encountered in format string");
+    std::string field = fmt.substr(k + 1, close - k - 1);
+    k = close;
+    std::string spec, conv;
+    if (size_t colon = field.find(':'); colon != std::string::npos) {
+      spec = field.substr(colon + 1);
+      field = field.substr(0, colon);
+    }
+    if (size_t bang = field.find('!'); bang != std::string::npos) {
+      conv = field.substr(bang + 1);
+      field = field.substr(0, bang);
+    }
+    Value v;
+    if (field.empty()) {
+      if (auto_idx >= a.pos.size())
+        IndexError("Replacement index " + std::to_string(auto_idx) + " out of range for positional args tuple");
+      v = a.pos[auto_idx++];
+    } else if (isdigit((unsigned char)field[0])) {
+      size_t idx = std::stoul(field);
+      if (idx >= a.pos.size())
+        IndexError("Replacement index " + field + " out of range for positional args tuple");
+      v = a.pos[idx];
+    } else {
+      bool found = false;
+      for (auto& [n, val] : a.kw)
+        if (n == field) v = val, found = true;
+      if (!found) KeyError("'" + field + "'");
+    }
+    if (conv == "r") v = MakeStr(Repr(v));
+    else if (conv == "s") v = MakeStr(Str(v));
+    out += FormatWithSpec(v, spec);
+  }
+  return out;
+}
+
+std::optional<Value> StrObj::GetAttr(Interpreter&, const std::string& name) {
+  auto self = std::static_pointer_cast<StrObj>(shared_from_this());
+  if (name == "format")
+    return Method(self, name, [](StrObj& s, Interpreter&, CallArgs& a) { return MakeStr(StrFormat(s.s, a)); });
+  if (name == "join")
+    return Method(self, name, [](StrObj& s, Interpreter& in, CallArgs& a) {
+      ArgBinder b("join", a, {"iterable"}, 1);
+      std::string out;
+      auto items = IterateValue(in, b.Get(0));
+      for (size_t k = 0; k < items.size(); ++k) {
+        auto* e = items[k].As<StrObj>();
+        if (!e) TypeError("sequence item " + std::to_string(k) + ": expected str instance, " + host::TypeName(items[k]) + " found");
+        if (k) out += s.s;
+        out += e->s;
+      }
+      return MakeStr(out);
+    });
+  if (name == "upper" || name == "lower")
+    return Method(self, name, [up = name == "upper"](StrObj& s, Interpreter&, CallArgs& a) {
+      ArgBinder b(up ? "upper" : "lower", a, {}, 0);
+      std::string out = s.s;
+      for (char& c : out) c = char(up ? toupper((unsigned char)c) : tolower((unsigned char)c));
+      return MakeStr(out);
+    });
+  if (name == "strip")
+    return Method(self, name, [](StrObj& s, Interpreter&, CallArgs& a) {
+      ArgBinder b("strip", a, {}, 0);
+      size_t l = s.s.find_first_not_of(" \t\n\r"), r = s.s.find_last_not_of(" \t\n\r");
+      return MakeStr(l == std::string::npos ? "" : s.s.substr(l, r - l + 1));
+    });
+  if (name == "split")
+    return Method(self, name, [](StrObj& s, Interpreter&, CallArgs& a) {
+      ArgBinder b("split", a, {"sep"}, 0);
+      std::vector<Value> parts;
+      if (!b.Has(0) || b.Get(0).IsNone()) {
+        size_t k = 0;
+        while (k < s.s.size()) {
+          while (k < s.s.size() && isspace((unsigned char)s.s[k])) ++k;
+          size_t st = k;
+          while (k < s.s.size() && !isspace((unsigned char)s.s[k])) ++k;
+          if (k > st) parts.push_back(MakeStr(s.s.substr(st, k - st)));
+        }
+      } else {
+        const std::string& sep = ToStr(b.Get(0), "split");
+        if (sep.empty()) ValueError("empty separator");
+        size_t st = 0, pos;
+        while ((pos = s.s.find(sep, st)) != std::string::npos) {
+          parts.push_back(MakeStr(s.s.substr(st, pos - st)));
+          st = pos + sep.size();
+        }
+        parts.push_back(MakeStr(s.s.substr(st)));
+      }
+      return MakeList(parts);
+    });
+  if (name == "startswith" || name == "endswith")
+    return Method(self, name, [start = name == "startswith"](StrObj& s, Interpreter&, CallArgs& a) {
+      ArgBinder b(start ? "startswith" : "endswith", a, {"prefix"}, 1);
+      const std::string& p = ToStr(b.Get(0), b.fname());
+      bool r = p.size() <= s.s.size() &&
+               (start ? s.s.compare(0, p.size(), p) == 0 : s.s.compare(s.s.size() - p.size(), p.size(), p) == 0);
+      return Value::Bool(r);
+    });
+  if (name == "replace")
+    return Method(self, name, [](StrObj& s, Interpreter&, CallArgs& a) {
+      ArgBinder b("replace", a, {"old", "new"}, 2);
+      const std::string& o = ToStr(b.Get(0), "replace");
+      const std::string& n = ToStr(b.Get(1), "replace");
+      if (o.empty()) return MakeStr(s.s);
+      std::string out;
+      size_t st = 0, pos;
+      while ((pos = s.s.find(o, st)) != std::string::npos) {
+        out += s.s.substr(st, pos - st) + n;
+        st = pos + o.size();
+      }
+      return MakeStr(out + s.s.substr(st));
+    });
+  return std::nullopt;
+}
+
+std::optional<Value> ListObj::GetAttr(Interpreter&, const std::string& name) {
+  auto self = std::static_pointer_cast<ListObj>(shared_from_this());
+  if (name == "append")
+    return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b("append", a, {"object"}, 1);
+      l.items.push_back(b.Get(0));
+      return Value();
+    });
+  if (name == "extend")
+    return Method(self, name, [](ListObj& l, Interpreter& in, CallArgs& a) {
+      ArgBinder b("extend", a, {"iterable"}, 1);
+      for (auto& v : IterateValue(in, b.Get(0))) l.items.push_back(v);
+      return Value();
+    });
+  if (name == "insert")
+    return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b("insert", a, {"index", "object"}, 2);
+      int64_t n = int64_t(l.items.size()), i = ToIndex(b.Get(0), "list");
+      if (i < 0) i = std::max<int64_t>(0, i + n);
+      i = std::min(i, n);
+      l.items.insert(l.items.begin() + i, b.Get(1));
+      return Value();
+    });
+  if (name == "pop")
+    return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b("pop", a, {"index"}, 0);
+      if (l.items.empty()) IndexError("pop from empty list");
+      int64_t i = NormalizeIndex(b.Has(0) ? ToIndex(b.Get(0), "list") : -1, int64_t(l.items.size()), "pop");
+      Value v = l.items[i];
+      l.items.erase(l.items.begin() + i);
+      return v;
+    });
+  if (name == "index" || name == "count")
+    return Method(self, name, [idx = name == "index"](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b(idx ? "index" : "count", a, {"value"}, 1);
+      int64_t count = 0;
+      for (size_t k = 0; k < l.items.size(); ++k)
+        if (ValueEquals(l.items[k], b.Get(0))) {
+          if (idx) return Value::Int(int64_t(k));
+          ++count;
+        }
+      if (idx) ValueError(host::Repr(b.Get(0)) + " is not in list");
+      return Value::Int(count);
+    });
+  if (name == "reverse")
+    return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b("reverse", a, {}, 0);
+      std::reverse(l.items.begin(), l.items.end());
+      return Value();
+    });
+  if (name == "copy")
+    return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {
+      ArgBinder b("copy", a, {}, 0);
+      return MakeList(l.items);
+    });
+  return std::nullopt;
+}
+
+std::optional<Value> TupleObj::GetAttr(Interpreter&, const std::string& name) {
+  auto self = std::static_pointer_cast<TupleObj>(shared_from_this());
+  if (name == "index" || name == "count")
+    return Method(self, name, [idx = name == "index"](TupleObj& t, Interpreter&, CallArgs& a) {
+      ArgBinder b(idx ? "index" : "count", a, {"value"}, 1);
+      int64_t count = 0;
+      for (size_t k = 0; k < t.items.size(); ++k)
+        if (ValueEquals(t.items[k], b.Get(0))) {
+          if (idx) return Value::Int(int64_t(k));
+          ++count;
+        }
+      if (idx) ValueError("tuple.index(x): x not in tuple");
+      return Value::Int(count);
+    });
+  return std::nullopt;
+}
+
+std::optional<Value> DictObj::GetAttr(Interpreter&, const std::string& name) {
+  auto self = std::static_pointer_cast<DictObj>(shared_from_this());
+  if (name == "keys" || name == "values" || name == "items")
+    return Method(self, name, [name](DictObj& d, Interpreter&, CallArgs& a) {
+      ArgBinder b(name, a, {}, 0);
+      std::vector<Value> out;
+      for (auto& [k, v] : d.items)
+        out.push_back(name == "keys" ? k : name == "values" ? v : MakeTuple({k, v}));
+      return MakeList(out);
+    });
+  if (name == "get")
+    return Method(self, name, [](DictObj& d, Interpreter&, CallArgs& a) {
+      ArgBinder b("get", a, {"key", "default"}, 1);
+      const Value* v = d.Find(b.Get(0));
+      return v ? *v : b.Get(1, Value());
+    });
+  if (name == "update")
+    return Method(self, name, [](DictObj& d, Interpreter&, CallArgs& a) {
+      ArgBinder b("update", a, {"other"}, 0, true);
+      if (b.Has(0)) {
+        auto* o = b.Get(0).As<DictObj>();
+        if (!o) TypeError("update() expects a dict, got " + host::TypeName(b.Get(0)));
+        for (auto& [k, v] : o->items) d.Put(k, v);
+      }
+      for (auto& [k, v] : b.extra()) d.Put(MakeStr(k), v);
+      return Value();
+    });
+  if (name == "pop")
+    return Method(self, name, [](DictObj& d, Interpreter&, CallArgs& a) {
+      ArgBinder b("pop", a, {"key", "default"}, 1);
+      for (size_t k = 0; k < d.items.size(); ++k)
+        if (ValueEquals(d.items[k].first, b.Get(0))) {
+          Value v = d.items[k].second;
+          d.items.erase(d.items.begin() + k);
+          return v;
+        }
+      if (b.Has(1)) return b.Get(1);
+      KeyError(host::Repr(b.Get(0)));
+    });
+  return std::nullopt;
+}
+
+}  // namespace tilec::host

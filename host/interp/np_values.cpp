@@ -1,0 +1,398 @@
+// NumPy arrays, scalars and dtypes as interpreter values: attributes and methods, indexing,
+// operators with NumPy's promotion (delegated to host/ndarray), conversions from Python values.
+#include <cmath>
+
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/interpreter.h"
+
+namespace tilec::host {
+
+namespace {
+
+std::string NpClassName(ScalarType t) {
+  return t == ScalarType::Bool ? "bool_" : DtypeName(t);
+}
+
+Value ScalarToValue(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::Bool: return Value::Bool(s.b);
+    case Scalar::Kind::Int: return Value::Int(s.i);
+    case Scalar::Kind::UInt: return Value::Int(int64_t(s.u));
+    case Scalar::Kind::Float: return Value::Float(s.f);
+  }
+  return Value();
+}
+
+Nested ValueToNested(const Value& v, const std::string& context) {
+  switch (v.kind()) {
+    case VKind::Bool: return Nested::Bool(v.b());
+    case VKind::Int: return Nested::Int(v.i());
+    case VKind::Float: return Nested::Float(v.f());
+    case VKind::None: break;
+    case VKind::Obj: {
+      if (auto* nd = v.As<NdArrayObj>()) return Nested::Array(nd->a);
+      std::vector<Value>* items = nullptr;
+      if (auto* l = v.As<ListObj>()) items = &l->items;
+      if (auto* t = v.As<TupleObj>()) items = &t->items;
+      if (items) {
+        std::vector<Nested> out;
+        for (const Value& x : *items) out.push_back(ValueToNested(x, context));
+        return Nested::List(std::move(out));
+      }
+      if (auto nd = WpArrayToNd(v)) return Nested::Array(*nd);
+      break;
+    }
+  }
+  TypeError(context + ": cannot convert " + TypeName(v) + " to an array");
+}
+
+std::optional<BinaryOp> NdBinary(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::Add: return BinaryOp::Add;
+    case ast::BinaryOp::Sub: return BinaryOp::Sub;
+    case ast::BinaryOp::Mul: return BinaryOp::Mul;
+    case ast::BinaryOp::Div: return BinaryOp::TrueDiv;
+    case ast::BinaryOp::FloorDiv: return BinaryOp::FloorDiv;
+    case ast::BinaryOp::Mod: return BinaryOp::Mod;
+    case ast::BinaryOp::Pow: return BinaryOp::Pow;
+    case ast::BinaryOp::BitAnd: return BinaryOp::And;
+    case ast::BinaryOp::BitOr: return BinaryOp::Or;
+    case ast::BinaryOp::BitXor: return BinaryOp::Xor;
+    default: return std::nullopt;
+  }
+}
+
+const char* UfuncName(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::Add: return "add";
+    case ast::BinaryOp::Sub: return "subtract";
+    case ast::BinaryOp::Mul: return "multiply";
+    case ast::BinaryOp::Div: return "divide";
+    case ast::BinaryOp::FloorDiv: return "floor_divide";
+    case ast::BinaryOp::Mod: return "remainder";
+    case ast::BinaryOp::Pow: return "power";
+    case ast::BinaryOp::BitAnd: return "bitwise_and";
+    case ast::BinaryOp::BitOr: return "bitwise_or";
+    case ast::BinaryOp::BitXor: return "bitwise_xor";
+    default: return "?";
+  }
+}
+
+// NumPy's 'same_kind' rule for in-place results: bool < int < float, never downwards.
+int KindRank(ScalarType t) { return t == ScalarType::Bool ? 0 : IsFloat(t) ? 3 : IsSigned(t) ? 2 : 1; }
+
+std::vector<IndexItem> KeyToItems(const Value& key) {
+  std::vector<IndexItem> items;
+  auto one = [&](const Value& k) {
+    if (k.IsIntLike()) return items.push_back(IndexItem::At(k.i()));
+    if (k.IsNone()) return items.push_back(IndexItem::NewAxis());
+    if (auto* s = k.As<SliceObj>()) {
+      auto opt = [](const Value& v) -> std::optional<int64_t> {
+        if (v.IsNone()) return std::nullopt;
+        return ToIndex(v, "slice");
+      };
+      return items.push_back(IndexItem::Range(opt(s->lower), opt(s->upper), opt(s->step)));
+    }
+    if (k.IsObj())
+      if (auto i = k.obj()->AsIndex()) return items.push_back(IndexItem::At(*i));
+    if (k.As<ListObj>() || (k.As<NdArrayObj>() && !k.As<NdArrayObj>()->scalar))
+      IndexError("advanced indexing with integer or boolean arrays is not supported");
+    IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+               "boolean arrays are valid indices");
+  };
+  if (auto* t = key.As<TupleObj>())
+    for (const Value& k : t->items) one(k);
+  else
+    one(key);
+  return items;
+}
+
+Value Method(std::shared_ptr<NdArrayObj> self, const std::string& name,
+             std::function<Value(NdArrayObj&, Interpreter&, CallArgs&)> f) {
+  return Value(std::make_shared<BuiltinFn>(
+      name, [self, f](Interpreter& in, CallArgs& a) { return f(*self, in, a); }));
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- conversions
+
+Value WrapNd(NdArray a, bool zero_d_is_scalar) {
+  bool scalar = zero_d_is_scalar && a.ndim() == 0;
+  return Value(std::make_shared<NdArrayObj>(std::move(a), scalar));
+}
+
+Value NestedToValue(const Nested& n) {
+  switch (n.kind) {
+    case Nested::Kind::List: {
+      std::vector<Value> items;
+      for (const Nested& x : n.items) items.push_back(NestedToValue(x));
+      return MakeList(std::move(items));
+    }
+    case Nested::Kind::Array: return WrapNd(*n.array, false);
+    default: return ScalarToValue(n.scalar);
+  }
+}
+
+std::optional<Scalar> ToNdScalar(const Value& v) {
+  switch (v.kind()) {
+    case VKind::Bool: return Scalar::Bool(v.b());
+    case VKind::Int: return Scalar::Int(v.i());
+    case VKind::Float: return Scalar::Float(v.f());
+    case VKind::Obj:
+      if (auto* nd = v.As<NdArrayObj>(); nd && nd->a.size() == 1 && nd->a.ndim() == 0) return nd->a.Item();
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
+NdArray ToNdArray(Interpreter& in, const Value& v, const std::string& context,
+                  std::optional<ScalarType> dtype) {
+  if (auto* nd = v.As<NdArrayObj>()) return dtype && *dtype != nd->a.dtype() ? nd->a.AsType(*dtype) : nd->a;
+  if (v.IsNumber()) {
+    Scalar s = *ToNdScalar(v);
+    return dtype ? NdArray::FromScalar(s, *dtype) : NdArray::FromScalar(s);
+  }
+  if (auto nd = WpArrayToNd(v)) return dtype && *dtype != nd->dtype() ? nd->AsType(*dtype) : *nd;
+  return NdArray::FromNested(ValueToNested(v, context), dtype);
+}
+
+ScalarType DTypeArg(const Value& v, bool warp, const std::string& context) {
+  if (auto* d = v.As<DTypeObj>()) return d->type;
+  if (auto* t = v.As<PyTypeObj>()) {
+    if (t->name == "float") return warp ? ScalarType::Float32 : ScalarType::Float64;
+    if (t->name == "int") return warp ? ScalarType::Int32 : ScalarType::Int64;
+    if (t->name == "bool") return ScalarType::Bool;
+  }
+  if (auto* s = v.As<StrObj>())
+    if (auto t = ScalarFromName(s->s); t && s->s != "int" && s->s != "float") return *t;
+  TypeError(context + ": data type " + (v.As<StrObj>() ? StrRepr(v.As<StrObj>()->s) : Repr(v)) +
+            " not understood");
+}
+
+Shape ShapeArg(const Value& v, const std::string& context) {
+  Shape s;
+  if (v.IsIntLike()) s.push_back(v.i());
+  else if (auto* t = v.As<TupleObj>())
+    for (const Value& x : t->items) s.push_back(ToInt(x, context + " shape"));
+  else if (auto* l = v.As<ListObj>())
+    for (const Value& x : l->items) s.push_back(ToInt(x, context + " shape"));
+  else if (auto i = v.IsObj() ? v.obj()->AsIndex() : std::nullopt) s.push_back(*i);
+  else TypeError(context + ": shape must be an int or a tuple of ints, not " + TypeName(v));
+  for (int64_t d : s)
+    if (d < 0) ValueError(context + ": negative dimensions are not allowed");
+  return s;
+}
+
+Value ShapeTuple(const Shape& s) {
+  std::vector<Value> items;
+  for (int64_t d : s) items.push_back(Value::Int(d));
+  return MakeTuple(std::move(items));
+}
+
+// ---------------------------------------------------------------- dtypes
+
+std::string DTypeObj::TypeName() const {
+  return flavor == Flavor::NpDtype ? "numpy.dtype[" + NpClassName(type) + "]" : "type";
+}
+
+std::string DTypeObj::Repr() const {
+  switch (flavor) {
+    case Flavor::NpType: return "<class 'numpy." + NpClassName(type) + "'>";
+    case Flavor::NpDtype: return "dtype('" + DtypeName(type) + "')";
+    case Flavor::WpType: return "<class 'warp.types." + std::string(ScalarName(type)) + "'>";
+  }
+  return "?";
+}
+
+std::string DTypeObj::Str() const { return flavor == Flavor::NpDtype ? DtypeName(type) : Repr(); }
+
+Value DTypeObj::Call(Interpreter& in, CallArgs& args) {
+  std::string name = flavor == Flavor::WpType ? std::string(ScalarName(type)) : NpClassName(type);
+  ArgBinder b(name, args, {"x"}, 0);
+  if (!b.Has(0)) return WrapNd(NdArray::FromScalar(Scalar::Int(0), type));
+  NdArray a = ToNdArray(in, b.Get(0), name + "()", type);
+  return WrapNd(a, true);
+}
+
+std::optional<Value> DTypeObj::CmpOp(Interpreter&, ast::CmpOp op, const Value& other, bool) {
+  if (op != ast::CmpOp::Eq && op != ast::CmpOp::NotEq) return std::nullopt;
+  bool eq = false;
+  if (auto* d = other.As<DTypeObj>()) eq = d->type == type;
+  else if (auto* s = other.As<StrObj>()) eq = ScalarFromName(s->s) == type;
+  else if (auto* t = other.As<PyTypeObj>())
+    eq = (t->name == "float" && type == ScalarType::Float64) || (t->name == "int" && type == ScalarType::Int64) ||
+         (t->name == "bool" && type == ScalarType::Bool);
+  return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
+}
+
+std::optional<Value> DTypeObj::GetAttr(Interpreter&, const std::string& name) {
+  if (name == "name" || name == "__name__")
+    return MakeStr(flavor == Flavor::WpType ? std::string(ScalarName(type)) : DtypeName(type));
+  if (name == "itemsize") return Value::Int(int64_t(ScalarSize(type)));
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- arrays
+
+std::string NdArrayObj::TypeName() const { return scalar ? "numpy." + NpClassName(a.dtype()) : "numpy.ndarray"; }
+std::string NdArrayObj::Repr() const { return NdRepr(a, scalar); }
+std::string NdArrayObj::Str() const { return NdStr(a, scalar); }
+
+bool NdArrayObj::Truth() const {
+  if (a.size() == 1) return a.GetFlat(0).AsBool();
+  if (a.size() == 0) return false;
+  ValueError("The truth value of an array with more than one element is ambiguous. Use a.any() or a.all()");
+}
+
+std::optional<int64_t> NdArrayObj::Len() const {
+  if (scalar) return std::nullopt;
+  if (a.ndim() == 0) TypeError("len() of unsized object");
+  return a.shape()[0];
+}
+
+std::optional<std::vector<Value>> NdArrayObj::Iterate(Interpreter&) {
+  if (scalar) return std::nullopt;
+  if (a.ndim() == 0) TypeError("iteration over a 0-d array");
+  std::vector<Value> out;
+  for (int64_t k = 0; k < a.shape()[0]; ++k) {
+    IndexItem it = IndexItem::At(k);
+    out.push_back(WrapNd(a.Index(std::span<const IndexItem>(&it, 1))));
+  }
+  return out;
+}
+
+std::optional<int64_t> NdArrayObj::AsIndex() const {
+  if (a.ndim() == 0 && (IsInteger(a.dtype()) || a.dtype() == ScalarType::Bool)) return a.Item().AsInt();
+  return std::nullopt;
+}
+
+std::optional<Value> NdArrayObj::AsScalar() const {
+  if (a.size() != 1) return std::nullopt;
+  return ScalarToValue(a.GetFlat(0));
+}
+
+Value NdArrayObj::GetItem(Interpreter&, const Value& key) {
+  if (scalar) IndexError("invalid index to scalar variable.");
+  std::vector<IndexItem> items = KeyToItems(key);
+  return WrapNd(a.Index(items));
+}
+
+void NdArrayObj::SetItem(Interpreter& in, const Value& key, const Value& v) {
+  if (scalar) TypeError("'" + TypeName() + "' object does not support item assignment");
+  std::vector<IndexItem> items = KeyToItems(key);
+  if (auto s = ToNdScalar(v); s && !v.As<NdArrayObj>()) {
+    a.Assign(items, *s);
+    return;
+  }
+  a.Assign(items, ToNdArray(in, v, "array assignment"));
+}
+
+std::optional<Value> NdArrayObj::BinOp(Interpreter& in, ast::BinaryOp op, const Value& other, bool reflected) {
+  auto nop = NdBinary(op);
+  if (!nop) return std::nullopt;
+  if (!other.IsNumber() && !other.As<NdArrayObj>() && !other.As<ListObj>() && !other.As<TupleObj>())
+    return std::nullopt;
+  NdArray o = ToNdArray(in, other, "operand");
+  return WrapNd(reflected ? Binary(*nop, o, a) : Binary(*nop, a, o));
+}
+
+std::optional<Value> NdArrayObj::CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) {
+  if (!other.IsNumber() && !other.As<NdArrayObj>() && !other.As<ListObj>() && !other.As<TupleObj>())
+    return std::nullopt;
+  BinaryOp nop;
+  switch (op) {
+    case ast::CmpOp::Eq: nop = BinaryOp::Eq; break;
+    case ast::CmpOp::NotEq: nop = BinaryOp::Ne; break;
+    case ast::CmpOp::Lt: nop = reflected ? BinaryOp::Gt : BinaryOp::Lt; break;
+    case ast::CmpOp::LtE: nop = reflected ? BinaryOp::Ge : BinaryOp::Le; break;
+    case ast::CmpOp::Gt: nop = reflected ? BinaryOp::Lt : BinaryOp::Gt; break;
+    case ast::CmpOp::GtE: nop = reflected ? BinaryOp::Le : BinaryOp::Ge; break;
+    default: return std::nullopt;
+  }
+  return WrapNd(Binary(nop, a, ToNdArray(in, other, "comparison")));
+}
+
+std::optional<Value> NdArrayObj::UnaryOp(Interpreter&, ast::UnaryOp op) {
+  switch (op) {
+    case ast::UnaryOp::Neg: return WrapNd(Unary(host::UnaryOp::Neg, a));
+    case ast::UnaryOp::Pos: return WrapNd(Unary(host::UnaryOp::Pos, a));
+    case ast::UnaryOp::Invert: return WrapNd(Unary(host::UnaryOp::Invert, a));
+    default: return std::nullopt;
+  }
+}
+
+bool NdArrayObj::InplaceOp(Interpreter& in, ast::BinaryOp op, const Value& other) {
+  if (scalar) return false;  // NumPy scalars are immutable: `s += 1` rebinds
+  auto nop = NdBinary(op);
+  if (!nop) return false;
+  NdArray r = Binary(*nop, a, ToNdArray(in, other, "operand"));
+  if (KindRank(r.dtype()) > KindRank(a.dtype()))
+    Raise("numpy.core._exceptions._UFuncOutputCastingError",
+          std::string("Cannot cast ufunc '") + UfuncName(op) + "' output from dtype('" + DtypeName(r.dtype()) +
+              "') to dtype('" + DtypeName(a.dtype()) + "') with casting rule 'same_kind'");
+  a.CopyFrom(r);
+  return true;
+}
+
+std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) {
+  auto self = std::static_pointer_cast<NdArrayObj>(shared_from_this());
+  if (name == "shape") return ShapeTuple(a.shape());
+  if (name == "dtype") return Value(std::make_shared<DTypeObj>(a.dtype(), DTypeObj::Flavor::NpDtype));
+  if (name == "ndim") return Value::Int(a.ndim());
+  if (name == "size") return Value::Int(a.size());
+  if (name == "itemsize") return Value::Int(int64_t(a.itemsize()));
+  if (name == "T") return WrapNd(a.Transpose(), scalar);
+  if (name == "reshape")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      Shape shape;
+      if (args.pos.size() == 1 && !args.pos[0].IsIntLike()) shape = ShapeArg(args.pos[0], "reshape");
+      else
+        for (const Value& v : args.pos) shape.push_back(ToInt(v, "reshape"));
+      for (auto& [k, v] : args.kw)
+        if (k == "shape") shape = ShapeArg(v, "reshape");
+        else TypeError("reshape() got an unexpected keyword argument '" + k + "'");
+      return WrapNd(s.a.Reshape(shape), false);
+    });
+  if (name == "astype")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("astype", args, {"dtype"}, 1);
+      return WrapNd(s.a.AsType(DTypeArg(b.Get(0), false, "astype")), s.scalar);
+    });
+  if (name == "copy" || name == "flatten")
+    return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b(name, args, {}, 0);
+      NdArray c = s.a.Copy();
+      if (name == "flatten") c = c.Reshape({-1});
+      return WrapNd(c, s.scalar);
+    });
+  if (name == "sum")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("sum", args, {"axis"}, 0);
+      std::optional<int> axis;
+      if (b.Has(0) && !b.Get(0).IsNone()) axis = int(ToInt(b.Get(0), "sum() axis"));
+      return WrapNd(s.a.Sum(axis));
+    });
+  if (name == "tolist" || name == "item")
+    return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b(name, args, {}, 0);
+      if (name == "item") return ScalarToValue(s.a.Item());
+      return NestedToValue(s.a.ToList());
+    });
+  if (name == "fill")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("fill", args, {"value"}, 1);
+      auto v = ToNdScalar(b.Get(0));
+      if (!v) TypeError("fill(): expected a number, got " + host::TypeName(b.Get(0)));
+      s.a.Fill(*v);
+      return Value();
+    });
+  if (name == "__abs__")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs&) {
+      return WrapNd(Unary(host::UnaryOp::Abs, s.a));
+    });
+  return std::nullopt;
+}
+
+}  // namespace tilec::host

@@ -1,0 +1,111 @@
+// `@wp.kernel`, `@wp.func` and `@wp.struct` in host code: each definition's source text is
+// kept in the session, and a kernel is compiled when its `def` runs, together with every
+// func and struct seen so far and the module constants' values at that moment.
+#include <sstream>
+
+#include "host/interp/args.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/kernel_compile.h"
+#include "host/interp/wp_values.h"
+
+namespace tilec::host {
+
+namespace {
+
+// The definition's full text (decorators included), dedented, and its first line.
+WpState::Definition DefinitionText(const Chunk& chunk, const ast::Stmt& stmt,
+                                   const std::vector<ast::ExprPtr>& decorators, const std::string& name,
+                                   const std::string& kind) {
+  const SourceFile& file = chunk.file;
+  uint32_t begin = stmt.range.begin;
+  for (const auto& d : decorators) begin = std::min(begin, d->range.begin);
+  begin = file.LineStart(begin);
+  uint32_t end = std::min<uint32_t>(stmt.range.end, uint32_t(file.text().size()));
+  std::string text = file.text().substr(begin, end - begin);
+  // Dedent by the first line's indentation (a definition nested in an `if`).
+  size_t indent = 0;
+  while (indent < text.size() && text[indent] == ' ') ++indent;
+  std::string out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t k = 0;
+    while (k < indent && k < line.size() && line[k] == ' ') ++k;
+    out += line.substr(k) + "\n";
+  }
+  WpState::Definition d;
+  d.name = name;
+  d.kind = kind;
+  d.text = out;
+  d.path = file.path();
+  d.line = file.Locate(begin).line;
+  d.col_base = file.col_base() + int(indent);
+  return d;
+}
+
+void Remember(WpState& st, WpState::Definition d) {
+  // A redefinition replaces the earlier text, as rebinding the name does in Python.
+  for (auto& old : st.definitions)
+    if (old.name == d.name) {
+      old = std::move(d);
+      return;
+    }
+  st.definitions.push_back(std::move(d));
+}
+
+std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
+  std::vector<KernelConstant> out;
+  for (auto& [name, v] : in.globals())
+    if (v.IsNumber()) out.push_back({name, v});
+  return out;
+}
+
+}  // namespace
+
+Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
+  auto* fn = fnv.As<FunctionObj>();
+  if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
+  WpState& st = in.wp();
+  Remember(st, DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel"));
+  KernelCompileRequest req;
+  req.kernel_name = fn->def->name;
+  req.enable_backward = enable_backward;
+  req.constants = ConstantsSnapshot(in);
+  // Funcs and structs are shared; of the kernels only this one is compiled.
+  for (const auto& d : st.definitions)
+    if (d.kind != "kernel" || d.name == req.kernel_name) req.definitions.push_back(d);
+  auto k = std::make_shared<KernelObj>();
+  k->name = req.kernel_name;
+  KernelCompileResult res = CompileKernel(req);
+  if (!res.ok) {
+    PyError e("tilec.CompileError", "kernel `" + req.kernel_name + "` failed to compile");
+    e.diagnostics = res.diagnostics;
+    throw e;
+  }
+  k->kernel = res.kernel;
+  k->source = res.source;
+  k->request = std::make_shared<KernelCompileRequest>(std::move(req));
+  st.kernels.push_back(k);
+  return Value(k);
+}
+
+Value DefineFunc(Interpreter& in, const Value& fnv) {
+  auto* fn = fnv.As<FunctionObj>();
+  if (!fn) TypeError("func(): expected a function definition, got " + TypeName(fnv));
+  Remember(in.wp(), DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func"));
+  auto f = std::make_shared<WpFuncObj>();
+  f->name = fn->def->name;
+  return Value(f);
+}
+
+Value DefineStruct(Interpreter& in, const Value& clsv) {
+  auto* cls = clsv.As<ClassDefObj>();
+  if (!cls) TypeError("struct(): expected a class definition, got " + TypeName(clsv));
+  Remember(in.wp(), DefinitionText(*cls->chunk, *cls->def, cls->def->decorators, cls->def->name, "struct"));
+  auto s = std::make_shared<WpStructObj>();
+  s->name = cls->def->name;
+  s->layout = StructLayoutOf(in.wp().definitions, cls->def->name);
+  return Value(s);
+}
+
+}  // namespace tilec::host

@@ -1,0 +1,445 @@
+// The built-in `wp` module bound to the runtime: array constructors, devices, launches, the
+// Tape, and the decorators that compile kernels (wp_kernels.cpp).
+#include <cstring>
+
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/wp_values.h"
+
+namespace tilec::host {
+
+namespace {
+
+Value Wrap(rt::Array a) { return Value(std::make_shared<WpArrayObj>(std::move(a))); }
+
+rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
+  if (auto* s = v.As<WpStructObj>()) {
+    if (!s->layout)
+      TypeError(context + ": struct `" + s->name + "` has no layout yet (use it in a kernel first)");
+    return rt::ArrayDType::Struct(*s->layout);
+  }
+  return rt::ArrayDType(DTypeArg(v, true, context));
+}
+
+rt::Array& ArrayArg(const Value& v, const std::string& context) {
+  auto* a = v.As<WpArrayObj>();
+  if (!a) TypeError(context + ": expected a warp array, got " + TypeName(v));
+  return a->a;
+}
+
+std::vector<int64_t> DimArg(const Value& v, const std::string& context) {
+  Shape s = ShapeArg(v, context + " dim");
+  if (s.empty() || s.size() > 4)
+    ValueError(context + ": dim must have 1 to 4 entries, got " + std::to_string(s.size()));
+  return s;
+}
+
+std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const ArgBinder& b, size_t in_idx,
+                                      size_t out_idx, const std::string& fname) {
+  std::vector<Value> values;
+  for (size_t idx : {in_idx, out_idx}) {
+    if (!b.Has(idx) || b.Get(idx).IsNone()) continue;
+    std::vector<Value> items = IterateValue(in, b.Get(idx));
+    values.insert(values.end(), items.begin(), items.end());
+  }
+  const auto& params = k.kernel.signature().params;
+  if (values.size() != params.size())
+    TypeError(fname + "(): kernel `" + k.name + "` takes " + std::to_string(params.size()) +
+              " argument" + (params.size() == 1 ? "" : "s") + " (inputs + outputs), got " +
+              std::to_string(values.size()));
+  std::vector<rt::KernelArg> args;
+  for (size_t i = 0; i < values.size(); ++i) {
+    const Value& v = values[i];
+    if (auto* a = v.As<WpArrayObj>()) args.emplace_back(a->a);
+    else if (v.IsNone()) args.emplace_back();
+    else if (v.IsBool()) args.push_back(rt::KernelArg::Bool(v.b()));
+    else if (v.IsInt()) args.push_back(rt::KernelArg::Int(v.i()));
+    else if (v.IsFloat()) args.push_back(rt::KernelArg::Float(v.f()));
+    else if (auto* nd = v.As<NdArrayObj>(); nd && nd->scalar) {
+      Scalar s = nd->a.Item();
+      if (IsFloat(nd->a.dtype())) args.push_back(rt::KernelArg::Typed(nd->a.dtype(), s.AsDouble()));
+      else args.push_back(rt::KernelArg::TypedInt(nd->a.dtype(), s.AsInt()));
+    } else {
+      TypeError(fname + "(): argument `" + params[i].name + "` of kernel `" + k.name + "` expects " +
+                rt::ParamTypeName(params[i], k.kernel.structs()) + ", got " + TypeName(v) +
+                (v.As<NdArrayObj>() ? " (wrap it with wp.array(...))" : ""));
+    }
+  }
+  return args;
+}
+
+KernelObj& KernelArg0(const Value& v, const std::string& fname) {
+  auto* k = v.As<KernelObj>();
+  if (!k) TypeError(fname + "(): expected a kernel (a function decorated with @wp.kernel), got " + TypeName(v));
+  return *k;
+}
+
+Value MakeArray(Interpreter& in, CallArgs& a) {
+  ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device"}, 0);
+  std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array") : std::nullopt;
+  bool requires_grad = b.Has(3) && Truth(b.Get(3));
+  std::optional<rt::ArrayDType> dtype;
+  if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array");
+  std::optional<Shape> shape;
+  if (b.Has(2) && !b.Get(2).IsNone()) shape = ShapeArg(b.Get(2), "array");
+  if (!b.Has(0) || b.Get(0).IsNone()) {
+    if (!shape) TypeError("array(): give `data` or `shape`");
+    return Wrap(rt::Array::Zeros(*shape, dtype.value_or(rt::ArrayDType(ScalarType::Float32)), device, requires_grad));
+  }
+  if (dtype && dtype->is_struct()) TypeError("array(): data for struct arrays is not supported; use wp.zeros");
+  NdArray nd = ToNdArray(in, b.Get(0), "array", dtype ? std::optional<ScalarType>(dtype->scalar) : std::nullopt);
+  if (nd.ndim() == 0) ValueError("array(): data must have at least one dimension, got a scalar");
+  if (shape) {
+    int64_t n = 1;
+    for (int64_t d : *shape) n *= d;
+    if (n != nd.size())
+      ValueError("array(): data of shape " + ShapeString(nd.shape()) + " (" + std::to_string(nd.size()) +
+                 " elements) does not match shape " + ShapeString(*shape) + " (" + std::to_string(n) + " elements)");
+    nd = nd.Reshape(*shape);
+  }
+  if (nd.ndim() > 4) ValueError("array(): warp arrays have at most 4 dimensions, got " + std::to_string(nd.ndim()));
+  NdArray c = nd.IsCContiguous() ? nd : nd.Copy();
+  return Wrap(rt::Array::FromHost(c.data(), c.shape(), c.dtype(), device, requires_grad));
+}
+
+Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
+  bool has_value = name == "full";
+  std::vector<std::string> names = {"shape"};
+  if (has_value) names.push_back("value");
+  for (const char* n : {"dtype", "device", "requires_grad"}) names.push_back(n);
+  ArgBinder b(name, a, names, has_value ? 2 : 1);
+  size_t o = has_value ? 1 : 0;
+  Shape shape = ShapeArg(b.Get(0), name);
+  if (shape.empty() || shape.size() > 4) ValueError(name + "(): shape must have 1 to 4 dimensions");
+  rt::ArrayDType dtype(ScalarType::Float32);
+  if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name);
+  else if (has_value && b.Get(1).IsIntLike()) dtype = rt::ArrayDType(b.Get(1).IsBool() ? ScalarType::Bool : ScalarType::Int32);
+  auto device = b.Has(o + 2) ? DeviceArg(b.Get(o + 2), name) : std::nullopt;
+  bool rg = b.Has(o + 3) && Truth(b.Get(o + 3));
+  rt::Array arr = name == "empty" ? rt::Array::Empty(shape, dtype, device, rg) : rt::Array::Zeros(shape, dtype, device, rg);
+  if (name == "ones") arr.Fill(1.0);
+  if (has_value) arr.Fill(ToDouble(b.Get(1), "full() value"));
+  return Wrap(arr);
+}
+
+Value Like(Interpreter& in, CallArgs& a, const std::string& name) {
+  ArgBinder b(name, a, {"src", "device", "requires_grad"}, 1);
+  rt::Array& src = ArrayArg(b.Get(0), name);
+  auto device = b.Has(1) ? DeviceArg(b.Get(1), name) : std::optional<rt::Device>(src.device());
+  bool rg = b.Has(2) ? Truth(b.Get(2)) : src.requires_grad();
+  if (name == "clone") {
+    rt::Array c = src.Clone(device);
+    if (rg) c.set_requires_grad(true);
+    return Wrap(c);
+  }
+  rt::Array arr = rt::Array::Zeros(src.shape(), src.dtype(), device, rg);
+  if (name == "ones_like") arr.Fill(1.0);
+  return Wrap(arr);
+}
+
+}  // namespace
+
+std::optional<rt::Device> DeviceArg(const Value& v, const std::string& context) {
+  if (v.IsNone()) return std::nullopt;
+  rt::Device d;
+  if (auto* dev = v.As<DeviceObj>()) d = dev->d;
+  else if (auto* s = v.As<StrObj>()) d = rt::Device::Parse(s->s);
+  else TypeError(context + ": device must be a string such as \"cpu\" or \"cuda:0\", got " + TypeName(v));
+  rt::CheckDevice(d);
+  return d;
+}
+
+// ---------------------------------------------------------------- values
+
+std::optional<NdArray> WpArrayToNd(const Value& v) {
+  auto* w = v.As<WpArrayObj>();
+  if (!w) return std::nullopt;
+  const rt::Array& a = w->a;
+  if (a.dtype().is_struct()) TypeError("numpy(): arrays of struct `" + a.dtype().Name() + "` have no NumPy form");
+  if (a.device().is_cpu()) {
+    // On the CPU, numpy() is a view of the same memory, as in Warp.
+    auto keep = std::make_shared<rt::Array>(a);
+    return NdArray(a.dtype().scalar, a.shape(), a.strides(), a.data(), keep);
+  }
+  NdArray out = NdArray::Empty(a.shape(), a.dtype().scalar);
+  a.CopyToHost(out.data());
+  return out;
+}
+
+std::string WpArrayObj::Str() const { return NdStr(*WpArrayToNd(Value(std::const_pointer_cast<Object>(shared_from_this()))), false); }
+std::string WpArrayObj::Repr() const { return Str(); }
+
+std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& name) {
+  auto self = std::static_pointer_cast<WpArrayObj>(shared_from_this());
+  if (name == "shape") return ShapeTuple(a.shape());
+  if (name == "ndim") return Value::Int(a.ndim());
+  if (name == "size") return Value::Int(a.size());
+  if (name == "dtype") {
+    if (a.dtype().is_struct()) {
+      auto s = std::make_shared<WpStructObj>();
+      s->name = a.dtype().Name();
+      s->layout = *a.dtype().layout;
+      return Value(s);
+    }
+    return Value(std::make_shared<DTypeObj>(a.dtype().scalar, DTypeObj::Flavor::WpType));
+  }
+  if (name == "device") return Value(std::make_shared<DeviceObj>(a.device()));
+  if (name == "requires_grad") return Value::Bool(a.requires_grad());
+  if (name == "grad") {
+    rt::Array g = a.grad();
+    return g.is_null() ? Value() : Wrap(g);
+  }
+  auto method = [&](std::function<Value(WpArrayObj&, CallArgs&)> f) {
+    return Value(std::make_shared<BuiltinFn>(name, [self, f](Interpreter&, CallArgs& args) { return f(*self, args); }));
+  };
+  if (name == "numpy")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("numpy", args, {}, 0);
+      return WrapNd(*WpArrayToNd(Value(std::static_pointer_cast<Object>(s.shared_from_this()))), false);
+    });
+  if (name == "zero_")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("zero_", args, {}, 0);
+      s.a.Zero();
+      return Value();
+    });
+  if (name == "fill_")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("fill_", args, {"value"}, 1);
+      s.a.Fill(ToDouble(b.Get(0), "fill_() value"));
+      return Value();
+    });
+  if (name == "list")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("list", args, {}, 0);
+      return NestedToValue(WpArrayToNd(Value(std::static_pointer_cast<Object>(s.shared_from_this())))->ToList());
+    });
+  return std::nullopt;
+}
+
+bool WpArrayObj::SetAttr(Interpreter&, const std::string& name, const Value& v) {
+  if (name == "requires_grad") {
+    a.set_requires_grad(host::Truth(v));
+    return true;
+  }
+  return false;
+}
+
+Value WpArrayObj::GetItem(Interpreter&, const Value& key) {
+  std::vector<Value> keys;
+  if (auto* t = key.As<TupleObj>()) keys = t->items;
+  else keys.push_back(key);
+  if (keys.size() > size_t(a.ndim()))
+    IndexError("too many indices for array: array is " + std::to_string(a.ndim()) + "-dimensional, but " +
+               std::to_string(keys.size()) + " were indexed");
+  std::vector<rt::SliceSpec> specs;
+  size_t ints = 0;
+  for (const Value& k : keys) {
+    if (auto* s = k.As<SliceObj>()) {
+      auto opt = [](const Value& v) -> std::optional<int64_t> {
+        if (v.IsNone()) return std::nullopt;
+        return ToIndex(v, "slice");
+      };
+      int64_t step = s->step.IsNone() ? 1 : ToIndex(s->step, "slice");
+      if (step == 0) ValueError("slice step cannot be zero");
+      specs.push_back(rt::SliceSpec::Range(opt(s->lower), opt(s->upper), step));
+    } else {
+      int64_t i = ToIndex(k, "array");
+      int64_t n = a.shape()[specs.size()];
+      if (i < -n || i >= n)
+        IndexError("index " + std::to_string(i) + " is out of bounds for axis " + std::to_string(specs.size()) +
+                   " with size " + std::to_string(n));
+      specs.push_back(rt::SliceSpec::Index(i));
+      ++ints;
+    }
+  }
+  if (ints == size_t(a.ndim())) {
+    // Every axis indexed: read the element, as a NumPy scalar of the array's dtype.
+    NdArray nd = *WpArrayToNd(Value(shared_from_this()));
+    std::vector<IndexItem> items;
+    for (const auto& s : specs) items.push_back(IndexItem::At(s.index));
+    return WrapNd(nd.Index(items).Copy(), true);
+  }
+  return Wrap(a.Slice(specs));
+}
+
+std::optional<Value> DeviceObj::GetAttr(Interpreter&, const std::string& name) {
+  if (name == "is_cuda") return Value::Bool(d.is_cuda());
+  if (name == "is_cpu") return Value::Bool(d.is_cpu());
+  if (name == "alias") return MakeStr(d.Name());
+  if (name == "ordinal") return Value::Int(d.is_cpu() ? -1 : d.ordinal);
+  if (name == "name") return MakeStr(rt::DeviceDescription(d));
+  return std::nullopt;
+}
+
+std::optional<Value> DeviceObj::CmpOp(Interpreter&, ast::CmpOp op, const Value& other, bool) {
+  if (op != ast::CmpOp::Eq && op != ast::CmpOp::NotEq) return std::nullopt;
+  bool eq = false;
+  if (auto* o = other.As<DeviceObj>()) eq = o->d == d;
+  else if (auto* s = other.As<StrObj>()) eq = s->s == d.Name() || (s->s == "cuda" && d == rt::Device::Cuda(0));
+  return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
+}
+
+std::optional<Value> TapeObj::Enter(Interpreter&) {
+  tape->Begin();
+  return Value(shared_from_this());
+}
+
+void TapeObj::Exit(Interpreter&) {
+  if (tape->recording()) tape->End();
+}
+
+std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) {
+  auto self = std::static_pointer_cast<TapeObj>(shared_from_this());
+  auto method = [&](std::function<Value(TapeObj&, Interpreter&, CallArgs&)> f) {
+    return Value(std::make_shared<BuiltinFn>(name, [self, f](Interpreter& i, CallArgs& args) { return f(*self, i, args); }));
+  };
+  if (name == "backward")
+    return method([](TapeObj& t, Interpreter& in, CallArgs& args) {
+      ArgBinder b("backward", args, {"loss", "grads"}, 0);
+      if (b.Has(0) && !b.Get(0).IsNone()) {
+        t.tape->BackwardLoss(ArrayArg(b.Get(0), "backward() loss"));
+      } else if (b.Has(1) && !b.Get(1).IsNone()) {
+        auto* d = b.Get(1).As<DictObj>();
+        if (!d) TypeError("backward(): grads must be a dict {array: gradient}, got " + host::TypeName(b.Get(1)));
+        std::vector<std::pair<rt::Array, rt::Array>> grads;
+        for (auto& [k, v] : d->items) {
+          rt::Array& arr = ArrayArg(k, "backward() grads key");
+          rt::Array g;
+          if (auto* w = v.As<WpArrayObj>()) g = w->a;
+          else {
+            NdArray nd = ToNdArray(in, v, "backward() grads value", arr.dtype().scalar);
+            NdArray c = nd.Copy();
+            g = rt::Array::FromHost(c.data(), c.shape(), c.dtype(), arr.device());
+          }
+          grads.emplace_back(arr, g);
+        }
+        t.tape->Backward(grads);
+      } else {
+        ValueError("backward(): give `loss` or `grads`");
+      }
+      return Value();
+    });
+  if (name == "zero" || name == "reset")
+    return method([name](TapeObj& t, Interpreter&, CallArgs& args) {
+      ArgBinder b(name, args, {}, 0);
+      if (name == "zero") t.tape->Zero();
+      else t.tape->Reset();
+      return Value();
+    });
+  return std::nullopt;
+}
+
+Value WpFuncObj::Call(Interpreter&, CallArgs&) {
+  TypeError("`" + name + "` is a @wp.func: it can be called only from kernels and other @wp.func functions");
+}
+
+// ---------------------------------------------------------------- the module
+
+std::shared_ptr<WpState> MakeWpState() { return std::make_shared<WpState>(); }
+
+Value MakeWarpModule(Interpreter&) {
+  auto m = std::make_shared<ModuleObj>("warp");
+  for (int k = 0; k < kNumScalarTypes; ++k) {
+    ScalarType t = static_cast<ScalarType>(k);
+    m->attrs[std::string(ScalarName(t))] = Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::WpType));
+  }
+  m->Def("array", MakeArray);
+  for (const char* n : {"zeros", "ones", "empty", "full"}) {
+    std::string name = n;
+    m->Def(name, [name](Interpreter& in, CallArgs& a) { return Filled(in, a, name); });
+  }
+  for (const char* n : {"zeros_like", "ones_like", "clone"}) {
+    std::string name = n;
+    m->Def(name, [name](Interpreter& in, CallArgs& a) { return Like(in, a, name); });
+  }
+  m->Def("launch", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("launch", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
+    KernelObj& k = KernelArg0(b.Get(0), "launch");
+    auto dim = DimArg(b.Get(1), "launch()");
+    auto args = LaunchArgs(in, k, b, 2, 3, "launch");
+    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch") : std::nullopt;
+    if (k.kernel.signature().tiled)
+      RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., block_dim=...)");
+    rt::Launch(k.kernel, dim, args, device);
+    return Value();
+  });
+  m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("launch_tiled", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
+    KernelObj& k = KernelArg0(b.Get(0), "launch_tiled");
+    auto dim = DimArg(b.Get(1), "launch_tiled()");
+    auto args = LaunchArgs(in, k, b, 2, 3, "launch_tiled");
+    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch_tiled") : std::nullopt;
+    int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch_tiled() block_dim") : 256;
+    if (block_dim < 1 || block_dim > 1024)
+      ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
+    rt::LaunchTiled(k.kernel, dim, args, int(block_dim), device);
+    return Value();
+  });
+  m->attrs["Tape"] = Value(std::make_shared<PyTypeObj>("Tape", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("Tape", a, {}, 0);
+    return Value(std::make_shared<TapeObj>());
+  }));
+  m->Def("synchronize", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("synchronize", a, {}, 0);
+    rt::Synchronize();
+    return Value();
+  });
+  m->Def("synchronize_device", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("synchronize_device", a, {"device"}, 0);
+    rt::Synchronize(b.Has(0) ? DeviceArg(b.Get(0), "synchronize_device") : std::nullopt);
+    return Value();
+  });
+  m->Def("get_device", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("get_device", a, {"ident"}, 0);
+    auto d = b.Has(0) ? DeviceArg(b.Get(0), "get_device") : std::nullopt;
+    return Value(std::make_shared<DeviceObj>(d.value_or(rt::GetDefaultDevice())));
+  });
+  m->Def("set_device", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("set_device", a, {"ident"}, 1);
+    auto d = DeviceArg(b.Get(0), "set_device");
+    if (d) rt::SetDefaultDevice(*d);
+    return Value();
+  });
+  m->Def("is_cuda_available", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("is_cuda_available", a, {}, 0);
+    return Value::Bool(rt::IsCudaAvailable());
+  });
+  m->Def("get_cuda_device_count", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("get_cuda_device_count", a, {}, 0);
+    return Value::Int(rt::CudaDeviceCount());
+  });
+  m->Def("init", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("init", a, {}, 0);
+    return Value();
+  });
+  m->Def("constant", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("constant", a, {"x"}, 1);
+    const Value& v = b.Get(0);
+    if (!v.IsNumber()) TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
+    return v;
+  });
+  m->Def("kernel", [](Interpreter& in, CallArgs& a) -> Value {
+    // `@wp.kernel` gets the function; `@wp.kernel(enable_backward=False)` returns a decorator.
+    if (a.pos.size() == 1 && a.kw.empty()) return DefineKernel(in, a.pos[0], true);
+    ArgBinder b("kernel", a, {"f", "enable_backward", "module"}, 0);
+    bool backward = !b.Has(1) || Truth(b.Get(1));
+    if (b.Has(0)) return DefineKernel(in, b.Get(0), backward);
+    return Value(std::make_shared<BuiltinFn>("kernel", [backward](Interpreter& i, CallArgs& c) {
+      ArgBinder d("kernel", c, {"f"}, 1);
+      return DefineKernel(i, d.Get(0), backward);
+    }));
+  });
+  m->Def("func", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("func", a, {"f"}, 1);
+    return DefineFunc(in, b.Get(0));
+  });
+  m->Def("struct", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("struct", a, {"c"}, 1);
+    return DefineStruct(in, b.Get(0));
+  });
+  return Value(m);
+}
+
+}  // namespace tilec::host

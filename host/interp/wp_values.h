@@ -1,0 +1,95 @@
+// The `wp` binding's values: warp arrays over rt::Array, devices, kernels, tapes, and the
+// per-session state (definitions seen so far, for compiling kernels with their constants).
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "host/interp/value.h"
+#include "tilec/runtime.h"
+
+namespace tilec::host {
+
+struct WpArrayObj : Object {
+  explicit WpArrayObj(rt::Array a) : a(std::move(a)) {}
+  std::string TypeName() const override { return "warp.array"; }
+  std::string Repr() const override;
+  std::string Str() const override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  bool SetAttr(Interpreter& in, const std::string& name, const Value& v) override;
+  Value GetItem(Interpreter& in, const Value& key) override;
+  std::optional<int64_t> Len() const override { return a.ndim() ? a.shape()[0] : 0; }
+  rt::Array a;
+};
+
+struct DeviceObj : Object {
+  explicit DeviceObj(rt::Device d) : d(d) {}
+  std::string TypeName() const override { return "warp.context.Device"; }
+  std::string Repr() const override { return "\"" + d.Name() + "\""; }
+  std::string Str() const override { return d.Name(); }
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  rt::Device d;
+};
+
+// A compiled `@wp.kernel`.
+struct KernelObj : Object {
+  std::string TypeName() const override { return "warp.Kernel"; }
+  std::string Repr() const override { return "<warp.Kernel " + name + ">"; }
+  std::string name;
+  rt::Kernel kernel;
+  std::string source;  // the module text it was compiled from
+  std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`
+};
+
+// A `@wp.func`: callable only from kernels.
+struct WpFuncObj : Object {
+  std::string TypeName() const override { return "warp.Function"; }
+  std::string Repr() const override { return "<warp.Function " + name + ">"; }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override;
+  std::string name;
+};
+
+// A `@wp.struct` class: a dtype for arrays.
+struct WpStructObj : Object {
+  std::string TypeName() const override { return "warp.codegen.Struct"; }
+  std::string Repr() const override { return "<class '" + name + "'>"; }
+  std::string name;
+  std::optional<rt::StructLayout> layout;  // known once a module that uses it compiled
+};
+
+struct TapeObj : Object {
+  TapeObj() : tape(std::make_unique<rt::Tape>()) {}
+  std::string TypeName() const override { return "warp.Tape"; }
+  std::string Repr() const override { return "<warp.Tape>"; }
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  std::optional<Value> Enter(Interpreter& in) override;
+  void Exit(Interpreter& in) override;
+  std::unique_ptr<rt::Tape> tape;
+};
+
+struct WpState {
+  // Source text of every `@wp.func`, `@wp.struct` and `@wp.kernel` definition, in order.
+  struct Definition {
+    std::string name;
+    std::string kind;  // "kernel", "func", "struct"
+    std::string text;
+    std::string path;
+    int line = 0;  // first line of the text in its file
+    int col_base = 0;  // columns the text was dedented by in its file
+  };
+  std::vector<Definition> definitions;
+  std::vector<std::shared_ptr<KernelObj>> kernels;
+};
+
+// Device arguments: None (the default device), "cpu", "cuda", "cuda:N" or a Device.
+std::optional<rt::Device> DeviceArg(const Value& v, const std::string& context);
+// Compiles the session's definitions, ending with kernel `def`, against the current
+// constants; raises a Python error carrying the diagnostics on failure (wp_kernels.cpp).
+Value DefineKernel(Interpreter& in, const Value& fn, bool enable_backward);
+Value DefineFunc(Interpreter& in, const Value& fn);
+Value DefineStruct(Interpreter& in, const Value& cls);
+
+}  // namespace tilec::host

@@ -1,0 +1,49 @@
+// Internal helpers of the ndarray: typed loads and stores of one element with NumPy's casts,
+// rounding to a float type's precision, and a strided odometer over several arrays at once.
+// Not part of the public API.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <span>
+#include <vector>
+
+#include "host/ndarray/ndarray.h"
+
+namespace tilec::host {
+
+Scalar LoadScalar(const uint8_t* p, ScalarType t);
+void StoreScalar(uint8_t* p, ScalarType t, const Scalar& v);
+// Float value of an element of a float dtype (exact widening to double).
+double LoadFloat(const uint8_t* p, ScalarType t);
+// Rounds a double to the nearest value of float type `t` (ties to even), as a double.
+double RoundToFloatType(double v, ScalarType t);
+uint16_t DoubleToHalfBits(double v);
+// NumPy's default ufunc type resolution: the first loop dtype in `loops` that every operand
+// casts to safely (0-d operands by value, as in ResultType); nullopt when none does.
+std::optional<ScalarType> SearchLoop(std::span<const NdArray* const> operands,
+                                     std::span<const ScalarType> loops);
+// C-order strides in bytes.
+std::vector<int64_t> ContiguousStrides(const Shape& shape, size_t itemsize);
+int64_t ShapeSize(const Shape& shape);
+
+// Calls fn(offsets) for every multi-index of `shape` in C order, where offsets[k] is the
+// byte offset of that element in operand k (given its strides).
+void ForEachStrided(const Shape& shape, const std::vector<std::vector<int64_t>>& strides,
+                    const std::function<void(const int64_t* offsets)>& fn);
+
+// Grants the implementation files access to NdArray's representation.
+class NdAccess {
+ public:
+  static uint8_t* Data(const NdArray& a) { return a.data_; }
+  static NdArray View(const NdArray& base, Shape shape, std::vector<int64_t> strides,
+                      uint8_t* data) {
+    NdArray v = base;
+    v.shape_ = std::move(shape);
+    v.strides_ = std::move(strides);
+    v.data_ = data;
+    return v;
+  }
+};
+
+}  // namespace tilec::host

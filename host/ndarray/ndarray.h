@@ -1,0 +1,214 @@
+// The host interpreter's NumPy-like n-dimensional array: typed, strided, shared buffers (views
+// share data), NumPy 1.24 casting and type promotion, basic indexing, broadcasting arithmetic.
+// Printing lives in print.h. Errors are thrown as NdError carrying a Python exception type.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "support/dtype.h"
+
+namespace tilec::host {
+
+using Shape = std::vector<int64_t>;
+
+// A failure NumPy reports as a Python exception: type() is "ValueError", "IndexError",
+// "TypeError" or "ZeroDivisionError"; message() is NumPy's text.
+class NdError : public std::runtime_error {
+ public:
+  NdError(std::string type, const std::string& message)
+      : std::runtime_error(message), type_(std::move(type)) {}
+  const std::string& type() const { return type_; }
+  std::string message() const { return what(); }
+
+ private:
+  std::string type_;
+};
+
+// One element value, as NumPy scalars behave: its kind decides how it casts.
+struct Scalar {
+  enum class Kind : uint8_t { Bool, Int, UInt, Float };
+  Kind kind = Kind::Float;
+  bool b = false;
+  int64_t i = 0;
+  uint64_t u = 0;
+  double f = 0.0;
+
+  static Scalar Bool(bool v) { Scalar s; s.kind = Kind::Bool; s.b = v; return s; }
+  static Scalar Int(int64_t v) { Scalar s; s.kind = Kind::Int; s.i = v; return s; }
+  static Scalar UInt(uint64_t v) { Scalar s; s.kind = Kind::UInt; s.u = v; return s; }
+  static Scalar Float(double v) { Scalar s; s.kind = Kind::Float; s.f = v; return s; }
+  // C casts as NumPy does them: float to int truncates, anything to bool is `!= 0`.
+  double AsDouble() const;
+  int64_t AsInt() const;
+  uint64_t AsUInt() const;
+  bool AsBool() const;
+};
+
+class NdArray;
+
+// A Python value crossing the array API: scalars, (nested) lists, or an array. np.array()
+// takes one, tolist() and Item() give one back.
+struct Nested {
+  enum class Kind : uint8_t { Bool, Int, UInt, Float, List, Array };
+  Kind kind = Kind::List;
+  Scalar scalar;                            // Bool, Int, UInt, Float
+  std::vector<Nested> items;                // List (a Python list or tuple)
+  std::shared_ptr<const NdArray> array;     // Array
+
+  static Nested FromScalar(const Scalar& s);
+  static Nested Bool(bool v) { return FromScalar(Scalar::Bool(v)); }
+  static Nested Int(int64_t v) { return FromScalar(Scalar::Int(v)); }
+  static Nested Float(double v) { return FromScalar(Scalar::Float(v)); }
+  static Nested List(std::vector<Nested> items);
+  static Nested Array(const NdArray& a);
+};
+
+// One entry of a subscript `x[...]`: an integer, a slice, `None` (np.newaxis) or `...`.
+struct IndexItem {
+  enum class Kind : uint8_t { Int, Slice, NewAxis, Ellipsis };
+  Kind kind = Kind::Int;
+  int64_t index = 0;
+  std::optional<int64_t> start, stop, step;
+
+  static IndexItem At(int64_t i) { IndexItem it; it.index = i; return it; }
+  static IndexItem Range(std::optional<int64_t> start = std::nullopt,
+                         std::optional<int64_t> stop = std::nullopt,
+                         std::optional<int64_t> step = std::nullopt);
+  static IndexItem NewAxis() { IndexItem it; it.kind = Kind::NewAxis; return it; }
+  static IndexItem All() { return Range(); }
+  static IndexItem Dots() { IndexItem it; it.kind = Kind::Ellipsis; return it; }
+};
+
+class NdArray {
+ public:
+  // A 0-d float64 zero; arrays are normally made by the factories below.
+  NdArray();
+  // Wraps memory owned elsewhere (a runtime array): `data` points at element [0,...,0],
+  // `byte_strides` may be empty for C order, and `keep_alive` holds the owner.
+  NdArray(ScalarType dtype, Shape shape, std::vector<int64_t> byte_strides, void* data,
+          std::shared_ptr<void> keep_alive);
+
+  // --- factories (np.*) ---
+  static NdArray Empty(const Shape& shape, ScalarType dtype = ScalarType::Float64);
+  static NdArray Zeros(const Shape& shape, ScalarType dtype = ScalarType::Float64);
+  static NdArray Ones(const Shape& shape, ScalarType dtype = ScalarType::Float64);
+  // np.full: without a dtype, the fill value's own (bool, int64 or float64).
+  static NdArray Full(const Shape& shape, const Scalar& value,
+                      std::optional<ScalarType> dtype = std::nullopt);
+  // A 0-d array holding a Python scalar: bool, int64 or float64.
+  static NdArray FromScalar(const Scalar& value);
+  static NdArray FromScalar(const Scalar& value, ScalarType dtype);
+  // np.array(obj, dtype): infers shape from nesting and dtype like NumPy (bools -> bool,
+  // ints -> int64, any float -> float64, arrays keep theirs); always copies.
+  static NdArray FromNested(const Nested& value, std::optional<ScalarType> dtype = std::nullopt);
+  // np.arange(start, stop, step, dtype); the dtype defaults from the argument kinds.
+  static NdArray Arange(const Scalar& start, const Scalar& stop, const Scalar& step,
+                        std::optional<ScalarType> dtype = std::nullopt);
+  static NdArray Arange(int64_t stop) {
+    return Arange(Scalar::Int(0), Scalar::Int(stop), Scalar::Int(1));
+  }
+  static NdArray Linspace(double start, double stop, int64_t num = 50, bool endpoint = true,
+                          std::optional<ScalarType> dtype = std::nullopt);
+
+  // --- attributes ---
+  ScalarType dtype() const { return dtype_; }
+  const Shape& shape() const { return shape_; }
+  const std::vector<int64_t>& strides() const { return strides_; }  // in bytes
+  int ndim() const { return static_cast<int>(shape_.size()); }
+  int64_t size() const;
+  size_t itemsize() const { return ScalarSize(dtype_); }
+  void* data() const { return data_; }  // element [0,...,0]
+  const std::shared_ptr<void>& owner() const { return owner_; }
+  bool IsCContiguous() const;
+  // True when both arrays see the same buffer (a view of the other or of a common base).
+  bool SharesBufferWith(const NdArray& other) const { return owner_ == other.owner_; }
+
+  // --- elements (multi-index, negative entries count from the end) ---
+  Scalar Get(std::span<const int64_t> index) const;
+  void Set(std::span<const int64_t> index, const Scalar& value);
+  double GetDouble(std::span<const int64_t> index) const { return Get(index).AsDouble(); }
+  int64_t GetInt(std::span<const int64_t> index) const { return Get(index).AsInt(); }
+  bool GetBool(std::span<const int64_t> index) const { return Get(index).AsBool(); }
+  // Element `flat` in C order, for any strides.
+  Scalar GetFlat(int64_t flat) const;
+  void SetFlat(int64_t flat, const Scalar& value);
+  // The value of a one-element array (x.item()); ValueError otherwise.
+  Scalar Item() const;
+
+  // --- shape and type ---
+  // A view when C-contiguous, else a copy; one entry may be -1.
+  NdArray Reshape(const Shape& shape) const;
+  NdArray Transpose() const;  // x.T, a view
+  NdArray AsType(ScalarType dtype) const;  // always a new C-ordered array
+  NdArray Copy() const;
+  // View with the given shape where this broadcasts to it (strides 0); ValueError otherwise.
+  NdArray BroadcastTo(const Shape& shape) const;
+  Nested ToList() const;  // tolist(): Python scalars, lists for each axis
+
+  // --- indexing ---
+  // Basic indexing: always a view (0-d when every axis got an integer).
+  NdArray Index(std::span<const IndexItem> items) const;
+  // `x[items] = value`: value broadcasts to the selection and casts to this dtype.
+  void Assign(std::span<const IndexItem> items, const NdArray& value);
+  void Assign(std::span<const IndexItem> items, const Scalar& value);
+  // Writes `value` (broadcast, cast) into every element of this array or view.
+  void CopyFrom(const NdArray& value);
+  void Fill(const Scalar& value);
+
+  // --- reductions ---
+  // np.sum / x.sum(axis): bools and small ints sum as int64 (unsigned as uint64).
+  NdArray Sum(std::optional<int> axis = std::nullopt) const;
+
+ private:
+  uint8_t* ElementPtr(std::span<const int64_t> index) const;
+  uint8_t* FlatPtr(int64_t flat) const;
+
+  ScalarType dtype_ = ScalarType::Float64;
+  Shape shape_;
+  std::vector<int64_t> strides_;
+  uint8_t* data_ = nullptr;
+  std::shared_ptr<void> owner_;
+
+  friend class NdAccess;
+};
+
+// --- element-wise operations (NumPy ufunc semantics, legacy value-based promotion: a 0-d
+//     array, which is what a Python scalar becomes, promotes by its value) ---
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, TrueDiv, FloorDiv, Mod, Pow,
+  Eq, Ne, Lt, Le, Gt, Ge,
+  And, Or, Xor,  // & | ^ (bools and integers)
+};
+enum class UnaryOp : uint8_t { Neg, Pos, Abs, Invert, Sqrt, Exp };
+
+NdArray Binary(BinaryOp op, const NdArray& a, const NdArray& b);
+NdArray Unary(UnaryOp op, const NdArray& a);
+// np.result_type of the operands (0-d ones by value when an n-d array is present).
+ScalarType ResultType(std::span<const NdArray* const> operands);
+// NumPy's promote_types table (bfloat16 promotes like float16, and with it to float32).
+ScalarType PromoteTypes(ScalarType a, ScalarType b);
+Shape BroadcastShapes(const Shape& a, const Shape& b);  // ValueError when incompatible
+
+// np.allclose(a, b, rtol, atol): |a - b| <= atol + rtol * |b| everywhere, nan never close.
+bool AllClose(const NdArray& a, const NdArray& b, double rtol = 1e-5, double atol = 1e-8,
+              bool equal_nan = false);
+// np.array_equal: same shape and equal elements.
+bool ArrayEqual(const NdArray& a, const NdArray& b);
+
+// NumPy's name of a dtype ("float32", "bool"), as repr prints it.
+std::string DtypeName(ScalarType t);
+// Python's `(2, 3)` / `(4,)` spelling of a shape.
+std::string ShapeString(const Shape& shape);
+
+inline NdArray operator+(const NdArray& a, const NdArray& b) { return Binary(BinaryOp::Add, a, b); }
+inline NdArray operator-(const NdArray& a, const NdArray& b) { return Binary(BinaryOp::Sub, a, b); }
+inline NdArray operator*(const NdArray& a, const NdArray& b) { return Binary(BinaryOp::Mul, a, b); }
+inline NdArray operator/(const NdArray& a, const NdArray& b) { return Binary(BinaryOp::TrueDiv, a, b); }
+inline NdArray operator-(const NdArray& a) { return Unary(UnaryOp::Neg, a); }
+
+}  // namespace tilec::host

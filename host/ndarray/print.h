@@ -1,0 +1,21 @@
+// NumPy 1.24 text forms of arrays and scalars with default print options (precision 8,
+// floatmode 'maxprec', threshold 1000, edgeitems 3, linewidth 75), and Python's float repr.
+#pragma once
+#include <string>
+
+#include "host/ndarray/ndarray.h"
+
+namespace tilec::host {
+
+// str(a), which print(a) writes: `[1. 2.]`, `[[1 2]\n [3 4]]`, `[]`; a 0-d array prints as
+// its scalar.
+std::string ArrayStr(const NdArray& a);
+// repr(a): `array([1., 2.], dtype=float32)`, `array([], shape=(0, 3), dtype=float64)`.
+std::string ArrayRepr(const NdArray& a);
+// str (and, in NumPy 1.24, repr) of a NumPy scalar of dtype `t`: np.float32(0.1) -> `0.1`,
+// np.float64(1e16) -> `1e+16`, np.bool_(True) -> `True`.
+std::string NumpyScalarStr(const Scalar& value, ScalarType t);
+// Python's repr(float) (also its str): `0.1`, `1.0`, `1e+16`, `1e-05`, `inf`, `nan`.
+std::string FormatPythonFloat(double v);
+
+}  // namespace tilec::host

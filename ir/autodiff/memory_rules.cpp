@@ -1,0 +1,93 @@
+// Adjoints of the memory ops (LANGUAGE.md §6). Transposes come in pairs:
+//   load (plain or indexed)        -> atomic add of the result's adjoint into a.grad
+//   store (plain or indexed)       -> the tile's adjoint reads a.grad, then a.grad is zeroed
+//   atomic add (plain or indexed)  -> the tile's adjoint reads a.grad, a.grad stays
+// at exactly the locations the forward op touched, with its bounds checks (out-of-bounds and
+// -1 indices are skipped). An array without a grad has an empty gradient view, so the tile
+// ops skip it by their bounds checks and the scalar ones test it explicitly.
+#include "ir/autodiff/internal.h"
+
+namespace tilec::autodiff::detail {
+
+using ir::OpCode;
+
+void Generator::MemoryRule(const ir::Op& op) {
+  OpCode c = op.code();
+  const ir::Value* array = op.operand(0);
+  if (!IsDiffElem(m_, array->type().elem)) return;  // integer data gets nothing
+  b_.set_loc(op.loc());
+  bool indexed = c == OpCode::TileLoadIndexed || c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
+  int axis = int(op.index);
+  auto mapped = [&](int from, int to) {
+    std::vector<ir::Value*> v;
+    for (int i = from; i < to; ++i) v.push_back(P(op.operand(i)));
+    return v;
+  };
+  switch (c) {
+    case OpCode::ArrayLoad: {
+      // r = a[i]  =>  a.grad[i] += d (atomically)
+      ir::Value* d = Adj(op.result());
+      if (!d) return;
+      ir::Value* g = Grad(array);
+      ir::Op* guard = b_.If(HasGrad(g), {});
+      ir::Builder::InsertionGuard ig(b_);
+      b_.SetInsertionPoint(guard->region(0));
+      b_.AtomicAdd(g, mapped(1, op.num_operands()), d);
+      b_.Yield({});
+      b_.SetInsertionPoint(guard->region(1));
+      b_.Yield({});
+      return;
+    }
+    case OpCode::ArrayStore: case OpCode::AtomicAdd: {
+      // a[i] = v  =>  dv += a.grad[i]; a.grad[i] = 0     atomic_add(a, i, v)  =>  dv += a.grad[i]
+      const ir::Value* v = op.operand(op.num_operands() - 1);
+      bool store = c == OpCode::ArrayStore;
+      if (!store && !Active(v)) return;
+      ir::Value* g = Grad(array);
+      std::vector<ir::Value*> idx = mapped(1, op.num_operands() - 1);
+      ir::Type vt = AdjType(v->type());
+      ir::Op* guard = b_.If(HasGrad(g), {vt});
+      {
+        ir::Builder::InsertionGuard ig(b_);
+        b_.SetInsertionPoint(guard->region(0));
+        ir::Value* x = b_.ArrayLoad(g, idx);
+        if (store) b_.ArrayStore(g, idx, Zero(vt));
+        b_.Yield({x});
+        b_.SetInsertionPoint(guard->region(1));
+        b_.Yield({Zero(vt)});
+      }
+      Accum(v, guard->result());
+      return;
+    }
+    case OpCode::TileLoad: case OpCode::TileLoadIndexed: {
+      ir::Value* d = Adj(op.result());
+      if (!d) return;
+      ir::Value* g = Grad(array);
+      if (indexed) b_.TileAtomicAddIndexed(g, P(op.operand(1)), d, mapped(2, op.num_operands()), axis);
+      else b_.TileAtomicAdd(g, d, mapped(1, op.num_operands()));
+      return;
+    }
+    case OpCode::TileStore: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAdd:
+    case OpCode::TileAtomicAddIndexed: {
+      bool store = c == OpCode::TileStore || c == OpCode::TileStoreIndexed;
+      int tile_pos = indexed ? 2 : 1;
+      const ir::Value* t = op.operand(tile_pos);
+      if (!store && !Active(t)) return;
+      ir::Value* g = Grad(array);
+      std::vector<ir::Value*> offs = mapped(tile_pos + 1, op.num_operands());
+      std::vector<int64_t> shape = t->type().Shape();
+      ir::Value* idx = indexed ? P(op.operand(1)) : nullptr;
+      ir::Value* read = indexed ? b_.TileLoadIndexed(g, idx, shape, offs, axis) : b_.TileLoad(g, shape, offs);
+      if (store) {
+        ir::Value* z = Zero(AdjType(t->type()));
+        if (indexed) b_.TileStoreIndexed(g, idx, z, offs, axis);
+        else b_.TileStore(g, z, offs);
+      }
+      Accum(t, read);
+      return;
+    }
+    default: return;
+  }
+}
+
+}  // namespace tilec::autodiff::detail

@@ -1,0 +1,140 @@
+// The adjoint generator's forward half and bookkeeping: cloning forward ops into the adjoint
+// kernel (replay: loads yes, stores and atomics no), and the map from forward values to
+// their current adjoints with accumulation, zeros and gradient views.
+#include "ir/autodiff/internal.h"
+
+namespace tilec::autodiff::detail {
+
+using ir::OpCode;
+
+Generator::Generator(ir::Module& m, const ir::Function& fwd, ir::Function& adj, const Activity& act)
+    : m_(m), fwd_(fwd), adj_fn_(adj), act_(act), b_(m) {}
+
+ir::Value* Generator::P(const ir::Value* v) const {
+  auto it = primal_.find(v);
+  return it == primal_.end() ? nullptr : it->second;
+}
+
+ir::Op* Generator::CloneOp(const ir::Op& op) {
+  std::vector<ir::Value*> operands;
+  for (const ir::Value* v : op.operands()) operands.push_back(P(v));
+  std::vector<ir::Type> types;
+  for (auto& r : op.results()) types.push_back(r->type());
+  b_.set_loc(op.loc());
+  ir::Op* c = b_.Create(op.code(), operands, types);
+  c->value = op.value;
+  c->value2 = op.value2;
+  c->index = op.index;
+  c->pred = op.pred;
+  c->strs = op.strs;
+  for (int i = 0; i < op.num_results(); ++i) primal_[op.result(i)] = c->result(i);
+  for (auto& region : op.regions()) {
+    ir::Block* nb = c->AddRegion();
+    for (auto& a : region->args()) primal_[a.get()] = nb->AddArg(a->type());
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(nb);
+    ReplayBlock(*region);
+    if (ir::Op* t = region->terminator()) {
+      std::vector<ir::Value*> vals;
+      for (const ir::Value* v : t->operands()) vals.push_back(P(v));
+      b_.set_loc(t->loc());
+      b_.Create(t->code(), vals, {});
+    }
+  }
+  return c;
+}
+
+void Generator::ReplayBlock(const ir::Block& src) {
+  for (auto& up : src.ops()) {
+    const ir::Op& op = *up;
+    switch (op.code()) {
+      case OpCode::ArrayStore: case OpCode::TileStore: case OpCode::TileStoreIndexed: case OpCode::Print:
+      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        continue;
+      case OpCode::AtomicAdd: case OpCode::TileAtomicAdd: case OpCode::TileAtomicAddIndexed: {
+        // Not repeated: the previous values it returned are gone. A zero stands in; if the
+        // adjoint ends up needing it the kernel is rejected (E0501).
+        b_.set_loc(op.loc());
+        ir::Value* z = Zero(op.result()->type());
+        substitutes_[z] = &op;
+        primal_[op.result()] = z;
+        continue;
+      }
+      default:
+        CloneOp(op);
+    }
+  }
+}
+
+ir::Value* Generator::Adj(const ir::Value* v) const {
+  auto it = adj_.find(v);
+  return it == adj_.end() ? nullptr : it->second;
+}
+
+ir::Value* Generator::AdjOrZero(const ir::Value* v) {
+  if (ir::Value* a = Adj(v)) return a;
+  return Zero(AdjType(v->type()));
+}
+
+ir::Value* Generator::Zero(const ir::Type& t) {
+  if (t.is_tile()) return b_.TileFull(b_.ZeroOf(t.ElemValueType()), t.Shape(), ir::Storage::Register);
+  return b_.ZeroOf(t);
+}
+
+ir::Value* Generator::ConstLike(const ir::Value* like, double v) {
+  ScalarType s = like->type().elem.scalar;
+  return IsFloat(s) ? b_.ConstFloat(s, v) : b_.ConstInt(s, int64_t(v));
+}
+
+ir::Value* Generator::AddValues(ir::Value* a, ir::Value* c) {
+  const ir::Type& t = a->type();
+  if (!t.elem.is_struct()) return b_.Binary(OpCode::Add, a, c);
+  if (t.is_tile()) {
+    // Tiles of structs: field by field inside a map.
+    ir::Op* map = b_.TileMap({a, c}, t.elem);
+    ir::Builder::InsertionGuard g(b_);
+    b_.SetInsertionPoint(map->region(0));
+    b_.Yield({AddValues(map->region(0)->arg(0), map->region(0)->arg(1))});
+    return map->result();
+  }
+  const ir::StructDef& def = m_.structs()[t.elem.struct_index];
+  ir::Value* acc = a;
+  for (int i = 0; i < int(def.fields.size()); ++i) {
+    if (!IsDiffElem(m_, def.fields[i].type)) continue;
+    ir::Value* sum = AddValues(b_.FieldGet(acc, i), b_.FieldGet(c, i));
+    acc = b_.FieldSet(acc, i, sum);
+  }
+  return acc;
+}
+
+void Generator::Accum(const ir::Value* v, ir::Value* contrib) {
+  if (!contrib || !Active(v)) return;
+  if (!v->type().is_tile() && contrib->type().is_tile()) {
+    // A scalar used by every element of a tile op: its adjoint sums the elements'.
+    ir::Value* zero = b_.ConstInt(ScalarType::Int32, 0);
+    contrib = b_.TileExtract(b_.TileSum(contrib), {zero});
+  }
+  if (ir::Value* cur = Adj(v)) adj_[v] = AddValues(cur, contrib);
+  else adj_[v] = contrib;
+}
+
+ir::Value* Generator::Grad(const ir::Value* array) {
+  auto it = grads_.find(array);
+  if (it != grads_.end()) return it->second;
+  // Made once at the top of the kernel so that it dominates every use.
+  ir::Builder::InsertionGuard g(b_);
+  ir::Loc saved = b_.loc();
+  auto op = std::make_unique<ir::Op>(OpCode::ArrayGrad, ir::Loc{});
+  op->operands().push_back(P(array));
+  ir::Value* r = op->AddResult(array->type());
+  adj_fn_.body()->Insert(size_t(grads_.size()), std::move(op));
+  b_.set_loc(saved);
+  grads_[array] = r;
+  return r;
+}
+
+ir::Value* Generator::HasGrad(ir::Value* grad) {
+  return b_.Cmp(ir::CmpPred::Ne, b_.ArrayDim(grad, 0), b_.ConstInt(ScalarType::Int32, 0));
+}
+
+}  // namespace tilec::autodiff::detail

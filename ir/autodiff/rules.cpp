@@ -1,0 +1,237 @@
+// Derivative rules of the value ops, as a table: one entry per elementwise op giving the
+// partial adjoint of each operand from the operands x, the result r and the result's adjoint
+// d; then select, struct fields, tile construction, tile_sum, element reads and tile_map.
+#include <algorithm>
+
+#include "ir/autodiff/internal.h"
+
+namespace tilec::autodiff::detail {
+
+using ir::OpCode;
+
+namespace {
+
+enum class Uses : uint8_t { Linear, Nonlinear };  // Linear rules work on whole tiles directly
+
+struct Rule {
+  OpCode code;
+  Uses uses;
+  const char* math;  // the rule, for readers
+};
+
+// The table: everything not listed (integer, bitwise, logic, floor/ceil/floordiv) has a zero
+// derivative, which is what "no entry" means.
+constexpr Rule kRules[] = {
+    {OpCode::Add, Uses::Linear, "dx = d, dy = d"},
+    {OpCode::Sub, Uses::Linear, "dx = d, dy = -d"},
+    {OpCode::Neg, Uses::Linear, "dx = -d"},
+    {OpCode::Cast, Uses::Linear, "dx = cast(d) between float types"},
+    {OpCode::Mul, Uses::Nonlinear, "dx = d*y, dy = d*x"},
+    {OpCode::Div, Uses::Nonlinear, "dx = d/y, dy = -d*r/y"},
+    {OpCode::Mod, Uses::Nonlinear, "dx = d, dy = -d*floor(x/y)  (x mod y = x - y*floor(x/y))"},
+    {OpCode::Pow, Uses::Nonlinear, "dx = d*y*x^(y-1), dy = d*r*log(x)"},
+    {OpCode::Min, Uses::Nonlinear, "dx = x<=y ? d : 0, dy = x<=y ? 0 : d"},
+    {OpCode::Max, Uses::Nonlinear, "dx = x>=y ? d : 0, dy = x>=y ? 0 : d"},
+    {OpCode::Abs, Uses::Nonlinear, "dx = x<0 ? -d : d"},
+    {OpCode::Sqrt, Uses::Nonlinear, "dx = d/(2r)"},
+    {OpCode::Exp, Uses::Nonlinear, "dx = d*r"},
+    {OpCode::Log, Uses::Nonlinear, "dx = d/x"},
+    {OpCode::Sin, Uses::Nonlinear, "dx = d*cos(x)"},
+    {OpCode::Cos, Uses::Nonlinear, "dx = -d*sin(x)"},
+    {OpCode::Clamp, Uses::Nonlinear, "x<lo: dlo = d; x>hi: dhi = d; else dx = d"},
+};
+
+const Rule* FindRule(OpCode c) {
+  for (const Rule& r : kRules)
+    if (r.code == c) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector<ir::Value*>& x, ir::Value* r,
+                                                  ir::Value* d) {
+  ir::Builder& b = b_;
+  auto mul = [&](ir::Value* p, ir::Value* q) { return b.Binary(OpCode::Mul, p, q); };
+  auto div = [&](ir::Value* p, ir::Value* q) { return b.Binary(OpCode::Div, p, q); };
+  auto neg = [&](ir::Value* p) { return b.Unary(OpCode::Neg, p); };
+  auto zero = [&] { return Zero(d->type()); };
+  // Selects on scalars only: tiles reach here element by element (see ElementwiseRule).
+  auto pick = [&](ir::CmpPred p, ir::Value* u, ir::Value* v, ir::Value* t, ir::Value* f) {
+    return b.Select(b.Cmp(p, u, v), t, f);
+  };
+  switch (code) {
+    case OpCode::Add: return {d, d};
+    case OpCode::Sub: return {d, neg(d)};
+    case OpCode::Neg: return {neg(d)};
+    case OpCode::Cast: return {b.Cast(d, x[0]->type().elem.scalar)};
+    case OpCode::Mul: return {mul(d, x[1]), mul(d, x[0])};
+    case OpCode::Div: return {div(d, x[1]), neg(div(mul(d, r), x[1]))};
+    case OpCode::Mod: return {d, neg(mul(d, b.Unary(OpCode::Floor, div(x[0], x[1]))))};
+    case OpCode::Pow: {
+      ir::Value* ym1 = b.Binary(OpCode::Sub, x[1], ConstLike(x[1], 1.0));
+      return {mul(d, mul(x[1], b.Binary(OpCode::Pow, x[0], ym1))), mul(d, mul(r, b.Unary(OpCode::Log, x[0])))};
+    }
+    case OpCode::Min: {
+      ir::Value* z = zero();
+      return {pick(ir::CmpPred::Le, x[0], x[1], d, z), pick(ir::CmpPred::Le, x[0], x[1], z, d)};
+    }
+    case OpCode::Max: {
+      ir::Value* z = zero();
+      return {pick(ir::CmpPred::Ge, x[0], x[1], d, z), pick(ir::CmpPred::Ge, x[0], x[1], z, d)};
+    }
+    case OpCode::Abs: return {pick(ir::CmpPred::Lt, x[0], ConstLike(x[0], 0.0), neg(d), d)};
+    case OpCode::Sqrt: return {div(d, mul(r, ConstLike(r, 2.0)))};
+    case OpCode::Exp: return {mul(d, r)};
+    case OpCode::Log: return {div(d, x[0])};
+    case OpCode::Sin: return {mul(d, b.Unary(OpCode::Cos, x[0]))};
+    case OpCode::Cos: return {neg(mul(d, b.Unary(OpCode::Sin, x[0])))};
+    case OpCode::Clamp: {
+      ir::Value* z = zero();
+      ir::Value* below = b.Cmp(ir::CmpPred::Lt, x[0], x[1]);
+      ir::Value* above = b.Cmp(ir::CmpPred::Gt, x[0], x[2]);
+      ir::Value* inside = b.Select(below, z, b.Select(above, z, d));
+      return {inside, b.Select(below, d, z), b.Select(above, d, z)};
+    }
+    default: return std::vector<ir::Value*>(x.size(), nullptr);
+  }
+}
+
+void Generator::ElementwiseRule(const ir::Op& op) {
+  ir::Value* d = Adj(op.result());
+  const Rule* rule = FindRule(op.code());
+  if (!d || !rule) return;
+  if (op.code() == OpCode::Cast && !IsDiffType(m_, op.operand(0)->type())) return;
+  std::vector<ir::Value*> x;
+  for (const ir::Value* v : op.operands()) x.push_back(P(v));
+  ir::Value* r = P(op.result());
+  const ir::Type& rt = op.result()->type();
+  if (!rt.is_tile() || rule->uses == Uses::Linear) {
+    std::vector<ir::Value*> parts = ScalarPartials(op.code(), x, r, d);
+    for (int i = 0; i < op.num_operands(); ++i)
+      if (Active(op.operand(i))) Accum(op.operand(i), parts[i]);
+    return;
+  }
+  // A nonlinear rule on tiles: one map per active operand applies the scalar rule element by
+  // element (scalar operands are read inside the map; their adjoint sums over the tile).
+  for (int k = 0; k < op.num_operands(); ++k) {
+    if (!Active(op.operand(k))) continue;
+    std::vector<ir::Value*> inputs{d, r};
+    for (ir::Value* v : x)
+      if (v->type().is_tile()) inputs.push_back(v);
+    ir::Op* map = b_.TileMap(inputs, op.operand(k)->type().elem);
+    {
+      ir::Builder::InsertionGuard g(b_);
+      ir::Block* body = map->region(0);
+      b_.SetInsertionPoint(body);
+      std::vector<ir::Value*> xe;
+      int next = 2;
+      for (ir::Value* v : x) xe.push_back(v->type().is_tile() ? body->arg(next++) : v);
+      std::vector<ir::Value*> parts = ScalarPartials(op.code(), xe, body->arg(1), body->arg(0));
+      b_.Yield({parts[k]});
+    }
+    Accum(op.operand(k), map->result());
+  }
+}
+
+void Generator::OtherRule(const ir::Op& op) {
+  ir::Value* d = op.num_results() ? Adj(op.result()) : nullptr;
+  if (!d) return;
+  ir::Value* zero_i32 = nullptr;
+  auto i0 = [&] { return zero_i32 ? zero_i32 : (zero_i32 = b_.ConstInt(ScalarType::Int32, 0)); };
+  switch (op.code()) {
+    case OpCode::Select: {
+      // r = c ? a : b  =>  da = c ? d : 0, db = c ? 0 : d
+      ir::Value* c = P(op.operand(0));
+      ir::Value* z = Zero(d->type());
+      if (Active(op.operand(1))) Accum(op.operand(1), b_.Select(c, d, z));
+      if (Active(op.operand(2))) Accum(op.operand(2), b_.Select(c, z, d));
+      return;
+    }
+    case OpCode::FieldGet: {
+      // r = s.f  =>  ds.f += d
+      const ir::Value* s = op.operand(0);
+      if (Active(s)) Accum(s, b_.FieldSet(Zero(AdjType(s->type())), int(op.index), d));
+      return;
+    }
+    case OpCode::FieldSet: {
+      // r = s with .f = v  =>  dv = d.f, ds = d with .f = 0
+      const ir::Value* s = op.operand(0);
+      const ir::Value* v = op.operand(1);
+      if (Active(v)) Accum(v, b_.FieldGet(d, int(op.index)));
+      if (Active(s)) Accum(s, b_.FieldSet(d, int(op.index), Zero(v->type())));
+      return;
+    }
+    case OpCode::TileFull: {
+      // r = broadcast(v)  =>  dv = sum(d)
+      const ir::Value* v = op.operand(0);
+      if (!Active(v)) return;
+      if (v->type().is_struct()) {
+        Unsupported(op, "the gradient of `tile_full` with a struct value is not supported");
+        return;
+      }
+      Accum(v, b_.TileExtract(b_.TileSum(d), {i0()}));
+      return;
+    }
+    case OpCode::TileSum: {
+      // r = [sum(t)]  =>  dt = broadcast(d[0])
+      const ir::Value* t = op.operand(0);
+      if (Active(t)) Accum(t, b_.TileFull(b_.TileExtract(d, {i0()}), t->type().Shape()));
+      return;
+    }
+    case OpCode::TileExtract: {
+      // r = t[i...]  =>  dt[i...] += d
+      const ir::Value* t = op.operand(0);
+      if (!Active(t)) return;
+      std::vector<ir::Value*> idx;
+      for (int i = 1; i < op.num_operands(); ++i) idx.push_back(P(op.operand(i)));
+      ir::Value* cur = AdjOrZero(t);
+      ir::Value* elem = AddValues(b_.TileExtract(cur, idx), d);
+      std::vector<ir::Value*> ops{cur, elem};
+      ops.insert(ops.end(), idx.begin(), idx.end());
+      adj_map()[t] = b_.Create(OpCode::TileInsert, ops, {AdjType(t->type())})->result();
+      return;
+    }
+    default: return;
+  }
+}
+
+void Generator::MapRule(const ir::Op& op) {
+  // r = map(f, t...)  =>  dt_k[e] = (df/dx_k)(t...[e]) * d[e], computed by replaying f's body
+  // and sweeping it backwards inside a map per active input.
+  ir::Value* d = Adj(op.result());
+  if (!d) return;
+  const ir::Block& body = *op.region(0);
+  std::vector<const ir::Value*> targets;
+  for (int k = 0; k < op.num_operands(); ++k)
+    if (Active(op.operand(k))) targets.push_back(op.operand(k));
+  for (const ir::Value* v : OuterActiveUses(op))
+    if (std::find(op.operands().begin(), op.operands().end(), v) == op.operands().end()) targets.push_back(v);
+  for (const ir::Value* target : targets) {
+    std::vector<ir::Value*> inputs{d};
+    for (const ir::Value* v : op.operands()) inputs.push_back(P(v));
+    ir::Op* map = b_.TileMap(inputs, AdjType(target->type()).elem);
+    auto saved_adj = adj_map();
+    adj_map().clear();
+    {
+      ir::Builder::InsertionGuard g(b_);
+      ir::Block* nb = map->region(0);
+      b_.SetInsertionPoint(nb);
+      for (int i = 0; i < body.num_args(); ++i) primal_map()[body.arg(i)] = nb->arg(i + 1);
+      ReplayBlock(body);
+      ir::Op* y = body.terminator();
+      Accum(y->operand(0), nb->arg(0));
+      ReverseBlock(body);
+      const ir::Value* src = target;
+      for (int i = 0; i < op.num_operands(); ++i)
+        if (op.operand(i) == target) src = body.arg(i);
+      ir::Value* a = Adj(src);
+      if (!a) a = Zero(AdjType(src->type()));
+      b_.Yield({a});
+    }
+    adj_map() = std::move(saved_adj);
+    Accum(target, map->result());
+  }
+}
+
+}  // namespace tilec::autodiff::detail

@@ -1,0 +1,256 @@
+// Builder: op creation with result-type inference. The verifier, not the builder, decides
+// whether operands make sense, so malformed IR can still be built (tests rely on that).
+#include "ir/builder.h"
+
+namespace tilec::ir {
+
+Op* Builder::Create(OpCode code, std::vector<Value*> operands, std::vector<Type> result_types) {
+  auto op = std::make_unique<Op>(code, loc_);
+  op->operands() = std::move(operands);
+  for (const Type& t : result_types) op->AddResult(t);
+  return block_->Append(std::move(op));
+}
+
+Value* Builder::Const(const Type& type, ConstVal v) {
+  Op* op = Create(OpCode::Const, {}, {type});
+  op->value = v;
+  return op->result();
+}
+
+Value* Builder::ConstInt(ScalarType t, int64_t v) {
+  ConstVal c;
+  c.i = v;
+  c.f = double(v);
+  return Const(Type::Scalar(t), c);
+}
+
+Value* Builder::ConstFloat(ScalarType t, double v) {
+  ConstVal c;
+  c.f = v;
+  c.i = int64_t(v);
+  return Const(Type::Scalar(t), c);
+}
+
+Value* Builder::ConstBool(bool v) { return ConstInt(ScalarType::Bool, v ? 1 : 0); }
+
+Value* Builder::ZeroOf(const Type& t) { return Const(t, ConstVal{}); }
+
+namespace {
+Type ElementwiseResult(const Type& a, const Type& b) {
+  if (a.is_tile()) return a.WithStorage(Storage::Register);
+  if (b.is_tile()) return b.WithStorage(Storage::Register);
+  return a;
+}
+}  // namespace
+
+Value* Builder::Binary(OpCode code, Value* a, Value* b) {
+  return Create(code, {a, b}, {ElementwiseResult(a->type(), b->type())})->result();
+}
+
+Value* Builder::Unary(OpCode code, Value* a) {
+  return Create(code, {a}, {ElementwiseResult(a->type(), a->type())})->result();
+}
+
+Value* Builder::Clamp(Value* x, Value* lo, Value* hi) {
+  return Create(OpCode::Clamp, {x, lo, hi}, {ElementwiseResult(x->type(), x->type())})->result();
+}
+
+Value* Builder::Cmp(CmpPred pred, Value* a, Value* b) {
+  Op* op = Create(OpCode::Cmp, {a, b}, {Type::Scalar(ScalarType::Bool)});
+  op->pred = pred;
+  return op->result();
+}
+
+Value* Builder::Logic(OpCode code, Value* a, Value* b) {
+  return Create(code, {a, b}, {Type::Scalar(ScalarType::Bool)})->result();
+}
+
+Value* Builder::Select(Value* cond, Value* a, Value* b) {
+  return Create(OpCode::Select, {cond, a, b}, {a->type()})->result();
+}
+
+Value* Builder::Cast(Value* v, ScalarType to) {
+  Type t = v->type();
+  if (t.is_tile()) {
+    t.elem = ElemType::Of(to);
+    t.storage = Storage::Register;
+  } else {
+    t = Type::Scalar(to);
+  }
+  return Create(OpCode::Cast, {v}, {t})->result();
+}
+
+std::vector<Value*> Builder::Tid(int count) {
+  std::vector<Type> types(count, Type::Scalar(ScalarType::Int32));
+  Op* op = Create(OpCode::Tid, {}, types);
+  std::vector<Value*> out;
+  for (auto& r : op->results()) out.push_back(r.get());
+  return out;
+}
+
+Value* Builder::ArrayLoad(Value* array, const std::vector<Value*>& indices) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  return Create(OpCode::ArrayLoad, ops, {array->type().ElemValueType()})->result();
+}
+
+void Builder::ArrayStore(Value* array, const std::vector<Value*>& indices, Value* v) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  ops.push_back(v);
+  Create(OpCode::ArrayStore, ops, {});
+}
+
+Value* Builder::AtomicAdd(Value* array, const std::vector<Value*>& indices, Value* v) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  ops.push_back(v);
+  return Create(OpCode::AtomicAdd, ops, {array->type().ElemValueType()})->result();
+}
+
+Value* Builder::ArrayDim(Value* array, int dim) {
+  Op* op = Create(OpCode::ArrayDim, {array}, {Type::Scalar(ScalarType::Int32)});
+  op->index = dim;
+  return op->result();
+}
+
+Value* Builder::FieldGet(Value* s, int field) {
+  Type t = Type::None();
+  const Type& st = s->type();
+  if (st.is_struct() && st.elem.struct_index < int(module_.structs().size())) {
+    const StructDef& def = module_.structs()[st.elem.struct_index];
+    if (field >= 0 && field < int(def.fields.size())) t = Type::Elem(def.fields[field].type);
+  }
+  Op* op = Create(OpCode::FieldGet, {s}, {t});
+  op->index = field;
+  return op->result();
+}
+
+Value* Builder::FieldSet(Value* s, int field, Value* v) {
+  Op* op = Create(OpCode::FieldSet, {s, v}, {s->type()});
+  op->index = field;
+  return op->result();
+}
+
+Value* Builder::TileFull(Value* v, const std::vector<int64_t>& shape, Storage storage) {
+  return Create(OpCode::TileFull, {v}, {Type::Tile(v->type().elem, shape, storage)})->result();
+}
+
+Value* Builder::TileArange(ScalarType dtype, double start, double step, int64_t count,
+                           Storage storage) {
+  Op* op = Create(OpCode::TileArange, {}, {Type::Tile(ElemType::Of(dtype), {count}, storage)});
+  op->value.f = start;
+  op->value.i = int64_t(start);
+  op->value2.f = step;
+  op->value2.i = int64_t(step);
+  return op->result();
+}
+
+Value* Builder::TileLoad(Value* array, const std::vector<int64_t>& shape,
+                         const std::vector<Value*>& offsets, Storage storage) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  return Create(OpCode::TileLoad, ops, {Type::Tile(array->type().elem, shape, storage)})->result();
+}
+
+void Builder::TileStore(Value* array, Value* tile, const std::vector<Value*>& offsets) {
+  std::vector<Value*> ops{array, tile};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Create(OpCode::TileStore, ops, {});
+}
+
+Value* Builder::TileAtomicAdd(Value* array, Value* tile, const std::vector<Value*>& offsets) {
+  std::vector<Value*> ops{array, tile};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  return Create(OpCode::TileAtomicAdd, ops, {tile->type()})->result();
+}
+
+Value* Builder::TileLoadIndexed(Value* array, Value* indices, const std::vector<int64_t>& shape,
+                                const std::vector<Value*>& offsets, int axis, Storage storage) {
+  std::vector<Value*> ops{array, indices};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Op* op = Create(OpCode::TileLoadIndexed, ops, {Type::Tile(array->type().elem, shape, storage)});
+  op->index = axis;
+  return op->result();
+}
+
+void Builder::TileStoreIndexed(Value* array, Value* indices, Value* tile,
+                               const std::vector<Value*>& offsets, int axis) {
+  std::vector<Value*> ops{array, indices, tile};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Create(OpCode::TileStoreIndexed, ops, {})->index = axis;
+}
+
+Value* Builder::TileAtomicAddIndexed(Value* array, Value* indices, Value* tile,
+                                     const std::vector<Value*>& offsets, int axis) {
+  std::vector<Value*> ops{array, indices, tile};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Op* op = Create(OpCode::TileAtomicAddIndexed, ops, {tile->type()});
+  op->index = axis;
+  return op->result();
+}
+
+Value* Builder::TileSum(Value* tile) {
+  Type t = Type::Tile(tile->type().elem, {1}, Storage::Register);
+  return Create(OpCode::TileSum, {tile}, {t})->result();
+}
+
+Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
+  std::vector<Value*> ops{tile};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  return Create(OpCode::TileExtract, ops, {tile->type().ElemValueType()})->result();
+}
+
+Op* Builder::TileMap(const std::vector<Value*>& tiles, ElemType result_elem) {
+  Type rt = tiles.empty() ? Type::None() : tiles[0]->type();
+  rt.elem = result_elem;
+  rt.storage = Storage::Register;
+  Op* op = Create(OpCode::TileMap, tiles, {rt});
+  Block* body = op->AddRegion();
+  for (Value* t : tiles) body->AddArg(t->type().ElemValueType());
+  return op;
+}
+
+void Builder::Print(std::vector<std::string> strs, const std::vector<Value*>& values) {
+  Create(OpCode::Print, values, {})->strs = std::move(strs);
+}
+
+Op* Builder::If(Value* cond, const std::vector<Type>& result_types) {
+  Op* op = Create(OpCode::If, {cond}, result_types);
+  op->AddRegion();
+  op->AddRegion();
+  return op;
+}
+
+Op* Builder::For(Value* lo, Value* hi, Value* step, const std::vector<Value*>& inits) {
+  std::vector<Value*> ops{lo, hi, step};
+  ops.insert(ops.end(), inits.begin(), inits.end());
+  std::vector<Type> types;
+  for (Value* v : inits) types.push_back(v->type());
+  Op* op = Create(OpCode::For, ops, types);
+  Block* body = op->AddRegion();
+  body->AddArg(lo->type());
+  for (Value* v : inits) body->AddArg(v->type());
+  return op;
+}
+
+Op* Builder::While(const std::vector<Value*>& inits, const std::vector<Type>& forwarded_types) {
+  Op* op = Create(OpCode::While, inits, forwarded_types);
+  Block* before = op->AddRegion();
+  for (Value* v : inits) before->AddArg(v->type());
+  Block* after = op->AddRegion();
+  for (const Type& t : forwarded_types) after->AddArg(t);
+  return op;
+}
+
+void Builder::Yield(const std::vector<Value*>& values) { Create(OpCode::Yield, values, {}); }
+
+void Builder::Condition(Value* cond, const std::vector<Value*>& values) {
+  std::vector<Value*> ops{cond};
+  ops.insert(ops.end(), values.begin(), values.end());
+  Create(OpCode::Condition, ops, {});
+}
+
+void Builder::Return() { Create(OpCode::Return, {}, {}); }
+
+}  // namespace tilec::ir

@@ -1,0 +1,97 @@
+// Builds Tile IR at an insertion point (the end of a block), inferring result types, and
+// stamping every op with the builder's current source location.
+#pragma once
+#include <vector>
+
+#include "ir/ir.h"
+
+namespace tilec::ir {
+
+class Builder {
+ public:
+  explicit Builder(Module& module) : module_(module) {}
+
+  Module& module() { return module_; }
+  void SetInsertionPoint(Block* block) { block_ = block; }
+  Block* insertion_block() const { return block_; }
+  void set_loc(Loc loc) { loc_ = loc; }
+  const Loc& loc() const { return loc_; }
+
+  // Restores the insertion block when it goes out of scope.
+  class InsertionGuard {
+   public:
+    explicit InsertionGuard(Builder& b) : b_(b), block_(b.block_) {}
+    ~InsertionGuard() { b_.block_ = block_; }
+   private:
+    Builder& b_;
+    Block* block_;
+  };
+
+  // Creates a bare op of `code` with the given operands and result types.
+  Op* Create(OpCode code, std::vector<Value*> operands, std::vector<Type> result_types);
+
+  // --- scalars ---
+  Value* Const(const Type& type, ConstVal v);
+  Value* ConstInt(ScalarType t, int64_t v);
+  Value* ConstFloat(ScalarType t, double v);
+  Value* ConstBool(bool v);
+  Value* ZeroOf(const Type& elem_type);  // scalar zero or zero-filled struct
+  // Elementwise binary op; a tile operand makes the result a register tile.
+  Value* Binary(OpCode code, Value* a, Value* b);
+  Value* Unary(OpCode code, Value* a);
+  Value* Clamp(Value* x, Value* lo, Value* hi);
+  Value* Cmp(CmpPred pred, Value* a, Value* b);
+  Value* Logic(OpCode code, Value* a, Value* b);  // And / Or on bools
+  Value* Select(Value* cond, Value* a, Value* b);
+  Value* Cast(Value* v, ScalarType to);  // scalars, or tiles element by element
+  std::vector<Value*> Tid(int count);
+
+  // --- arrays and structs ---
+  Value* ArrayLoad(Value* array, const std::vector<Value*>& indices);
+  void ArrayStore(Value* array, const std::vector<Value*>& indices, Value* v);
+  Value* AtomicAdd(Value* array, const std::vector<Value*>& indices, Value* v);
+  Value* ArrayDim(Value* array, int dim);
+  Value* FieldGet(Value* s, int field);
+  Value* FieldSet(Value* s, int field, Value* v);
+
+  // --- tiles ---
+  Value* TileFull(Value* v, const std::vector<int64_t>& shape, Storage storage = Storage::Register);
+  Value* TileArange(ScalarType dtype, double start, double step, int64_t count,
+                    Storage storage = Storage::Register);
+  Value* TileLoad(Value* array, const std::vector<int64_t>& shape, const std::vector<Value*>& offsets,
+                  Storage storage = Storage::Register);
+  void TileStore(Value* array, Value* tile, const std::vector<Value*>& offsets);
+  Value* TileAtomicAdd(Value* array, Value* tile, const std::vector<Value*>& offsets);
+  Value* TileLoadIndexed(Value* array, Value* indices, const std::vector<int64_t>& shape,
+                         const std::vector<Value*>& offsets, int axis,
+                         Storage storage = Storage::Register);
+  void TileStoreIndexed(Value* array, Value* indices, Value* tile,
+                        const std::vector<Value*>& offsets, int axis);
+  Value* TileAtomicAddIndexed(Value* array, Value* indices, Value* tile,
+                              const std::vector<Value*>& offsets, int axis);
+  Value* TileSum(Value* tile);
+  Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
+  // A map whose region receives one element of each input and must yield the result
+  // element (of `result_elem`); the caller fills op->region(0).
+  Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);
+  // strs.size() == values.size() + 1: text before each value and after the last.
+  void Print(std::vector<std::string> strs, const std::vector<Value*>& values);
+
+  // --- control flow; the caller fills the regions and their terminators ---
+  Op* If(Value* cond, const std::vector<Type>& result_types);  // regions: then, else
+  // Region: ^(iv, iters...); results: one per init.
+  Op* For(Value* lo, Value* hi, Value* step, const std::vector<Value*>& inits);
+  // Regions: before ^(inits...) ending in `condition`, after ^(forwarded...) ending in
+  // `yield` of the next inits; results: the forwarded values' types.
+  Op* While(const std::vector<Value*>& inits, const std::vector<Type>& forwarded_types);
+  void Yield(const std::vector<Value*>& values);
+  void Condition(Value* cond, const std::vector<Value*>& values);
+  void Return();
+
+ private:
+  Module& module_;
+  Block* block_ = nullptr;
+  Loc loc_;
+};
+
+}  // namespace tilec::ir

@@ -1,0 +1,189 @@
+// Tile IR core: SSA values, operations with single-block regions (structured if/for/while),
+// kernels and modules. Every op carries the source location it came from. Ops own their
+// results and regions; blocks own their arguments and ops; a module owns its kernels.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ir/types.h"
+#include "support/source.h"
+
+namespace tilec::ir {
+
+enum class OpCode : uint8_t {
+#define OP(name, spelling, kind) name,
+#include "ir/ops.def"
+#undef OP
+};
+
+enum class OpKind : uint8_t { Elementwise, Other, Memory, Tile, Control, Terminator };
+
+std::string_view OpName(OpCode code);
+OpKind KindOf(OpCode code);
+bool IsTerminator(OpCode code);
+// Ops with effects beyond their results: DCE keeps them.
+bool HasSideEffects(OpCode code);
+
+enum class CmpPred : uint8_t { Eq, Ne, Lt, Le, Gt, Ge };
+std::string_view CmpPredName(CmpPred p);
+
+struct Loc {
+  const SourceFile* file = nullptr;
+  SourceRange range;
+};
+
+class Op;
+class Block;
+
+class Value {
+ public:
+  Value(Type type, Op* def, Block* block, int index) : type_(type), def_(def), block_(block), index_(index) {}
+  const Type& type() const { return type_; }
+  void set_type(const Type& t) { type_ = t; }
+  Op* def() const { return def_; }            // null for block arguments
+  Block* owner_block() const { return block_; }  // the block of a block argument
+  int index() const { return index_; }        // result or argument number
+  bool is_block_arg() const { return def_ == nullptr; }
+  const std::string& name() const { return name_; }  // optional hint for the printer
+  void set_name(std::string n) { name_ = std::move(n); }
+
+ private:
+  Type type_;
+  Op* def_;
+  Block* block_;
+  int index_;
+  std::string name_;
+};
+
+// A constant's payload: integers (and bool) in `i` as two's complement bits, floats in `f`.
+struct ConstVal {
+  int64_t i = 0;
+  double f = 0;
+};
+
+class Block {
+ public:
+  explicit Block(Op* parent = nullptr) : parent_(parent) {}
+  Value* AddArg(const Type& t);
+  const std::vector<std::unique_ptr<Value>>& args() const { return args_; }
+  Value* arg(int i) const { return args_[i].get(); }
+  int num_args() const { return int(args_.size()); }
+
+  std::vector<std::unique_ptr<Op>>& ops() { return ops_; }
+  const std::vector<std::unique_ptr<Op>>& ops() const { return ops_; }
+  Op* terminator() const;  // the last op if it is a terminator, else null
+  Op* parent_op() const { return parent_; }
+  void set_parent_op(Op* p) { parent_ = p; }
+  // Appends or inserts an op and takes ownership.
+  Op* Append(std::unique_ptr<Op> op);
+  Op* Insert(size_t pos, std::unique_ptr<Op> op);
+
+ private:
+  Op* parent_;
+  std::vector<std::unique_ptr<Value>> args_;
+  std::vector<std::unique_ptr<Op>> ops_;
+};
+
+class Op {
+ public:
+  Op(OpCode code, Loc loc) : code_(code), loc_(loc) {}
+  OpCode code() const { return code_; }
+  std::string_view name() const { return OpName(code_); }
+  const Loc& loc() const { return loc_; }
+  void set_loc(Loc l) { loc_ = l; }
+
+  std::vector<Value*>& operands() { return operands_; }
+  const std::vector<Value*>& operands() const { return operands_; }
+  Value* operand(int i) const { return operands_[i]; }
+  int num_operands() const { return int(operands_.size()); }
+
+  Value* AddResult(const Type& t);
+  const std::vector<std::unique_ptr<Value>>& results() const { return results_; }
+  Value* result(int i = 0) const { return results_[i].get(); }
+  int num_results() const { return int(results_.size()); }
+
+  Block* AddRegion();
+  const std::vector<std::unique_ptr<Block>>& regions() const { return regions_; }
+  Block* region(int i) const { return regions_[i].get(); }
+  int num_regions() const { return int(regions_.size()); }
+
+  Block* parent_block() const { return parent_; }
+  void set_parent_block(Block* b) { parent_ = b; }
+
+  // Attributes; which ones an op uses is listed in ops.def's comments and the verifier.
+  ConstVal value;         // Const: the constant; TileArange: start
+  ConstVal value2;        // TileArange: step
+  int64_t index = 0;      // ArrayDim: dimension; FieldGet/FieldSet: field; indexed ops: axis
+  CmpPred pred = CmpPred::Eq;  // Cmp
+  std::vector<std::string> strs;  // Print: literal text before each operand, and after the last
+
+ private:
+  OpCode code_;
+  Loc loc_;
+  Block* parent_ = nullptr;
+  std::vector<Value*> operands_;
+  std::vector<std::unique_ptr<Value>> results_;
+  std::vector<std::unique_ptr<Block>> regions_;
+};
+
+struct Param {
+  std::string name;
+  Loc loc;
+};
+
+// A kernel: @wp.func bodies are inlined, so kernels are the only functions in the IR.
+class Function {
+ public:
+  Function(std::string name, Loc loc) : name_(std::move(name)), loc_(loc), body_(std::make_unique<Block>()) {}
+  const std::string& name() const { return name_; }
+  const Loc& loc() const { return loc_; }
+  Block* body() const { return body_.get(); }
+  std::vector<Param>& params() { return params_; }
+  const std::vector<Param>& params() const { return params_; }
+  Value* AddParam(const std::string& name, const Type& type, Loc loc = {});
+
+  bool tiled = false;            // uses tile operations: launched with launch_tiled
+  bool enable_backward = true;
+  // Non-empty for an adjoint kernel made by ir/autodiff: the kernel it differentiates. Its
+  // entry takes the forward arguments and then one adjoint slot per parameter
+  // (runtime/include/tilec/signature.h); the IR lists only the forward parameters.
+  std::string adjoint_of;
+
+ private:
+  std::string name_;
+  Loc loc_;
+  std::unique_ptr<Block> body_;
+  std::vector<Param> params_;
+};
+
+class Module {
+ public:
+  std::vector<StructDef>& structs() { return structs_; }
+  const std::vector<StructDef>& structs() const { return structs_; }
+  int AddStruct(StructDef def);  // computes the layout; fields must name earlier structs
+  std::vector<std::unique_ptr<Function>>& functions() { return functions_; }
+  const std::vector<std::unique_ptr<Function>>& functions() const { return functions_; }
+  Function* AddFunction(std::string name, Loc loc = {});
+  Function* FindFunction(std::string_view name) const;
+
+ private:
+  std::vector<StructDef> structs_;
+  std::vector<std::unique_ptr<Function>> functions_;
+};
+
+// Walks every op of a block and its nested regions in program order (pre-order).
+template <class F>
+void Walk(Block* b, F&& f) {
+  for (auto& op : b->ops()) {
+    f(op.get());
+    for (auto& r : op->regions()) Walk(r.get(), f);
+  }
+}
+
+// Replaces every use of `from` by `to` inside `scope` (and nested regions).
+void ReplaceAllUses(Block* scope, Value* from, Value* to);
+
+}  // namespace tilec::ir

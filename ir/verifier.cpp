@@ -1,0 +1,540 @@
+// Verifier implementation: walks each kernel keeping the set of values visible at each point
+// (block arguments and earlier results of enclosing blocks) and checks each op's rule.
+#include "ir/verifier.h"
+
+#include <optional>
+#include <unordered_set>
+
+namespace tilec::ir {
+
+namespace {
+
+class Verifier {
+ public:
+  Verifier(const Module& m, const Function& f, std::vector<std::string>& errors)
+      : m_(m), f_(f), errors_(errors) {}
+
+  void Run() {
+    Block* body = f_.body();
+    for (auto& a : body->args()) {
+      CheckType(nullptr, a->type(), "parameter `" + a->name() + "`");
+      visible_.insert(a.get());
+    }
+    VerifyBlock(*body);
+    Op* term = body->terminator();
+    if (!term || term->code() != OpCode::Return)
+      Error(nullptr, "the kernel body must end with `return`");
+  }
+
+ private:
+  std::string T(const Type& t) { return "`" + TypeName(t, m_.structs()) + "`"; }
+
+  void Error(const Op* op, const std::string& msg) {
+    std::string s = "kernel `" + f_.name() + "`: ";
+    if (op) {
+      s += "`" + std::string(op->name()) + "`";
+      if (op->loc().file) {
+        LineCol lc = op->loc().file->Locate(op->loc().range.begin);
+        s += " (" + std::to_string(lc.line) + ":" + std::to_string(lc.col) + ")";
+      }
+      s += ": ";
+    }
+    errors_.push_back(s + msg);
+  }
+
+  void CheckType(const Op* op, const Type& t, const std::string& what) {
+    if (t.is_struct() && (t.elem.struct_index >= int(m_.structs().size())))
+      Error(op, what + " names struct #" + std::to_string(t.elem.struct_index) + ", which does not exist");
+    if (t.is_array() || t.is_tile()) {
+      if (t.ndim < 1 || t.ndim > kMaxDims)
+        Error(op, what + " has " + std::to_string(t.ndim) + " dimensions, expected 1 to 4");
+      if (t.elem.is_struct() && t.elem.struct_index >= int(m_.structs().size()))
+        Error(op, what + " has an element struct that does not exist");
+    }
+    if (t.is_tile())
+      for (int d = 0; d < t.ndim && d < kMaxDims; ++d)
+        if (t.shape[d] <= 0)
+          Error(op, what + " has extent " + std::to_string(t.shape[d]) + " in dimension " + std::to_string(d) +
+                        ", expected a positive extent");
+  }
+
+  void VerifyBlock(const Block& b) {
+    std::vector<const Value*> added;
+    for (size_t i = 0; i < b.ops().size(); ++i) {
+      const Op& op = *b.ops()[i];
+      if (op.parent_block() != &b) Error(&op, "op is not linked to the block that holds it");
+      if (IsTerminator(op.code()) && i + 1 != b.ops().size())
+        Error(&op, "a terminator must be the last op of its block");
+      for (int k = 0; k < op.num_operands(); ++k) {
+        const Value* v = op.operand(k);
+        if (!v) Error(&op, "operand " + std::to_string(k) + " is null");
+        else if (!visible_.count(v))
+          Error(&op, "operand " + std::to_string(k) + " is not defined before this op in an enclosing block");
+      }
+      for (auto& r : op.results()) CheckType(&op, r->type(), "result " + std::to_string(r->index()));
+      if (AllOperandsPresent(op)) VerifyOp(op);
+      for (auto& region : op.regions()) {
+        for (auto& a : region->args()) visible_.insert(a.get());
+        VerifyBlock(*region);
+        for (auto& a : region->args()) visible_.erase(a.get());
+      }
+      for (auto& r : op.results()) {
+        visible_.insert(r.get());
+        added.push_back(r.get());
+      }
+    }
+    for (const Value* v : added) visible_.erase(v);
+  }
+
+  bool AllOperandsPresent(const Op& op) {
+    for (const Value* v : op.operands())
+      if (!v) return false;
+    return true;
+  }
+
+  bool Arity(const Op& op, int operands, int results) {
+    bool ok = true;
+    if (operands >= 0 && op.num_operands() != operands) {
+      Error(&op, "expected " + std::to_string(operands) + " operands, found " + std::to_string(op.num_operands()));
+      ok = false;
+    }
+    if (results >= 0 && op.num_results() != results) {
+      Error(&op, "expected " + std::to_string(results) + " results, found " + std::to_string(op.num_results()));
+      ok = false;
+    }
+    return ok;
+  }
+
+  bool ExpectInt(const Op& op, const Value* v, const std::string& what) {
+    if (v->type().is_int()) return true;
+    Error(&op, what + " must be an integer scalar, found " + T(v->type()));
+    return false;
+  }
+
+  // Element scalar type of a scalar or tile operand, or nullopt (struct, array, none).
+  static std::optional<ScalarType> ScalarOf(const Type& t) {
+    if ((t.is_scalar()) || (t.is_tile() && !t.elem.is_struct())) return t.elem.scalar;
+    return std::nullopt;
+  }
+
+  void VerifyElementwise(const Op& op) {
+    OpCode c = op.code();
+    int n = c == OpCode::Clamp ? 3 : (c >= OpCode::Neg && c <= OpCode::Ceil) || c == OpCode::Cast ? 1 : 2;
+    if (!Arity(op, n, 1)) return;
+    const Type& rt = op.result()->type();
+    const Type* tile = nullptr;
+    for (const Value* v : op.operands())
+      if (v->type().is_tile()) { tile = &v->type(); break; }
+    for (int i = 0; i < n; ++i) {
+      const Type& t = op.operand(i)->type();
+      if (!ScalarOf(t)) {
+        Error(&op, "operand " + std::to_string(i) + " must be a scalar or a tile of scalars, found " + T(t));
+        return;
+      }
+      if (tile && t.is_tile() && !t.SameTileShapeAndElem(*tile) && c != OpCode::Cast) {
+        Error(&op, "tile operands differ in shape or element type: " + T(*tile) + " and " + T(t));
+        return;
+      }
+    }
+    if (c == OpCode::Cast) {
+      const Type& in = op.operand(0)->type();
+      if (in.is_tile() != rt.is_tile() || (in.is_tile() && in.Shape() != rt.Shape()) || !ScalarOf(rt))
+        Error(&op, "cast from " + T(in) + " to " + T(rt) + " must keep the shape and give scalar elements");
+      return;
+    }
+    ScalarType s = *ScalarOf(op.operand(0)->type());
+    for (int i = 1; i < n; ++i)
+      if (*ScalarOf(op.operand(i)->type()) != s) {
+        Error(&op, "operands differ in element type: " + T(op.operand(0)->type()) + " and " + T(op.operand(i)->type()));
+        return;
+      }
+    Type expect = tile ? tile->WithStorage(rt.storage) : Type::Scalar(s);
+    if (rt != expect) {
+      Error(&op, "result type " + T(rt) + " does not match the operands, expected " + T(expect));
+      return;
+    }
+    bool is_bool = s == ScalarType::Bool, is_int = IsInteger(s), is_float = IsFloat(s);
+    auto need = [&](bool ok, const char* what) {
+      if (!ok) Error(&op, std::string("needs ") + what + " operands, found " + T(op.operand(0)->type()));
+    };
+    switch (c) {
+      case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+        need(is_int || is_bool, "integer or bool"); break;
+      case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: need(is_int, "integer"); break;
+      case OpCode::Not: need(is_bool, "bool"); break;
+      case OpCode::Pow: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
+        need(is_float, "floating-point"); break;
+      default: need(is_int || is_float, "numeric"); break;
+    }
+  }
+
+  void CheckOffsets(const Op& op, int first, int ndim) {
+    if (op.num_operands() - first != ndim) {
+      Error(&op, "expected " + std::to_string(ndim) + " offsets (one per array dimension), found " +
+                     std::to_string(op.num_operands() - first));
+      return;
+    }
+    for (int i = first; i < op.num_operands(); ++i) ExpectInt(op, op.operand(i), "offset " + std::to_string(i - first));
+  }
+
+  bool ExpectArray(const Op& op, const Value* v) {
+    if (v->type().is_array()) return true;
+    Error(&op, "operand 0 must be an array, found " + T(v->type()));
+    return false;
+  }
+
+  void CheckIndexTile(const Op& op, const Value* idx, const Type& data_tile, int axis) {
+    const Type& it = idx->type();
+    if (!it.is_tile() || it.ndim != 1 || !(it.elem == ElemType::Of(ScalarType::Int32))) {
+      Error(&op, "indices must be a 1-D tile of int32, found " + T(it));
+      return;
+    }
+    if (axis < 0 || axis >= data_tile.ndim) {
+      Error(&op, "axis " + std::to_string(axis) + " is out of range for a " + std::to_string(data_tile.ndim) + "-D tile");
+      return;
+    }
+    if (it.shape[0] != data_tile.shape[axis])
+      Error(&op, "indices hold " + std::to_string(it.shape[0]) + " values but the tile has extent " +
+                     std::to_string(data_tile.shape[axis]) + " along axis " + std::to_string(axis));
+  }
+
+  void CheckAtomicElem(const Op& op, const ElemType& e) {
+    if (!e.is_struct() && !SupportsAtomicAdd(e.scalar))
+      Error(&op, "atomic add needs int32, uint32, int64, uint64, float16, bfloat16, float32 or float64 elements, found `" +
+                     std::string(ScalarName(e.scalar)) + "`");
+  }
+
+  void VerifyMemory(const Op& op) {
+    OpCode c = op.code();
+    if (op.num_operands() < 1 || !ExpectArray(op, op.operand(0))) return;
+    const Type& at = op.operand(0)->type();
+    switch (c) {
+      case OpCode::ArrayLoad: {
+        if (!Arity(op, 1 + at.ndim, 1)) return;
+        for (int i = 1; i <= at.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
+        if (op.result()->type() != at.ElemValueType())
+          Error(&op, "result " + T(op.result()->type()) + " differs from the array element " + T(at.ElemValueType()));
+        return;
+      }
+      case OpCode::ArrayStore: case OpCode::AtomicAdd: {
+        if (!Arity(op, 2 + at.ndim, c == OpCode::AtomicAdd ? 1 : 0)) return;
+        for (int i = 1; i <= at.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
+        const Type& vt = op.operand(1 + at.ndim)->type();
+        if (vt != at.ElemValueType()) Error(&op, "value " + T(vt) + " differs from the array element " + T(at.ElemValueType()));
+        if (c == OpCode::AtomicAdd) {
+          if (!vt.is_int() && !vt.is_float()) Error(&op, "atomic add needs a numeric element, found " + T(vt));
+          if (op.result()->type() != vt) Error(&op, "result " + T(op.result()->type()) + " differs from the value " + T(vt));
+        }
+        return;
+      }
+      case OpCode::TileLoad: case OpCode::TileLoadIndexed: {
+        if (!Arity(op, -1, 1)) return;
+        const Type& rt = op.result()->type();
+        if (!rt.is_tile() || rt.ndim != at.ndim || !(rt.elem == at.elem)) {
+          Error(&op, "result " + T(rt) + " must be a tile with the rank and element of " + T(at));
+          return;
+        }
+        int first = 1;
+        if (c == OpCode::TileLoadIndexed) {
+          if (op.num_operands() < 2) { Error(&op, "missing the indices operand"); return; }
+          CheckIndexTile(op, op.operand(1), rt, int(op.index));
+          first = 2;
+        }
+        CheckOffsets(op, first, at.ndim);
+        return;
+      }
+      default: break;
+    }
+    // Stores and atomic adds of a whole tile: (a, [indices,] t, offsets...).
+    bool indexed = c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
+    int tile_pos = indexed ? 2 : 1;
+    if (!Arity(op, -1, c == OpCode::TileStore || c == OpCode::TileStoreIndexed ? 0 : 1)) return;
+    if (op.num_operands() <= tile_pos) { Error(&op, "missing the tile operand"); return; }
+    const Type& tt = op.operand(tile_pos)->type();
+    if (!tt.is_tile() || tt.ndim != at.ndim || !(tt.elem == at.elem)) {
+      Error(&op, "tile " + T(tt) + " must have the rank and element of the array " + T(at));
+      return;
+    }
+    if (indexed) CheckIndexTile(op, op.operand(1), tt, int(op.index));
+    CheckOffsets(op, tile_pos + 1, at.ndim);
+    if (c == OpCode::TileAtomicAdd || c == OpCode::TileAtomicAddIndexed) {
+      CheckAtomicElem(op, tt.elem);
+      if (op.result()->type() != tt) Error(&op, "result " + T(op.result()->type()) + " must equal the tile type " + T(tt));
+    }
+  }
+
+  // Storage is a placement hint: a region may yield a tile whose storage differs from the
+  // slot it flows into.
+  static bool Compatible(const Type& a, const Type& b) { return a == b || a.SameTileShapeAndElem(b); }
+
+  void CheckYield(const Op& parent, const Block& region, OpCode term_code, const std::vector<Type>& types,
+                  const char* which, int skip = 0) {
+    Op* term = region.terminator();
+    if (!term || term->code() != term_code) {
+      Error(&parent, std::string("the ") + which + " region must end with `" + std::string(OpName(term_code)) + "`");
+      return;
+    }
+    if (term->num_operands() - skip != int(types.size())) {
+      Error(term, std::to_string(term->num_operands() - skip) + " values for the " + which + " region of `" +
+                      std::string(parent.name()) + "`, expected " + std::to_string(types.size()));
+      return;
+    }
+    for (size_t i = 0; i < types.size(); ++i) {
+      const Value* v = term->operand(int(i) + skip);
+      if (v && !Compatible(v->type(), types[i]))
+        Error(term, "value " + std::to_string(i) + " has type " + T(v->type()) + ", expected " + T(types[i]));
+    }
+  }
+
+  std::vector<Type> ResultTypes(const Op& op) {
+    std::vector<Type> ts;
+    for (auto& r : op.results()) ts.push_back(r->type());
+    return ts;
+  }
+
+  void VerifyControl(const Op& op) {
+    switch (op.code()) {
+      case OpCode::If: {
+        if (!Arity(op, 1, -1)) return;
+        if (!op.operand(0)->type().is_bool()) Error(&op, "condition must be `bool`, found " + T(op.operand(0)->type()));
+        if (op.num_regions() != 2) { Error(&op, "expected a then and an else region"); return; }
+        for (int r = 0; r < 2; ++r) {
+          if (op.region(r)->num_args()) Error(&op, "branches take no arguments");
+          CheckYield(op, *op.region(r), OpCode::Yield, ResultTypes(op), r ? "else" : "then");
+        }
+        return;
+      }
+      case OpCode::For: {
+        if (op.num_operands() < 3 || op.num_regions() != 1) { Error(&op, "expected bounds, a step and one body region"); return; }
+        for (int i = 0; i < 3; ++i) ExpectInt(op, op.operand(i), i == 0 ? "lower bound" : i == 1 ? "upper bound" : "step");
+        if (op.operand(0)->type() != op.operand(1)->type() || op.operand(0)->type() != op.operand(2)->type())
+          Error(&op, "bounds and step must share one integer type");
+        std::vector<Type> carried;
+        for (int i = 3; i < op.num_operands(); ++i) carried.push_back(op.operand(i)->type());
+        if (ResultTypes(op) != carried) Error(&op, "results must match the loop-carried initial values");
+        const Block& body = *op.region(0);
+        if (body.num_args() != int(carried.size()) + 1) {
+          Error(&op, "body takes " + std::to_string(body.num_args()) + " arguments, expected the induction variable and " +
+                         std::to_string(carried.size()) + " carried values");
+          return;
+        }
+        if (body.arg(0)->type() != op.operand(0)->type()) Error(&op, "induction variable type differs from the bounds");
+        for (size_t i = 0; i < carried.size(); ++i)
+          if (body.arg(int(i) + 1)->type() != carried[i]) Error(&op, "carried argument " + std::to_string(i) + " has the wrong type");
+        CheckYield(op, body, OpCode::Yield, carried, "body");
+        return;
+      }
+      case OpCode::While: {
+        if (op.num_regions() != 2) { Error(&op, "expected a before and an after region"); return; }
+        std::vector<Type> inits;
+        for (const Value* v : op.operands()) inits.push_back(v->type());
+        const Block& before = *op.region(0);
+        const Block& after = *op.region(1);
+        std::vector<Type> bargs, aargs;
+        for (auto& a : before.args()) bargs.push_back(a->type());
+        for (auto& a : after.args()) aargs.push_back(a->type());
+        if (bargs != inits) Error(&op, "before-region arguments must match the initial values");
+        if (aargs != ResultTypes(op)) Error(&op, "after-region arguments must match the results");
+        Op* cond = before.terminator();
+        if (cond && cond->code() == OpCode::Condition && cond->num_operands() >= 1 && cond->operand(0) &&
+            !cond->operand(0)->type().is_bool())
+          Error(cond, "condition must be `bool`, found " + T(cond->operand(0)->type()));
+        CheckYield(op, before, OpCode::Condition, ResultTypes(op), "before", 1);
+        CheckYield(op, after, OpCode::Yield, inits, "after");
+        return;
+      }
+      default: return;
+    }
+  }
+
+  void CheckTerminatorPlacement(const Op& op) {
+    Op* parent = op.parent_block() ? op.parent_block()->parent_op() : nullptr;
+    switch (op.code()) {
+      case OpCode::Return:
+        if (parent) Error(&op, "`return` may only end the kernel body, found it inside `" + std::string(parent->name()) + "`");
+        break;
+      case OpCode::Yield:
+        if (!parent) Error(&op, "`yield` outside of a region");
+        break;
+      case OpCode::Condition:
+        if (!parent || parent->code() != OpCode::While || parent->region(0) != op.parent_block())
+          Error(&op, "`condition` may only end the before region of a `while`");
+        break;
+      default: break;
+    }
+  }
+
+  void VerifyOp(const Op& op) {
+    OpCode c = op.code();
+    if (KindOf(c) == OpKind::Elementwise) return VerifyElementwise(op);
+    if (KindOf(c) == OpKind::Memory) return VerifyMemory(op);
+    if (KindOf(c) == OpKind::Control) return VerifyControl(op);
+    if (KindOf(c) == OpKind::Terminator) return CheckTerminatorPlacement(op);
+    switch (c) {
+      case OpCode::Const:
+        if (Arity(op, 0, 1) && !op.result()->type().is_elem())
+          Error(&op, "constants must be scalars or structs, found " + T(op.result()->type()));
+        return;
+      case OpCode::Tid:
+        if (!Arity(op, 0, -1)) return;
+        if (op.num_results() < 1 || op.num_results() > kMaxDims) Error(&op, "expected 1 to 4 results");
+        for (auto& r : op.results())
+          if (!r->type().Is(ScalarType::Int32)) Error(&op, "results must be `int32`");
+        return;
+      case OpCode::Select:
+        if (!Arity(op, 3, 1)) return;
+        if (!op.operand(0)->type().is_bool()) Error(&op, "condition must be `bool`, found " + T(op.operand(0)->type()));
+        if (op.operand(1)->type() != op.operand(2)->type() || op.result()->type() != op.operand(1)->type())
+          Error(&op, "both choices and the result must have one type");
+        return;
+      case OpCode::Cmp:
+        if (!Arity(op, 2, 1)) return;
+        if (!op.operand(0)->type().is_scalar() || op.operand(0)->type() != op.operand(1)->type())
+          Error(&op, "operands must be scalars of one type, found " + T(op.operand(0)->type()) + " and " + T(op.operand(1)->type()));
+        if (!op.result()->type().is_bool()) Error(&op, "result must be `bool`");
+        return;
+      case OpCode::And: case OpCode::Or:
+        if (!Arity(op, 2, 1)) return;
+        for (int i = 0; i < 2; ++i)
+          if (!op.operand(i)->type().is_bool()) Error(&op, "operands must be `bool`, found " + T(op.operand(i)->type()));
+        if (!op.result()->type().is_bool()) Error(&op, "result must be `bool`");
+        return;
+      case OpCode::ArrayDim:
+        if (!Arity(op, 1, 1) || !ExpectArray(op, op.operand(0))) return;
+        if (op.index < 0 || op.index >= op.operand(0)->type().ndim) Error(&op, "dimension " + std::to_string(op.index) + " is out of range");
+        return;
+      case OpCode::FieldGet: case OpCode::FieldSet: {
+        if (!Arity(op, c == OpCode::FieldGet ? 1 : 2, 1)) return;
+        const Type& st = op.operand(0)->type();
+        if (!st.is_struct() || st.elem.struct_index >= int(m_.structs().size())) {
+          Error(&op, "operand 0 must be a struct, found " + T(st));
+          return;
+        }
+        const StructDef& def = m_.structs()[st.elem.struct_index];
+        if (op.index < 0 || op.index >= int(def.fields.size())) {
+          Error(&op, "field " + std::to_string(op.index) + " does not exist in `" + def.name + "`");
+          return;
+        }
+        Type ft = Type::Elem(def.fields[op.index].type);
+        if (c == OpCode::FieldGet && op.result()->type() != ft)
+          Error(&op, "result " + T(op.result()->type()) + " differs from field `" + def.fields[op.index].name + "` " + T(ft));
+        if (c == OpCode::FieldSet && (op.operand(1)->type() != ft || op.result()->type() != st))
+          Error(&op, "value must have the field's type " + T(ft) + " and the result the struct's");
+        return;
+      }
+      case OpCode::TileFull:
+        if (!Arity(op, 1, 1)) return;
+        if (!op.result()->type().is_tile() || op.result()->type().ElemValueType() != op.operand(0)->type())
+          Error(&op, "result must be a tile of the value's type " + T(op.operand(0)->type()));
+        return;
+      case OpCode::TileArange: {
+        if (!Arity(op, 0, 1)) return;
+        const Type& rt = op.result()->type();
+        if (!rt.is_tile() || rt.ndim != 1 || rt.elem.is_struct() || rt.elem.scalar == ScalarType::Bool)
+          Error(&op, "result must be a 1-D tile of numbers, found " + T(rt));
+        return;
+      }
+      case OpCode::TileSum: {
+        if (!Arity(op, 1, 1)) return;
+        const Type& in = op.operand(0)->type();
+        if (!in.is_tile() || in.elem.is_struct() || in.elem.scalar == ScalarType::Bool) {
+          Error(&op, "operand must be a tile of numbers, found " + T(in));
+          return;
+        }
+        const Type& rt = op.result()->type();
+        if (!rt.is_tile() || rt.ndim != 1 || rt.shape[0] != 1 || !(rt.elem == in.elem))
+          Error(&op, "result must be a one-element tile of the operand's element type");
+        return;
+      }
+      // Added for ir/autodiff: an array's gradient view, and the adjoint of an element read.
+      case OpCode::ArrayGrad:
+        if (!Arity(op, 1, 1) || !ExpectArray(op, op.operand(0))) return;
+        if (op.result()->type() != op.operand(0)->type()) Error(&op, "result must have the array's type");
+        return;
+      case OpCode::TileInsert: {
+        if (op.num_operands() < 1 || !op.operand(0)->type().is_tile()) {
+          Error(&op, "operand 0 must be a tile");
+          return;
+        }
+        const Type& tt = op.operand(0)->type();
+        if (!Arity(op, 2 + tt.ndim, 1)) return;
+        if (op.operand(1)->type() != tt.ElemValueType()) Error(&op, "value must have the tile's element type");
+        for (int i = 2; i < 2 + tt.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 2));
+        if (op.result()->type() != tt.WithStorage(Storage::Register)) Error(&op, "result must be a register tile of the operand's type");
+        return;
+      }
+      case OpCode::TileExtract: {
+        if (op.num_operands() < 1 || !op.operand(0)->type().is_tile()) {
+          Error(&op, "operand 0 must be a tile");
+          return;
+        }
+        const Type& tt = op.operand(0)->type();
+        if (!Arity(op, 1 + tt.ndim, 1)) return;
+        for (int i = 1; i <= tt.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
+        if (op.result()->type() != tt.ElemValueType()) Error(&op, "result must be the tile's element type");
+        return;
+      }
+      case OpCode::TileMap: {
+        if (!Arity(op, -1, 1) || op.num_operands() < 1) { Error(&op, "expected at least one tile"); return; }
+        const Type& t0 = op.operand(0)->type();
+        for (const Value* v : op.operands())
+          if (!v->type().is_tile() || v->type().Shape() != t0.Shape()) {
+            Error(&op, "inputs must be tiles of one shape, found " + T(t0) + " and " + T(v->type()));
+            return;
+          }
+        const Type& rt = op.result()->type();
+        if (!rt.is_tile() || rt.Shape() != t0.Shape()) Error(&op, "result must be a tile of the inputs' shape");
+        if (op.num_regions() != 1) { Error(&op, "expected one region"); return; }
+        const Block& body = *op.region(0);
+        if (body.num_args() != op.num_operands()) { Error(&op, "region must take one element per input"); return; }
+        for (int i = 0; i < body.num_args(); ++i)
+          if (body.arg(i)->type() != op.operand(i)->type().ElemValueType())
+            Error(&op, "region argument " + std::to_string(i) + " must be the element type of input " + std::to_string(i));
+        Walk(const_cast<Block*>(&body), [&](Op* inner) {
+          for (auto& r : inner->results())
+            if (r->type().is_tile()) Error(inner, "a `tile_map` body may only compute scalars");
+          if (HasSideEffects(inner->code()) && inner->code() != OpCode::Yield)
+            Error(inner, "a `tile_map` body may not have side effects");
+        });
+        CheckYield(op, body, OpCode::Yield, {rt.ElemValueType()}, "map");
+        return;
+      }
+      case OpCode::Print:
+        if (!Arity(op, -1, 0)) return;
+        if (int(op.strs.size()) != op.num_operands() + 1)
+          Error(&op, "expected " + std::to_string(op.num_operands() + 1) + " text pieces, found " + std::to_string(op.strs.size()));
+        return;
+      default:
+        return;
+    }
+  }
+
+  const Module& m_;
+  const Function& f_;
+  std::vector<std::string>& errors_;
+  std::unordered_set<const Value*> visible_;
+};
+
+}  // namespace
+
+std::vector<std::string> VerifyFunction(const Module& m, const Function& f) {
+  std::vector<std::string> errors;
+  Verifier(m, f, errors).Run();
+  return errors;
+}
+
+std::vector<std::string> Verify(const Module& m) {
+  std::vector<std::string> errors;
+  for (size_t i = 0; i < m.structs().size(); ++i)
+    for (const StructField& fld : m.structs()[i].fields)
+      if (fld.type.is_struct() && fld.type.struct_index >= int(i))
+        errors.push_back("struct `" + m.structs()[i].name + "`: field `" + fld.name + "` names a struct defined after it");
+  for (auto& f : m.functions()) {
+    auto e = VerifyFunction(m, *f);
+    errors.insert(errors.end(), e.begin(), e.end());
+  }
+  return errors;
+}
+
+}  // namespace tilec::ir

@@ -1,0 +1,12 @@
+// The tilec runtime library's C++ API in one include: devices, arrays, modules and kernels,
+// launches, the Tape and the kernel cache. Everything throws tilec::rt::Error on misuse.
+#pragma once
+#include "tilec/abi.h"
+#include "tilec/array.h"
+#include "tilec/cache.h"
+#include "tilec/device.h"
+#include "tilec/error.h"
+#include "tilec/launch.h"
+#include "tilec/module.h"
+#include "tilec/signature.h"
+#include "tilec/tape.h"

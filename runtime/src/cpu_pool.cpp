@@ -1,0 +1,112 @@
+// The CPU device's worker pool: hardware_concurrency threads (the caller counts as one) that
+// split a launch's index range into chunks. One launch runs at a time; callers queue on a lock.
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "runtime/src/internal.h"
+#include "tilec/launch.h"
+
+namespace tilec::rt {
+
+namespace {
+
+class Pool {
+ public:
+  explicit Pool(int threads) {
+    for (int i = 0; i < threads; ++i) workers_.emplace_back([this, i] { WorkerLoop(i + 1); });
+  }
+  ~Pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stop_ = true;
+    }
+    wake_.notify_all();
+    for (auto& t : workers_) t.join();
+  }
+
+  int size() const { return static_cast<int>(workers_.size()) + 1; }
+
+  void Run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t, int)>& body) {
+    std::lock_guard<std::mutex> launch_lock(launch_mutex_);
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      body_ = &body;
+      n_ = n;
+      grain_ = grain;
+      next_.store(0);
+      busy_ = static_cast<int>(workers_.size());
+      ++generation_;
+    }
+    wake_.notify_all();
+    Work(0);
+    std::unique_lock<std::mutex> lock(mutex_);
+    done_.wait(lock, [this] { return busy_ == 0; });
+    body_ = nullptr;
+  }
+
+ private:
+  void Work(int worker) {
+    for (;;) {
+      int64_t first = next_.fetch_add(grain_);
+      if (first >= n_) return;
+      (*body_)(first, std::min(n_, first + grain_), worker);
+    }
+  }
+
+  void WorkerLoop(int worker) {
+    uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
+        if (stop_) return;
+        seen = generation_;
+      }
+      Work(worker);
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (--busy_ == 0) done_.notify_one();
+      }
+    }
+  }
+
+  std::vector<std::thread> workers_;
+  std::mutex launch_mutex_;  // one launch at a time
+  std::mutex mutex_;
+  std::condition_variable wake_, done_;
+  bool stop_ = false;
+  uint64_t generation_ = 0;
+  int busy_ = 0;
+  const std::function<void(int64_t, int64_t, int)>* body_ = nullptr;
+  int64_t n_ = 0, grain_ = 1;
+  std::atomic<int64_t> next_{0};
+};
+
+Pool& GetPool() {
+  // Intentionally leaked: worker threads must not be joined during static destruction,
+  // when a launch from another static destructor could still need them.
+  static Pool* pool = new Pool(std::max(1u, std::thread::hardware_concurrency()) - 1);
+  return *pool;
+}
+
+}  // namespace
+
+int CpuWorkerCount() { return GetPool().size(); }
+
+void CpuParallelFor(int64_t n, int64_t grain,
+                    const std::function<void(int64_t, int64_t, int)>& body) {
+  if (n <= 0) return;
+  grain = std::max<int64_t>(1, grain);
+  Pool& pool = GetPool();
+  if (n <= grain || pool.size() == 1) {
+    for (int64_t first = 0; first < n; first += grain) body(first, std::min(n, first + grain), 0);
+    return;
+  }
+  pool.Run(n, grain, body);
+}
+
+}  // namespace tilec::rt

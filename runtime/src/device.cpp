@@ -1,0 +1,175 @@
+// Device names, CUDA availability, the process-wide default device, raw memory per device and
+// the one-time notices (such as the missing-driver line).
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+
+#include "runtime/src/internal.h"
+#include "tilec/error.h"
+
+namespace tilec::rt {
+
+namespace {
+std::mutex g_mutex;
+std::optional<Device> g_default;
+std::function<void(const std::string&)> g_notice = [](const std::string& text) {
+  std::fprintf(stderr, "tilec: %s\n", text.c_str());
+};
+}  // namespace
+
+void SetNoticeHandler(std::function<void(const std::string&)> handler) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_notice = std::move(handler);
+}
+
+void Notice(const std::string& text) {
+  std::function<void(const std::string&)> handler;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    handler = g_notice;
+  }
+  if (handler) handler(text);
+}
+
+Device Device::Parse(std::string_view name) {
+  if (name == "cpu") return Cpu();
+  if (name == "cuda") return Cuda(0);
+  if (name.substr(0, 5) == "cuda:" && name.size() > 5 && name.size() < 12) {
+    int n = 0;
+    for (char c : name.substr(5)) {
+      if (c < '0' || c > '9') n = -1;
+      if (n < 0) break;
+      n = n * 10 + (c - '0');
+    }
+    if (n >= 0) return Cuda(n);
+  }
+  throw Error("invalid device `" + std::string(name) + "`: expected `cpu`, `cuda` or `cuda:N`");
+}
+
+std::string Device::Name() const {
+  return is_cpu() ? std::string("cpu") : "cuda:" + std::to_string(ordinal);
+}
+
+bool IsCudaAvailable() { return cuda::DriverStatus().ok; }
+int CudaDeviceCount() { return cuda::DriverStatus().device_count; }
+std::string CudaUnavailableReason() { return cuda::DriverStatus().reason; }
+
+void CheckDevice(const Device& device) {
+  if (device.is_cpu()) return;
+  const cuda::Status& s = cuda::DriverStatus();
+  if (!s.ok) throw Error("device `" + device.Name() + "` is not available: " + s.reason);
+  if (device.ordinal < 0 || device.ordinal >= s.device_count)
+    throw Error("device `" + device.Name() + "` does not exist (" +
+                std::to_string(s.device_count) + " CUDA device(s) found)");
+}
+
+int CudaComputeCapability(const Device& device) {
+  if (!device.is_cuda()) throw Error("`cpu` has no compute capability");
+  CheckDevice(device);
+  return cuda::ComputeCapability(device.ordinal);
+}
+
+std::string DeviceDescription(const Device& device) {
+  if (device.is_cpu()) return "cpu";
+  CheckDevice(device);
+  return cuda::DeviceName(device.ordinal);
+}
+
+Device GetDefaultDevice() {
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (g_default) return *g_default;
+  }
+  const cuda::Status& s = cuda::DriverStatus();
+  Device d = s.ok ? Device::Cuda(0) : Device::Cpu();
+  bool first = false;
+  {
+    std::lock_guard<std::mutex> lock(g_mutex);
+    if (!g_default) {
+      g_default = d;
+      first = true;
+    }
+    d = *g_default;
+  }
+  if (first && !s.ok) Notice(s.reason + "; using `cpu`");
+  return d;
+}
+
+void SetDefaultDevice(const Device& device) {
+  CheckDevice(device);
+  std::lock_guard<std::mutex> lock(g_mutex);
+  g_default = device;
+}
+
+void Synchronize(std::optional<Device> device) {
+  if (device) {
+    CheckDevice(*device);
+    if (device->is_cuda()) cuda::Synchronize(device->ordinal);
+    return;
+  }
+  if (!IsCudaAvailable()) return;
+  for (int i = 0; i < CudaDeviceCount(); ++i) cuda::Synchronize(i);
+}
+
+// --- raw memory -------------------------------------------------------------------------
+
+Buffer::~Buffer() {
+  if (!owned || !ptr) return;
+  if (device.is_cpu())
+    std::free(ptr);
+  else
+    cuda::Free(device.ordinal, ptr);
+}
+
+std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zero) {
+  CheckDevice(device);
+  auto buf = std::make_shared<Buffer>();
+  buf->bytes = bytes;
+  buf->device = device;
+  if (device.is_cpu()) {
+    // 64-byte alignment suits vector loads and keeps every element naturally aligned.
+    size_t rounded = (bytes + 63) / 64 * 64;
+    buf->ptr = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    if (!buf->ptr) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    if (zero) std::memset(buf->ptr, 0, bytes);
+  } else {
+    buf->ptr = cuda::Alloc(device.ordinal, bytes);
+    if (zero) cuda::MemsetZero(device.ordinal, buf->ptr, bytes);
+  }
+  return buf;
+}
+
+void CopyHostToDevice(const Device& device, void* dst, const void* src, size_t bytes) {
+  if (device.is_cpu()) {
+    if (bytes) std::memmove(dst, src, bytes);
+  } else {
+    cuda::CopyHtoD(device.ordinal, dst, src, bytes);
+  }
+}
+
+void CopyDeviceToHost(const Device& device, void* dst, const void* src, size_t bytes) {
+  if (device.is_cpu()) {
+    if (bytes) std::memmove(dst, src, bytes);
+  } else {
+    cuda::CopyDtoH(device.ordinal, dst, src, bytes);
+  }
+}
+
+void CopyDeviceToDevice(const Device& device, void* dst, const void* src, size_t bytes) {
+  if (device.is_cpu()) {
+    if (bytes) std::memmove(dst, src, bytes);
+  } else {
+    cuda::CopyDtoD(device.ordinal, dst, src, bytes);
+  }
+}
+
+void ZeroDeviceMemory(const Device& device, void* dst, size_t bytes) {
+  if (device.is_cpu()) {
+    if (bytes) std::memset(dst, 0, bytes);
+  } else {
+    cuda::MemsetZero(device.ordinal, dst, bytes);
+  }
+}
+
+}  // namespace tilec::rt

@@ -1,0 +1,249 @@
+// Launch validation against the kernel signature, packing of `void* args[]` as abi.h lays it
+// out, and dispatch of forward and adjoint entries to the CPU pool or the CUDA driver.
+#include <algorithm>
+#include <cstring>
+
+#include "runtime/src/internal.h"
+#include "tilec/error.h"
+#include "tilec/launch.h"
+#include "tilec/tape.h"
+
+namespace tilec::rt {
+
+namespace {
+
+// A validated launch: argument storage and the pointers to it.
+struct Packed {
+  Device device;
+  tilec_launch launch{};
+  int64_t total = 0;
+  std::vector<std::vector<uint8_t>> values;  // one per argument, abi layout
+  std::vector<void*> pointers;               // pointers[i] = values[i].data()
+  std::vector<size_t> value_sizes;           // for adjoint slots: 0 for arrays
+};
+
+std::string Where(const KernelSignature& k, const ParamInfo& p) {
+  return "kernel `" + k.name + "`, parameter `" + p.name + "`";
+}
+
+void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
+                const Device& device) {
+  const KernelSignature& k = kernel.signature();
+  std::string expected = ParamTypeName(p, kernel.structs());
+  if (arg.kind() != KernelArg::Kind::Array || arg.array().is_null())
+    throw Error(Where(k, p) + ": expected `" + expected + "`, got " + arg.Describe());
+  const Array& a = arg.array();
+  bool same_dtype;
+  if (p.type.is_struct()) {
+    const StructLayout& s = kernel.structs()[p.type.struct_index];
+    same_dtype = a.dtype().is_struct() && a.dtype().layout->name == s.name &&
+                 a.dtype().layout->size == s.size;
+  } else {
+    same_dtype = !a.dtype().is_struct() && a.dtype().scalar == p.type.scalar;
+  }
+  if (!same_dtype || a.ndim() != p.ndim)
+    throw Error(Where(k, p) + ": expected `" + expected + "`, got `" + arg.Describe() + "`");
+  if (!(a.device() == device))
+    throw Error(Where(k, p) + ": the array is on `" + a.device().Name() +
+                "` but the launch is on `" + device.Name() + "`");
+}
+
+Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
+               const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
+               bool tiled_launch) {
+  if (kernel.is_null()) throw Error("launch of a null kernel");
+  const KernelSignature& k = kernel.signature();
+  if (!tiled_launch && k.tiled)
+    throw Error("kernel `" + k.name + "` uses tile operations; launch it with `wp.launch_tiled`");
+  if (dim.empty() || dim.size() > TILEC_MAX_DIMS)
+    throw Error("kernel `" + k.name + "`: `dim` must have 1 to 4 entries, got " +
+                std::to_string(dim.size()));
+  for (size_t i = 0; i < dim.size(); ++i)
+    if (dim[i] < 0)
+      throw Error("kernel `" + k.name + "`: `dim` entries must be >= 0, got " +
+                  std::to_string(dim[i]) + " at position " + std::to_string(i));
+  if (tiled_launch && (block_dim < 1 || block_dim > 1024))
+    throw Error("kernel `" + k.name + "`: `block_dim` must be 1 to 1024, got " +
+                std::to_string(block_dim));
+
+  Packed out;
+  out.device = device ? *device : GetDefaultDevice();
+  CheckDevice(out.device);
+  if (out.device.is_cuda()) {
+    if (k.ptx.empty())
+      throw Error("kernel `" + k.name + "` has no GPU code in this module; it cannot run on `" +
+                  out.device.Name() + "`");
+    if (tiled_launch && k.block_dim > 0 && k.block_dim != block_dim)
+      throw Error("kernel `" + k.name + "` was compiled for block_dim " +
+                  std::to_string(k.block_dim) + ", launched with block_dim " +
+                  std::to_string(block_dim));
+  }
+
+  if (args.size() != k.params.size()) {
+    std::string names;
+    for (const ParamInfo& p : k.params) names += (names.empty() ? "`" : ", `") + p.name + "`";
+    throw Error("kernel `" + k.name + "` takes " + std::to_string(k.params.size()) +
+                " argument(s)" + (names.empty() ? "" : " (" + names + ")") + ", got " +
+                std::to_string(args.size()));
+  }
+
+  for (size_t i = 0; i < args.size(); ++i) {
+    const ParamInfo& p = k.params[i];
+    const KernelArg& arg = args[i];
+    std::vector<uint8_t> value;
+    switch (p.kind) {
+      case ParamKind::Array: {
+        CheckArray(kernel, p, arg, out.device);
+        tilec_array a = arg.array().ToAbi();
+        value.resize(sizeof a);
+        std::memcpy(value.data(), &a, sizeof a);
+        out.value_sizes.push_back(0);
+        break;
+      }
+      case ParamKind::Scalar:
+        if (p.type.is_struct())
+          throw Error(Where(k, p) + ": scalar parameter with a struct type in the signature");
+        value = arg.PackScalar(Where(k, p), p.type.scalar);
+        out.value_sizes.push_back(value.size());
+        break;
+      case ParamKind::Struct: {
+        if (!p.type.is_struct())
+          throw Error(Where(k, p) + ": struct parameter without a struct type in the signature");
+        const StructLayout& s = kernel.structs()[p.type.struct_index];
+        if (arg.kind() != KernelArg::Kind::Struct || arg.struct_name() != s.name)
+          throw Error(Where(k, p) + ": expected `" + s.name + "`, got " + arg.Describe());
+        if (arg.struct_bytes().size() != s.size)
+          throw Error(Where(k, p) + ": a `" + s.name + "` value has " + std::to_string(s.size) +
+                      " bytes, got " + std::to_string(arg.struct_bytes().size()));
+        value = arg.struct_bytes();
+        out.value_sizes.push_back(value.size());
+        break;
+      }
+    }
+    out.values.push_back(std::move(value));
+  }
+  for (auto& v : out.values) out.pointers.push_back(v.data());
+
+  out.launch.ndim = static_cast<int32_t>(dim.size());
+  out.launch.block_dim = tiled_launch ? block_dim : 0;
+  out.total = 1;
+  for (int d = 0; d < TILEC_MAX_DIMS; ++d) {
+    out.launch.dim[d] = d < static_cast<int>(dim.size()) ? dim[d] : 1;
+    if (out.launch.dim[d] != 0 && out.total > (int64_t(1) << 62) / out.launch.dim[d])
+      throw Error("kernel `" + k.name + "`: the launch grid has more than 2^62 indices");
+    out.total *= out.launch.dim[d];
+  }
+  return out;
+}
+
+// Enough chunks to balance uneven work, not so many that scheduling dominates.
+int64_t Grain(int64_t total, bool tiled) {
+  int64_t per = (total + CpuWorkerCount() * 8 - 1) / (CpuWorkerCount() * 8);
+  return std::max<int64_t>(per, tiled ? 1 : 256);
+}
+
+void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_worker,
+            const tilec_launch& launch, int64_t total) {
+  bool tiled = launch.block_dim > 0;
+  CpuParallelFor(total, Grain(total, tiled), [&](int64_t first, int64_t last, int worker) {
+    const auto& args = per_worker[per_worker.size() == 1 ? 0 : worker];
+    fn(args.data(), &launch, first, last);
+  });
+}
+
+void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<void*>& extra) {
+  const KernelSignature& k = kernel.signature();
+  const std::string& entry = adjoint ? k.adjoint_symbol : k.entry_symbol;
+  uint32_t shared = adjoint ? k.adjoint_shared_bytes : k.shared_bytes;
+  void* fn = cuda::GetFunction(p.device.ordinal, k.ptx, entry, shared, k.name);
+  std::vector<void*> params = p.pointers;
+  params.insert(params.end(), extra.begin(), extra.end());
+  params.push_back(&p.launch);
+  uint32_t threads, grid;
+  if (p.launch.block_dim > 0) {
+    threads = static_cast<uint32_t>(p.launch.block_dim);
+    grid = static_cast<uint32_t>(std::min<int64_t>(p.total, TILEC_GPU_MAX_BLOCKS));
+  } else {
+    threads = k.block_dim > 0 ? static_cast<uint32_t>(k.block_dim) : TILEC_GPU_THREADS;
+    grid = static_cast<uint32_t>(std::min<int64_t>((p.total + threads - 1) / threads, INT32_MAX));
+  }
+  cuda::LaunchKernel(p.device.ordinal, fn, grid, threads, shared, params.data(), k.name);
+}
+
+void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
+         const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
+         bool tiled) {
+  Packed p = Prepare(kernel, dim, args, block_dim, device, tiled);
+  if (p.total > 0) {
+    if (p.device.is_cpu())
+      RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total);
+    else
+      RunCuda(kernel, p, false, {});
+  }
+  if (Tape* tape = Tape::Current())
+    tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device});
+}
+
+}  // namespace
+
+Device ValidateLaunch(const Kernel& kernel, const std::vector<int64_t>& dim,
+                      const std::vector<KernelArg>& args, int block_dim,
+                      std::optional<Device> device) {
+  return Prepare(kernel, dim, args, block_dim, device, block_dim != 0).device;
+}
+
+void Launch(const Kernel& kernel, const std::vector<int64_t>& dim,
+            const std::vector<KernelArg>& args, std::optional<Device> device) {
+  Run(kernel, dim, args, 0, device, false);
+}
+
+void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
+                 const std::vector<KernelArg>& args, int block_dim,
+                 std::optional<Device> device) {
+  Run(kernel, dim, args, block_dim, device, true);
+}
+
+void LaunchAdjoint(const RecordedLaunch& r) {
+  bool tiled = r.block_dim > 0;
+  Packed p = Prepare(r.kernel, r.dim, r.args, r.block_dim, r.device, tiled);
+  if (p.total == 0) return;
+  const size_t n = p.values.size();
+  if (p.device.is_cpu()) {
+    tilec_cpu_kernel_fn fn = r.kernel.CpuAdjoint();
+    // Each worker gets its own zeroed adjoint slots: the runtime discards scalar adjoints,
+    // and private slots keep the kernels' plain (non-atomic) accumulation race-free.
+    int workers = CpuWorkerCount();
+    std::vector<std::vector<uint8_t>> slots(static_cast<size_t>(workers) * n);
+    std::vector<std::vector<void*>> per_worker(workers, p.pointers);
+    for (int w = 0; w < workers; ++w) {
+      for (size_t i = 0; i < n; ++i) {
+        auto& s = slots[w * n + i];
+        s.assign(std::max<size_t>(p.value_sizes[i], 1), 0);
+        per_worker[w].push_back(p.value_sizes[i] ? s.data() : nullptr);
+      }
+    }
+    RunCpu(fn, per_worker, p.launch, p.total);
+    return;
+  }
+  if (!r.kernel.signature().has_adjoint || r.kernel.signature().adjoint_symbol.empty())
+    throw Error("kernel `" + r.kernel.name() + "` has no adjoint");
+  // One zeroed device block holds every scalar slot; arrays get a null pointer.
+  std::vector<size_t> offsets(n, 0);
+  size_t bytes = 0;
+  for (size_t i = 0; i < n; ++i) {
+    offsets[i] = bytes;
+    bytes += (p.value_sizes[i] + 15) / 16 * 16;
+  }
+  auto scratch = AllocBuffer(std::max<size_t>(bytes, 16), p.device, true);
+  std::vector<uint64_t> slot_values(n, 0);
+  std::vector<void*> extra(n);
+  for (size_t i = 0; i < n; ++i) {
+    if (p.value_sizes[i])
+      slot_values[i] = reinterpret_cast<uint64_t>(static_cast<char*>(scratch->ptr) + offsets[i]);
+    extra[i] = &slot_values[i];
+  }
+  RunCuda(r.kernel, p, true, extra);
+  cuda::Synchronize(p.device.ordinal);  // the kernel must finish before scratch is freed
+}
+
+}  // namespace tilec::rt

@@ -1,0 +1,29 @@
+// Helpers for the checker's unit tests: parse and check a source string in one call.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "frontend/parse/parse.h"
+#include "frontend/sema/sema.h"
+
+namespace tilec::sema::testing {
+
+struct Checked {
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ast::Module> module;
+  diag::DiagnosticEngine diags;
+  std::unique_ptr<CheckedModule> checked;
+  int parse_errors = 0;
+};
+
+inline std::unique_ptr<Checked> ParseAndCheck(const std::string& text, const CheckOptions& options = {},
+                                              const std::string& path = "test.tile") {
+  auto c = std::make_unique<Checked>();
+  c->file = std::make_unique<SourceFile>(path, text);
+  c->module = parse::ParseFile(*c->file, c->diags);
+  c->parse_errors = c->diags.error_count();
+  c->checked = Check(*c->module, c->diags, options);
+  return c;
+}
+
+}  // namespace tilec::sema::testing
