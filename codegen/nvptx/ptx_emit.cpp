@@ -108,7 +108,7 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
   for (llvm::Function& f : mod)
     if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
-  mod.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", 0);
+  mod.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", uint32_t(0));
   return true;
 }
 

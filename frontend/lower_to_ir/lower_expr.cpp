@@ -77,7 +77,7 @@ std::vector<ir::Value*> Lowerer::Tuple(const ast::Expr* e) {
   std::vector<ir::Value*> out;
   if (info && info->value && info->value->kind == sema::ConstValue::Kind::Tuple) {
     for (size_t k = 0; k < info->value->elems.size(); ++k) {
-      const sema::Type* et = info->type && k < info->type->elems.size() ? info->type->elems[k] : cm_.types.Int32();
+      const sema::Type* et = info->type && k < info->type->elems.size() ? info->type->elems[k] : nullptr;
       ir::Type t = IrType(et);
       out.push_back(ConstOf(info->value->elems[k], t.is_scalar() ? t : ir::Type::Scalar(ScalarType::Int32)));
     }

@@ -190,7 +190,7 @@ void Lowerer::LowerFor(const ast::For& s) {
   if (!ci) return Unsupported(s.iter->range, "this loop iterable");
   // range(stop) | range(start, stop) | range(start, stop, step)
   std::vector<ir::Value*> r;
-  for (const ast::Expr* a : ci->args) r.push_back(a ? ExprAs(a, cm_.types.Int32()) : nullptr);
+  for (const ast::Expr* a : ci->args) r.push_back(a ? Convert(Expr(a), ir::Type::Scalar(ScalarType::Int32)) : nullptr);
   ir::Value* lo = r.size() >= 2 ? r[0] : b_.ConstInt(ScalarType::Int32, 0);
   ir::Value* hi = r.size() >= 2 ? r[1] : r[0];
   ir::Value* step = r.size() == 3 ? r[2] : b_.ConstInt(ScalarType::Int32, 1);

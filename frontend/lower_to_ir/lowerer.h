@@ -2,6 +2,7 @@
 // loop and function contexts that own the break/continue/return flags, and the op families
 // split over lower_stmt.cpp, lower_expr.cpp and lower_call.cpp.
 #pragma once
+#include <functional>
 #include <unordered_map>
 #include <vector>
 

@@ -105,6 +105,14 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
       tokens.consume();
       continue;
     }
+    if (in_error && (type == TileParser::ELSE || type == TileParser::ELIF)) {
+      // The clause of an `if` whose header or body failed: skip its header line quietly
+      // rather than report a cascade of "`else` without a matching `if`".
+      while (tokens.LA(1) != TileParser::NEWLINE && tokens.LA(1) != Token::EOF) tokens.consume();
+      if (tokens.LA(1) == TileParser::NEWLINE) tokens.consume();
+      after_resync = true;
+      continue;
+    }
     const size_t start = tokens.index();
     guard.Reset();
     parser.setContext(nullptr);

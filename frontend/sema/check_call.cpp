@@ -247,7 +247,7 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Call& c, std::vector<CallAr
     }
     bound[p] = int(i);
   }
-  for (int k = 0; k < f.num_params; ++k) {
+  for (int k = 0; ok && k < f.num_params; ++k) {
     if (bound[k] >= 0 || def.params[k].default_value) continue;
     Error(Code::MissingArgument, c.func->range, "call of `" + f.name + "` is missing argument `" + f.Param(k)->name + "`");
     ok = false;
@@ -276,7 +276,7 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Call& c, std::vector<CallAr
   }
   if (fn_) {
     fn_->called_funcs.push_back(index);
-    if (f.tiled) MarkTileOp(&c, "`" + f.name + "` (it uses tile operations)", args);
+    if (f.tiled) MarkTileOp(&c, "the call of `" + f.name + "`, which uses tile operations,", args);
   }
   out_.call_info[&c] = ci;
   if (!ok || !f.return_type || f.return_type->IsError()) return Poison();
@@ -293,7 +293,7 @@ void Checker::MarkTileOp(const ast::Expr* node, const std::string& what, const s
   if (InVaryingRegion()) {
     const ast::Expr* cond = varying_conds_.back();
     auto b = Error(Code::NonUniformTileOp, node->range,
-                   "tile operation " + what + " must be reached by every thread of the block, but it is under `" +
+                   what + " must be reached by every thread of the block, but it is under `" +
                        Text(cond) + "`, which may differ between threads");
     b.AddNote(file(), cond->range, "this condition may differ between the threads of a block");
     return;
@@ -301,8 +301,7 @@ void Checker::MarkTileOp(const ast::Expr* node, const std::string& what, const s
   for (const CallArg& a : args) {
     if (a.info.uniform || a.info.type->IsError() || a.info.type->IsTile()) continue;
     Error(Code::NonUniformTileArgument, a.range,
-          "argument `" + Text(a.expr) + "` of tile operation " + what +
-              " may differ between the threads of a block; tile operations need block-uniform arguments");
+          "argument `" + Text(a.expr) + "` of " + what + " may differ between the threads of a block; tile operations need block-uniform arguments");
     return;
   }
 }
@@ -925,7 +924,7 @@ ExprInfo Checker::CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRan
       s->type = types_.WithStorage(s->type, Storage::Shared);
     }
   }
-  if (b.tile_op) MarkTileOp(node, bname, args);
+  if (b.tile_op) MarkTileOp(node, "tile operation " + bname, args);
   out_.call_info[node] = ci;
   return out;
 }

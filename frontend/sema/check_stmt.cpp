@@ -454,10 +454,7 @@ void Checker::CheckFor(const ast::For& s) {
     auto e = locals_.find(n->id);
     if (e == locals_.end()) {
       const ModuleEntry* me = LookupModule(n->id);
-      if (me && me->kind == ModuleEntry::Kind::Constant) {
-        BindName(*n, nullptr, Poison());
-        me = nullptr;
-      }
+      if (me && me->kind == ModuleEntry::Kind::Constant) BindName(*n, nullptr, Poison());  // E0109
       sym = NewLocal(n->id, SymbolKind::LoopVar, types_.Int32(), n->range);
     } else {
       sym = e->second;

@@ -29,6 +29,13 @@ void Generator::MemoryRule(const ir::Op& op) {
       ir::Value* d = Adj(op.result());
       if (!d) return;
       ir::Value* g = Grad(array);
+      if (d->type().is_struct()) {
+        // Scalar atomics take numbers only; a one-element tile adds a struct field by field
+        // (and its bounds check skips an array without grad).
+        std::vector<int64_t> ones(size_t(array->type().ndim), 1);
+        b_.TileAtomicAdd(g, b_.TileFull(d, ones), mapped(1, op.num_operands()));
+        return;
+      }
       ir::Op* guard = b_.If(HasGrad(g), {});
       ir::Builder::InsertionGuard ig(b_);
       b_.SetInsertionPoint(guard->region(0));

@@ -11,7 +11,9 @@ using ir::OpCode;
 
 namespace {
 
-enum class Uses : uint8_t { Linear, Nonlinear };  // Linear rules work on whole tiles directly
+// WholeTile rules are built from ops that also apply to whole tiles; PerElement rules select
+// per element, so on tiles they run inside a map.
+enum class Uses : uint8_t { WholeTile, PerElement };
 
 struct Rule {
   OpCode code;
@@ -22,23 +24,23 @@ struct Rule {
 // The table: everything not listed (integer, bitwise, logic, floor/ceil/floordiv) has a zero
 // derivative, which is what "no entry" means.
 constexpr Rule kRules[] = {
-    {OpCode::Add, Uses::Linear, "dx = d, dy = d"},
-    {OpCode::Sub, Uses::Linear, "dx = d, dy = -d"},
-    {OpCode::Neg, Uses::Linear, "dx = -d"},
-    {OpCode::Cast, Uses::Linear, "dx = cast(d) between float types"},
-    {OpCode::Mul, Uses::Nonlinear, "dx = d*y, dy = d*x"},
-    {OpCode::Div, Uses::Nonlinear, "dx = d/y, dy = -d*r/y"},
-    {OpCode::Mod, Uses::Nonlinear, "dx = d, dy = -d*floor(x/y)  (x mod y = x - y*floor(x/y))"},
-    {OpCode::Pow, Uses::Nonlinear, "dx = d*y*x^(y-1), dy = d*r*log(x)"},
-    {OpCode::Min, Uses::Nonlinear, "dx = x<=y ? d : 0, dy = x<=y ? 0 : d"},
-    {OpCode::Max, Uses::Nonlinear, "dx = x>=y ? d : 0, dy = x>=y ? 0 : d"},
-    {OpCode::Abs, Uses::Nonlinear, "dx = x<0 ? -d : d"},
-    {OpCode::Sqrt, Uses::Nonlinear, "dx = d/(2r)"},
-    {OpCode::Exp, Uses::Nonlinear, "dx = d*r"},
-    {OpCode::Log, Uses::Nonlinear, "dx = d/x"},
-    {OpCode::Sin, Uses::Nonlinear, "dx = d*cos(x)"},
-    {OpCode::Cos, Uses::Nonlinear, "dx = -d*sin(x)"},
-    {OpCode::Clamp, Uses::Nonlinear, "x<lo: dlo = d; x>hi: dhi = d; else dx = d"},
+    {OpCode::Add, Uses::WholeTile, "dx = d, dy = d"},
+    {OpCode::Sub, Uses::WholeTile, "dx = d, dy = -d"},
+    {OpCode::Neg, Uses::WholeTile, "dx = -d"},
+    {OpCode::Cast, Uses::WholeTile, "dx = cast(d) between float types"},
+    {OpCode::Mul, Uses::WholeTile, "dx = d*y, dy = d*x"},
+    {OpCode::Div, Uses::WholeTile, "dx = d/y, dy = -d*r/y"},
+    {OpCode::Mod, Uses::WholeTile, "dx = d, dy = -d*floor(x/y)  (x mod y = x - y*floor(x/y))"},
+    {OpCode::Pow, Uses::WholeTile, "dx = d*y*x^(y-1), dy = d*r*log(x)"},
+    {OpCode::Min, Uses::PerElement, "dx = x<=y ? d : 0, dy = x<=y ? 0 : d"},
+    {OpCode::Max, Uses::PerElement, "dx = x>=y ? d : 0, dy = x>=y ? 0 : d"},
+    {OpCode::Abs, Uses::PerElement, "dx = x<0 ? -d : d"},
+    {OpCode::Sqrt, Uses::WholeTile, "dx = d/(2r)"},
+    {OpCode::Exp, Uses::WholeTile, "dx = d*r"},
+    {OpCode::Log, Uses::WholeTile, "dx = d/x"},
+    {OpCode::Sin, Uses::WholeTile, "dx = d*cos(x)"},
+    {OpCode::Cos, Uses::WholeTile, "dx = -d*sin(x)"},
+    {OpCode::Clamp, Uses::PerElement, "x<lo: dlo = d; x>hi: dhi = d; else dx = d"},
 };
 
 const Rule* FindRule(OpCode c) {
@@ -106,13 +108,13 @@ void Generator::ElementwiseRule(const ir::Op& op) {
   for (const ir::Value* v : op.operands()) x.push_back(P(v));
   ir::Value* r = P(op.result());
   const ir::Type& rt = op.result()->type();
-  if (!rt.is_tile() || rule->uses == Uses::Linear) {
+  if (!rt.is_tile() || rule->uses == Uses::WholeTile) {
     std::vector<ir::Value*> parts = ScalarPartials(op.code(), x, r, d);
     for (int i = 0; i < op.num_operands(); ++i)
       if (Active(op.operand(i))) Accum(op.operand(i), parts[i]);
     return;
   }
-  // A nonlinear rule on tiles: one map per active operand applies the scalar rule element by
+  // A per-element rule on tiles: one map per active operand applies the scalar rule element by
   // element (scalar operands are read inside the map; their adjoint sums over the tile).
   for (int k = 0; k < op.num_operands(); ++k) {
     if (!Active(op.operand(k))) continue;

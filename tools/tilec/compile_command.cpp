@@ -4,7 +4,9 @@
 #include <set>
 
 #include "frontend/ast/ast_printer.h"
+#include "compiler/compiler.h"
 #include "frontend/parse/parse.h"
+#include "ir/printer.h"
 #include "tools/tilec/frontend_driver.h"
 
 namespace tilec::cli {
@@ -54,6 +56,26 @@ int RunCompile(const Options& opts) {
   if (emit == "typed-ast") {
     std::cout << sema::PrintTypedAst(*checked);
     PrintDiagnostics(opts, fe.diags);
+    return kExitOk;
+  }
+  if (emit == "grad-ir") {
+    // The adjoint kernels only (ir/autodiff), after the forward kernels' IR pipeline.
+    compiler::InternalError ice;
+    std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, fe.file.get(), fe.diags, ice);
+    bool ok = m && compiler::AddAdjoints(*m, fe.diags, ice);
+    PrintDiagnostics(opts, fe.diags);
+    if (ice.is_set()) {
+      std::cerr << "internal compiler error: " << ice.message << "\n";
+      return kExitInternal;
+    }
+    if (!ok) return kExitDiagnostics;
+    bool first = true;
+    for (auto& f : m->functions()) {
+      if (f->adjoint_of.empty()) continue;
+      if (!first) std::cout << "\n";
+      first = false;
+      ir::PrintFunction(std::cout, *m, *f);
+    }
     return kExitOk;
   }
   PrintDiagnostics(opts, fe.diags);

@@ -55,6 +55,8 @@ struct KernelSignature {
   // On the CPU args[n + i] points at zeroed storage of parameter i's value type (scalars and
   // structs; the runtime discards it afterwards) and is null for arrays. On the GPU each
   // slot is one 64-bit device pointer parameter with the same meaning (0 for arrays).
+  // Adjoints built by ir/autodiff read and write gradients only through each array's
+  // tilec_array::grad (null: that array gets nothing) and leave the scalar slots untouched.
 
   // GPU variant (empty ptx: none). The PTX module text holds `entry_symbol` and, where
   // has_adjoint, `adjoint_symbol` as .entry functions; see abi.h for their parameters.

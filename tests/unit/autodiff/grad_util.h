@@ -4,6 +4,9 @@
 // running the adjoint must leave dL/dA_initial in every A.grad.
 #pragma once
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
 #include <cstdint>
 #include <memory>
 #include <random>
@@ -119,6 +122,7 @@ inline Compiled Compile(ir::Module& m, const std::string& name) {
     std::ostringstream os;
     ir::PrintFunction(os, m, *a);
     c.grad_ir = os.str();
+    if (std::getenv("TILEC_DUMP_GRAD_IR")) std::fprintf(stderr, "%s", c.grad_ir.c_str());
   }
   return c;
 }

@@ -31,10 +31,13 @@ TEST(SemaMutants, NoCrashNoHangEveryRejectionLocated) {
       ASSERT_LE(d.range.begin, d.range.end) << m.name << ": " << d.message;
       ASSERT_FALSE(d.message.empty()) << m.name;
     }
-    if (c->diags.has_errors()) ASSERT_FALSE(c->diags.diagnostics().empty()) << m.name;
+    if (c->diags.has_errors()) {
+      ASSERT_FALSE(c->diags.diagnostics().empty()) << m.name;
+    }
     // Whatever was accepted must be fully typed: every checked expression has a type.
-    if (!c->diags.has_errors())
+    if (!c->diags.has_errors()) {
       for (const auto& [e, info] : c->checked->expr_info) ASSERT_NE(info.type, nullptr) << m.name;
+    }
   }
   double total = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LT(total, 60.0);

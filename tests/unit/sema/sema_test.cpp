@@ -173,13 +173,13 @@ TEST(SemaRecovery, ThreeKernelsThreeErrorsNoCascade) {
       "    wp.tile_store(x, t + t)\n"
       "@wp.kernel\ndef c(x: wp.array1d[wp.int8]):\n"
       "    t = wp.tile_ones(4, dtype=wp.int8)\n"
-      "    p = wp.tile_atomic_add(x, t)\n"  // line 13: unsupported dtype
+      "    p = wp.tile_atomic_add(x, t)\n"  // line 14: unsupported dtype
       "    q = p + p\n");
   ASSERT_EQ(c->parse_errors, 0) << Rendered(c->diags);
   std::vector<int> lines;
   for (const diag::Diagnostic& d : c->diags.diagnostics())
     if (d.severity == diag::Severity::Error) lines.push_back(d.Where().line);
-  EXPECT_EQ(lines, (std::vector<int>{4, 9, 13})) << Rendered(c->diags);
+  EXPECT_EQ(lines, (std::vector<int>{4, 9, 14})) << Rendered(c->diags);
   EXPECT_EQ(c->checked->kernels.size(), 3u);
 }
 
@@ -204,8 +204,9 @@ TEST(SemaUniformity, TileOpUnderLaneVaryingConditionIsRejected) {
   EXPECT_EQ(c->file->Locate(d.notes[0].range.begin).line, 5);
   // The uniform branch (an array element is block-uniform) is accepted; the variable is varying.
   const FunctionInfo& k = c->checked->kernels[0];
-  for (const auto& l : k.locals)
+  for (const auto& l : k.locals) {
     if (l->name == "lane") EXPECT_FALSE(l->uniform);
+  }
   // Without the option the builtin does not exist.
   auto plain = ParseAndCheck(src);
   ASSERT_GE(plain->diags.error_count(), 1);

@@ -1,0 +1,42 @@
+"""Shared by the Python peers (NumPy in the driver, Warp in its own process): batched timing
+with min/median per iteration, and the same index streams as bench/src/bench_util.cpp
+(same distribution, NumPy's generator)."""
+import math
+import time
+
+import numpy as np
+
+
+def measure(fn, reps=5, budget_s=1.0, min_batch_s=0.01):
+    start = time.perf_counter()
+    fn()  # warm-up
+    t0 = time.perf_counter()
+    fn()
+    one = max(time.perf_counter() - t0, 1e-9)
+    iters = max(1, int(math.ceil(min_batch_s / one)))
+    per = []
+    for _ in range(max(reps, 2)):
+        t0 = time.perf_counter()
+        for _ in range(iters):
+            fn()
+        per.append((time.perf_counter() - t0) / iters)
+        if len(per) >= 2 and time.perf_counter() - start > budget_s:
+            break
+    per.sort()
+    return per[0], float(np.median(per)), len(per), iters
+
+
+def make_indices(n, rows, dup, seed):
+    rng = np.random.default_rng(seed)
+    perm = rng.permutation(rows).astype(np.int32)
+    distinct = int(min(max(round((1.0 - dup) * n), 1), n, rows))
+    idx = np.empty(n, dtype=np.int32)
+    idx[:distinct] = perm[:distinct]
+    if distinct < n:
+        idx[distinct:] = perm[rng.integers(0, distinct, n - distinct)]
+    rng.shuffle(idx)
+    return idx
+
+
+def make_rows(n, width_floats):
+    return (np.arange(n * width_floats, dtype=np.int64) % 1021).astype(np.float32).reshape(n, width_floats) * np.float32(0.001)

@@ -1,0 +1,123 @@
+"""NVIDIA Warp as a peer, run in its own process (the venv under the build directory):
+  compile    --cache-root DIR --reps N FILE.tile...   cold CPU compile of each file
+  throughput --module FILE.tile --cache DIR --configs JSON   CPU launches of the same kernels
+Prints CSV on stdout. Warp's CPU device runs a launch on one thread."""
+import argparse
+import importlib.machinery
+import importlib.util
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import numpy as np  # noqa: E402
+
+import peers  # noqa: E402
+
+
+def import_tile(path, name):
+    loader = importlib.machinery.SourceFileLoader(name, path)
+    spec = importlib.util.spec_from_loader(name, loader)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[name] = mod
+    loader.exec_module(mod)
+    return mod
+
+
+def emit(line):
+    # Warp prints its own progress lines on stdout; ours carry a prefix the driver looks for.
+    sys.stdout.write("CSV:" + line + "\n")
+    sys.stdout.flush()
+
+
+def flat(s):
+    return str(s).replace(",", ";").replace("\n", " ")[:300]
+
+
+def cmd_compile(wp, args):
+    emit("kernel,status,min_s,median_s,reps,note")
+    for path in args.files:
+        kernel = os.path.basename(path).split(".")[0]
+        times, why = [], ""
+        for r in range(args.reps):
+            cache = tempfile.mkdtemp(dir=args.cache_root)
+            wp.config.kernel_cache_dir = cache
+            try:
+                mod = import_tile(path, f"bench_{kernel}_{r}")
+                t0 = time.perf_counter()
+                wp.load_module(mod, device="cpu")
+                times.append(time.perf_counter() - t0)
+            except Exception as e:  # a kernel Warp rejects is a result, not a crash
+                why = f"{type(e).__name__}: {e}"
+                break
+            finally:
+                shutil.rmtree(cache, ignore_errors=True)
+        if times:
+            emit(f"{kernel},ok,{min(times)},{float(np.median(times))},{len(times)},")
+        else:
+            emit(f"{kernel},n/a,,,,{flat(why)}")
+        sys.stdout.flush()
+
+
+def cmd_throughput(wp, args):
+    wp.config.kernel_cache_dir = args.cache
+    emit("op,width,rows,dup,status,min_s,median_s,reps,iters,note")
+    try:
+        mod = import_tile(args.module, "bench_throughput")
+        t0 = time.perf_counter()
+        wp.load_module(mod, device="cpu")
+        load_s = time.perf_counter() - t0
+    except Exception as e:
+        for c in json.loads(args.configs):
+            emit(f"{c['op']},{c['width']},{c['rows']},{c['dup']},n/a,,,,,{flat(e)}")
+        return
+    sys.stderr.write(f"warp: throughput module loaded in {load_s:.1f} s\n")
+    for c in json.loads(args.configs):
+        op, wb, n, dup, m = c["op"], c["width"], c["rows"], c["dup"], c["tile_m"]
+        kernel = getattr(mod, f"{'gather_rows' if op == 'gather' else 'scatter_add_rows'}_{wb}B")
+        x = wp.array(peers.make_rows(n, wb // 4), dtype=float, device="cpu")
+        idx = wp.array(peers.make_indices(n, n, dup if op == "scatter" else 0.0, 7), dtype=int, device="cpu")
+        y = wp.zeros((n, wb // 4), dtype=float, device="cpu")
+
+        def run():
+            wp.launch_tiled(kernel, dim=[n // m], inputs=[x, idx, y], block_dim=args.block_dim, device="cpu")
+        est = c.get("max_s", 1e9)
+        t0 = time.perf_counter()
+        run()
+        first = time.perf_counter() - t0
+        if first > est:
+            emit(f"{op},{wb},{n},{dup},skipped,{first},{first},1,1,one launch took {first:.1f} s")
+        else:
+            mn, med, reps, iters = peers.measure(run, args.reps, args.budget)
+            emit(f"{op},{wb},{n},{dup},ok,{mn},{med},{reps},{iters},")
+        sys.stdout.flush()
+        del x, idx, y
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("compile")
+    c.add_argument("--cache-root", required=True)
+    c.add_argument("--reps", type=int, default=1)
+    c.add_argument("files", nargs="+")
+    t = sub.add_parser("throughput")
+    t.add_argument("--module", required=True)
+    t.add_argument("--cache", required=True)
+    t.add_argument("--configs", required=True)
+    t.add_argument("--reps", type=int, default=5)
+    t.add_argument("--budget", type=float, default=1.0)
+    t.add_argument("--block-dim", type=int, default=256)
+    args = ap.parse_args()
+    import warp as wp
+    wp.config.quiet = True
+    wp.init()
+    os.makedirs(getattr(args, "cache_root", None) or args.cache, exist_ok=True)
+    cmd_compile(wp, args) if args.cmd == "compile" else cmd_throughput(wp, args)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,139 @@
+// bench_cpu: one CPU throughput configuration (row gather or row scatter-add at one size, row
+// width and duplicate share), timed for the STREAM-style copy of the same bytes, the
+// hand-written loop and, when given an AOT object, the tilec kernel. Prints CSV on stdout:
+//   impl,status,min_s,median_s,reps,iters,note
+// `--op copy --bytes N` times only the copy (the run's header bandwidth).
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/src/bench_util.h"
+#include "bench/src/cpu_loops.h"
+#include "bench/src/tilec_cpu.h"
+
+using namespace tilec::bench;
+
+namespace {
+
+struct Args {
+  std::string op = "gather";
+  int64_t width = 16, tile_m = 128, rows = 1 << 16, bytes = 0;
+  double dup = 0, budget = 2.0;
+  int reps = 5, threads = 0, block_dim = 256;
+  std::string tilec_so, kernel;
+};
+
+bool Parse(int argc, char** argv, Args& a) {
+  std::map<std::string, std::string> kv;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strncmp(argv[i], "--", 2) != 0) return false;
+    kv[argv[i] + 2] = argv[i + 1];
+  }
+  if (argc % 2 != 1) return false;
+  for (auto& [k, v] : kv) {
+    if (k == "op") a.op = v;
+    else if (k == "width") a.width = std::atoll(v.c_str());
+    else if (k == "tile-m") a.tile_m = std::atoll(v.c_str());
+    else if (k == "rows") a.rows = std::atoll(v.c_str());
+    else if (k == "bytes") a.bytes = std::atoll(v.c_str());
+    else if (k == "dup") a.dup = std::atof(v.c_str());
+    else if (k == "budget") a.budget = std::atof(v.c_str());
+    else if (k == "reps") a.reps = std::atoi(v.c_str());
+    else if (k == "threads") a.threads = std::atoi(v.c_str());
+    else if (k == "block-dim") a.block_dim = std::atoi(v.c_str());
+    else if (k == "tilec-so") a.tilec_so = v;
+    else if (k == "kernel") a.kernel = v;
+    else return false;
+  }
+  return a.width > 0 && a.tile_m > 0 && a.rows > 0 && a.rows % a.tile_m == 0;
+}
+
+void Row(const char* impl, const Timing& t, const std::string& note = "") {
+  std::printf("%s,ok,%.9g,%.9g,%d,%lld,%s\n", impl, t.min_s, t.median_s, t.reps,
+              static_cast<long long>(t.iters), note.c_str());
+}
+
+void Missing(const char* impl, const std::string& why) {
+  std::string w = why;
+  for (char& c : w) if (c == ',' || c == '\n') c = ';';
+  std::printf("%s,n/a,,,,,%s\n", impl, w.substr(0, 300).c_str());
+}
+
+// Largest relative difference between two results, scaled by the reference's magnitude.
+double MaxRelDiff(const std::vector<float>& a, const std::vector<float>& b) {
+  double scale = 1e-30, diff = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::fabs(static_cast<double>(a[i])));
+    diff = std::max(diff, std::fabs(static_cast<double>(a[i]) - b[i]));
+  }
+  return diff / scale;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Args a;
+  if (!Parse(argc, argv, a)) {
+    std::fprintf(stderr,
+                 "usage: bench_cpu --op gather|scatter|copy --width FLOATS --tile-m M --rows N "
+                 "[--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME]\n");
+    return 2;
+  }
+  const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
+  ThreadPool pool(threads);
+  std::printf("impl,status,min_s,median_s,reps,iters,note\n");
+
+  if (a.op == "copy") {
+    const int64_t n = std::max<int64_t>(a.bytes, 4) / 4;
+    std::vector<float> src(n, 1.0f), dst(n, 0.0f);
+    Row("copy", Measure([&] { CopyFloats(pool, src.data(), dst.data(), n); }, a.reps, a.budget));
+    return 0;
+  }
+  if (a.op != "gather" && a.op != "scatter") return 2;
+
+  const int64_t n = a.rows, w = a.width, elems = n * w;
+  std::vector<float> x(elems), y(elems, 0.0f);
+  for (int64_t i = 0; i < elems; ++i) x[i] = static_cast<float>(i % 1021) * 0.001f;
+  const bool gather = a.op == "gather";
+  std::vector<int32_t> idx = MakeIndices(n, n, gather ? 0.0 : a.dup, gather ? 7 : 11);
+
+  Row("copy", Measure([&] { CopyFloats(pool, x.data(), y.data(), elems); }, a.reps, a.budget));
+
+  auto hand = [&] {
+    if (gather) GatherRows(pool, x.data(), n, idx.data(), n, y.data(), w);
+    else ScatterAddRows(pool, x.data(), idx.data(), n, y.data(), n, w);
+  };
+  std::fill(y.begin(), y.end(), 0.0f);
+  hand();
+  const std::vector<float> reference = y;
+  Row("hand", Measure(hand, a.reps, a.budget));
+
+  if (a.tilec_so.empty()) {
+    Missing("tilec", "not available (no AOT object)");
+    return 0;
+  }
+  std::string why;
+  RowsKernelCall call{x.data(), n, idx.data(), n, y.data(), n, w, a.tile_m, a.block_dim};
+  auto launch = MakeTilecRowsLaunch(a.tilec_so, a.kernel, call, why);
+  if (!launch) {
+    Missing("tilec", "not available (" + why + ")");
+    return 0;
+  }
+  std::fill(y.begin(), y.end(), 0.0f);
+  try {
+    launch();
+  } catch (const std::exception& e) {
+    Missing("tilec", std::string("launch failed (") + e.what() + ")");
+    return 0;
+  }
+  const double diff = MaxRelDiff(reference, y);
+  const bool valid = gather ? diff == 0.0 : diff < 1e-4;
+  char note[64];
+  std::snprintf(note, sizeof note, "%s (max rel diff %.2g)", valid ? "valid" : "WRONG RESULT", diff);
+  Row("tilec", Measure(launch, a.reps, a.budget), note);
+  return 0;
+}

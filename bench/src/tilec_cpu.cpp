@@ -1,0 +1,35 @@
+// Launches a tilec rows kernel (x, idx, y) through the public runtime API: Module::Load,
+// Array::Wrap over the benchmark's buffers, LaunchTiled on the CPU device.
+#include "bench/src/tilec_cpu.h"
+
+#include <exception>
+
+#include "tilec/runtime.h"
+
+namespace tilec::bench {
+
+std::function<void()> MakeTilecRowsLaunch(const std::string& so_path, const std::string& kernel,
+                                          const RowsKernelCall& call, std::string& why) {
+  try {
+    rt::Module module = rt::Module::Load(so_path);
+    rt::Kernel k = module.GetKernel(kernel);
+    const rt::Device cpu = rt::Device::Cpu();
+    const int64_t row = call.width * static_cast<int64_t>(sizeof(float));
+    rt::Array x = rt::Array::Wrap(const_cast<float*>(call.x), {call.x_rows, call.width},
+                                  {row, sizeof(float)}, ScalarType::Float32, cpu);
+    rt::Array idx = rt::Array::Wrap(const_cast<int32_t*>(call.idx), {call.n}, {sizeof(int32_t)},
+                                    ScalarType::Int32, cpu);
+    rt::Array y = rt::Array::Wrap(call.y, {call.y_rows, call.width}, {row, sizeof(float)},
+                                  ScalarType::Float32, cpu);
+    std::vector<rt::KernelArg> args = {x, idx, y};
+    std::vector<int64_t> dim = {call.n / call.tile_m};
+    const int block_dim = call.block_dim;
+    rt::ValidateLaunch(k, dim, args, block_dim, cpu);
+    return [k, dim, args, block_dim, cpu] { rt::LaunchTiled(k, dim, args, block_dim, cpu); };
+  } catch (const std::exception& e) {
+    why = e.what();
+    return {};
+  }
+}
+
+}  // namespace tilec::bench

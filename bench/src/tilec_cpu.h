@@ -1,0 +1,27 @@
+// The tilec contestant of the CPU throughput benchmark: a kernel from an AOT shared object
+// (`tilec compile --target=host -o K.so`), launched through the runtime on the CPU device.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <string>
+
+namespace tilec::bench {
+
+struct RowsKernelCall {
+  const float* x;
+  int64_t x_rows;
+  const int32_t* idx;
+  int64_t n;  // index entries, a multiple of tile_m
+  float* y;
+  int64_t y_rows;
+  int64_t width;
+  int64_t tile_m;
+  int block_dim;
+};
+
+// Loads `kernel` from `so_path` and returns a closure that launches it over n / tile_m block
+// programs. On failure returns an empty function and sets `why`.
+std::function<void()> MakeTilecRowsLaunch(const std::string& so_path, const std::string& kernel,
+                                          const RowsKernelCall& call, std::string& why);
+
+}  // namespace tilec::bench

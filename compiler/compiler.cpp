@@ -1,0 +1,107 @@
+// The compiler facade: wires parse -> sema -> lower_to_ir -> passes -> codegen, and builds
+// the runtime signature from the checker's parameter information and the IR kernels.
+#include "compiler/compiler.h"
+
+#include "codegen/codegen.h"
+#include "frontend/lower_to_ir/lower_to_ir.h"
+#include "frontend/parse/parse.h"
+#include "ir/autodiff/autodiff.h"
+#include "ir/passes/pipeline.h"
+#include "ir/verifier.h"
+
+namespace tilec::compiler {
+
+rt::Module CompiledModule::ToRuntimeModule() const {
+  return rt::Module::FromResolver(signature, resolve, keep_alive);
+}
+
+std::unique_ptr<ir::Module> LowerChecked(const sema::CheckedModule& checked, const SourceFile* file,
+                                         diag::DiagnosticEngine& diags, InternalError& ice) {
+  std::unique_ptr<ir::Module> m = lower::LowerToIr(checked, file, diags);
+  if (!m || diags.has_errors()) return nullptr;
+  std::vector<std::string> errors = ir::Verify(*m);
+  if (errors.empty()) errors = ir::RunDefaultPasses(*m);
+  if (!errors.empty()) {
+    ice.message = "invalid Tile IR:";
+    for (const std::string& e : errors) ice.message += "\n  " + e;
+    return nullptr;
+  }
+  return m;
+}
+
+bool AddAdjoints(ir::Module& m, diag::DiagnosticEngine& diags, InternalError& ice) {
+  if (!autodiff::BuildAdjoints(m, diags)) return false;
+  std::vector<std::string> errors = ir::Verify(m);
+  if (!errors.empty()) {
+    ice.message = "invalid adjoint Tile IR:";
+    for (const std::string& e : errors) ice.message += "\n  " + e;
+    return false;
+  }
+  return true;
+}
+
+rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir) {
+  rt::ModuleSignature sig = checked.Signature();
+  for (rt::KernelSignature& k : sig.kernels) {
+    k.entry_symbol = codegen::EntrySymbol(k.name);
+    const ir::Function* f = ir.FindFunction(k.name);
+    if (f) k.tiled = f->tiled;
+    // The adjoint entry, where AddAdjoints made one.
+    if (ir.FindFunction(autodiff::AdjointName(k.name))) {
+      k.has_adjoint = true;
+      k.adjoint_symbol = codegen::EntrySymbol(autodiff::AdjointName(k.name));
+    }
+  }
+  return sig;
+}
+
+std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, const ir::Module& ir,
+                                        const CompileOptions& opts, InternalError& ice) {
+  codegen::HostOptions host;
+  host.optimize = opts.optimize;
+  std::string error;
+  std::shared_ptr<codegen::JitModule> jit = codegen::JitCompile(ir, error, host);
+  if (!jit) {
+    ice.message = "host code generation failed: " + error;
+    return std::nullopt;
+  }
+  CompiledModule out;
+  out.signature = SignatureOf(checked, ir);
+  out.resolve = [jit](const std::string& symbol) { return jit->Lookup(symbol); };
+  out.keep_alive = jit;
+  return out;
+}
+
+std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
+                                            const CompileOptions& opts, InternalError& ice) {
+  std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
+  if (diags.has_errors()) return std::nullopt;
+  sema::CheckOptions copts;
+  copts.external_constants = opts.constants;
+  std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, copts);
+  if (diags.has_errors()) return std::nullopt;
+  std::unique_ptr<ir::Module> m = LowerChecked(*checked, &file, diags, ice);
+  if (!m) return std::nullopt;
+  if (!AddAdjoints(*m, diags, ice)) return std::nullopt;
+  return JitModule(*checked, *m, opts, ice);
+}
+
+bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const CompileOptions& opts) {
+  codegen::HostOptions host;
+  host.optimize = opts.optimize;
+  std::string error;
+  if (!codegen::EmitLlvmIr(ir, text, error, host)) {
+    ice.message = "host code generation failed: " + error;
+    return false;
+  }
+  return true;
+}
+
+bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir, const std::string& path,
+                       std::string& error, const CompileOptions& opts) {
+  codegen::HostOptions host;
+  host.optimize = opts.optimize;
+  return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(SignatureOf(checked, ir)), path, error, host);
+}
+
+}  // namespace tilec::compiler

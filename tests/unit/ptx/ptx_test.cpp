@@ -1,0 +1,189 @@
+// PTX from the SIMT lowering: accepted by ptxas for sm_75, sm_80 and sm_90 (skipped where
+// ptxas is absent), and the patterns that matter: no local-memory spills in the spec gather,
+// `red` exactly when the previous values are unused, bfloat16 atomics native on sm_90 and a
+// CAS loop below, and the barrier count the data flow needs.
+#include <gtest/gtest.h>
+
+#include "codegen/nvptx/nvptx.h"
+#include "tests/unit/ptx/kernels.h"
+#include "tests/unit/ptx/ptxas.h"
+
+namespace tilec {
+namespace {
+
+using testing::CountMatches;
+using testing::IndexedKind;
+using testing::IndexedSpec;
+
+const char* kArchs[] = {"sm_75", "sm_80", "sm_90"};
+
+codegen::PtxModule Compile(const ir::Module& m, const std::string& arch, int block_dim = 256) {
+  auto errors = ir::Verify(m);
+  EXPECT_TRUE(errors.empty()) << errors.front();
+  codegen::PtxOptions o;
+  o.arch = arch;
+  o.block_dim = block_dim;
+  codegen::PtxModule out;
+  std::string error;
+  EXPECT_TRUE(codegen::EmitPtx(m, o, out, error)) << error;
+  return out;
+}
+
+// The body of one .entry (PTX of a module may hold several).
+std::string EntryBody(const std::string& ptx, const std::string& kernel) {
+  std::string head = ".entry " + codegen::EntrySymbol(kernel) + "(";
+  size_t at = ptx.find(head);
+  if (at == std::string::npos) return "";
+  size_t end = ptx.find("\n}", at);
+  return ptx.substr(at, end - at);
+}
+
+void ExpectPtxasAccepts(const std::string& ptx, const std::string& arch, const std::string& what) {
+  if (!testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << testing::PtxasPath();
+  testing::PtxasResult r = testing::RunPtxas(ptx, arch);
+  EXPECT_EQ(r.status, 0) << what << " on " << arch << ":\n" << r.log << "\n" << ptx;
+}
+
+ir::Module IndexedModule(const std::string& name, const IndexedSpec& s) {
+  ir::Module m;
+  testing::AddIndexedKernel(m, name, s);
+  return m;
+}
+
+TEST(Ptx, SpecKernelsAcceptedByPtxas) {
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  testing::AddAccumulateEvenRows(m);
+  for (const char* arch : kArchs) {
+    codegen::PtxModule p = Compile(m, arch, 4);
+    EXPECT_NE(p.ptx.find(".target " + std::string(arch)), std::string::npos);
+    EXPECT_NE(p.ptx.find(".entry tilec_kernel_gather_even_rows("), std::string::npos);
+    ExpectPtxasAccepts(p.ptx, arch, "spec kernels");
+  }
+}
+
+TEST(Ptx, KernelMetadata) {
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  codegen::PtxModule p = Compile(m, "sm_80", 64);
+  ASSERT_EQ(p.kernels.size(), 1u);
+  EXPECT_EQ(p.kernels[0].name, "gather_even_rows");
+  EXPECT_EQ(p.kernels[0].block_dim, 64);
+  // The only shared tile is the promoted index tile: 2 int32 values, padded to 16 bytes.
+  EXPECT_EQ(p.kernels[0].shared_bytes, 16u);
+  // Parameters by value: two 80-byte arrays and the 40-byte launch record.
+  std::string body = EntryBody(p.ptx, "gather_even_rows");
+  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[80\])"), 2) << body;
+  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[40\])"), 1) << body;
+}
+
+TEST(Ptx, GatherScatterKernelsAcceptedByPtxas) {
+  ir::Module m;
+  int n = 0;
+  for (IndexedKind kind : {IndexedKind::Load, IndexedKind::Store, IndexedKind::AtomicAdd, IndexedKind::AtomicAddUnused})
+    for (ScalarType t : {ScalarType::Float32, ScalarType::Float64, ScalarType::Int32, ScalarType::UInt64,
+                         ScalarType::Float16, ScalarType::BFloat16})
+      for (int axis : {0, 1}) {
+        IndexedSpec s;
+        s.kind = kind;
+        s.dtype = t;
+        s.shape = axis == 0 ? std::vector<int64_t>{4, 8} : std::vector<int64_t>{3, 5, 2};
+        s.axis = axis;
+        s.storage = n % 3 == 0 ? ir::Storage::Shared : ir::Storage::Register;
+        s.shared_indices = n % 2 == 0;
+        testing::AddIndexedKernel(m, "k" + std::to_string(n++), s);
+      }
+  for (const char* arch : kArchs) ExpectPtxasAccepts(Compile(m, arch, 32).ptx, arch, "gather/scatter kernels");
+}
+
+// The spec gather keeps everything in registers: ptxas -v reports no spill.
+TEST(Ptx, SpecGatherHasNoLocalMemorySpill) {
+  if (!testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << testing::PtxasPath();
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  for (const char* arch : kArchs) {
+    std::string ptx = Compile(m, arch, 4).ptx;
+    EXPECT_EQ(ptx.find(".local"), std::string::npos) << ptx;
+    testing::PtxasResult r = testing::RunPtxas(ptx, arch);
+    ASSERT_EQ(r.status, 0) << r.log;
+    EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
+    EXPECT_NE(r.log.find("0 bytes stack frame"), std::string::npos) << r.log;
+  }
+}
+
+// red.global.add exactly when the returned previous values are unused.
+TEST(Ptx, ReductionExactlyWhenPreviousUnused) {
+  for (ScalarType t : {ScalarType::Float32, ScalarType::Int32, ScalarType::Float64, ScalarType::UInt64, ScalarType::Float16}) {
+    IndexedSpec s;
+    s.dtype = t;
+    s.shape = {4, 8};
+    s.kind = IndexedKind::AtomicAddUnused;
+    std::string unused = Compile(IndexedModule("k", s), "sm_80", 32).ptx;
+    s.kind = IndexedKind::AtomicAdd;
+    std::string used = Compile(IndexedModule("k", s), "sm_80", 32).ptx;
+    EXPECT_GT(CountMatches(unused, R"(red\.global\.add)"), 0) << ScalarName(t) << unused;
+    EXPECT_EQ(CountMatches(unused, R"(atom\.global)"), 0) << ScalarName(t) << unused;
+    EXPECT_EQ(CountMatches(used, R"(red\.global)"), 0) << ScalarName(t) << used;
+    EXPECT_GT(CountMatches(used, R"(atom\.global\.add)"), 0) << ScalarName(t) << used;
+  }
+}
+
+// bfloat16 atomic add: native on sm_90, a compare-and-swap loop on sm_80.
+TEST(Ptx, BFloat16AtomicNativeOnlyOnSm90) {
+  IndexedSpec s;
+  s.dtype = ScalarType::BFloat16;
+  s.shape = {4, 8};
+  for (IndexedKind kind : {IndexedKind::AtomicAdd, IndexedKind::AtomicAddUnused}) {
+    s.kind = kind;
+    ir::Module m = IndexedModule("k", s);
+    std::string sm90 = Compile(m, "sm_90", 32).ptx;
+    std::string sm80 = Compile(m, "sm_80", 32).ptx;
+    const char* native = kind == IndexedKind::AtomicAdd ? R"(atom\.global\.add\.noftz\.bf16)"
+                                                        : R"(red\.global\.add\.noftz\.bf16)";
+    EXPECT_GT(CountMatches(sm90, native), 0) << sm90;
+    EXPECT_EQ(CountMatches(sm90, R"(atom\.global\.cas)"), 0) << sm90;
+    EXPECT_EQ(CountMatches(sm80, R"((atom|red)\.global\.add\.noftz\.bf16)"), 0) << sm80;
+    EXPECT_GT(CountMatches(sm80, R"(atom(\.relaxed\.sys)?\.global\.cas\.b32)"), 0) << sm80;
+    ExpectPtxasAccepts(sm80, "sm_80", "bf16 CAS loop");
+    ExpectPtxasAccepts(sm90, "sm_90", "bf16 native");
+  }
+}
+
+// Barriers the data flow needs in the seed kernels, and no more. In both, the register index
+// tile `tile_arange(2) * 2` is promoted to shared memory and read by every lane, so:
+//   1. one barrier between writing the shared index tile and the gather/scatter reading it;
+//   2. one barrier before the index tile is written again by the next block program this
+//      block runs (the grid-stride loop), while slower lanes may still read the old one.
+// Global memory needs none: x, y and previous are distinct arrays and each is accessed once.
+TEST(Ptx, SeedKernelsHaveMinimalBarriers) {
+  for (auto add : {testing::AddGatherEvenRows, testing::AddAccumulateEvenRows}) {
+    ir::Module m;
+    add(m);
+    for (const char* arch : kArchs) {
+      codegen::PtxModule p = Compile(m, arch, 4);
+      EXPECT_EQ(CountMatches(p.ptx, R"(bar\.sync)"), 2) << p.ptx;
+      EXPECT_EQ(p.kernels[0].barrier_sites, 2);
+    }
+  }
+}
+
+// With one lane per block nothing is shared between lanes: no barrier at all.
+TEST(Ptx, SingleLaneBlocksNeedNoBarrier) {
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  EXPECT_EQ(CountMatches(Compile(m, "sm_90", 1).ptx, R"(bar\.sync)"), 0);
+}
+
+TEST(Ptx, RejectsUnknownArch) {
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  codegen::PtxOptions o;
+  o.arch = "sm_70";
+  codegen::PtxModule out;
+  std::string error;
+  EXPECT_FALSE(codegen::EmitPtx(m, o, out, error));
+  EXPECT_NE(error.find("sm_70"), std::string::npos) << error;
+}
+
+}  // namespace
+}  // namespace tilec
