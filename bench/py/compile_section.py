@@ -110,6 +110,8 @@ def compile_latency(tools, kernels, work, opts):
             mn, med, n, why = _cold([tools.tilec, "compile", "--target=host", "-o", so, tile], opts.reps,
                                     check=lambda: os.path.exists(so))
             rows.append(("tilec", "source->host .so, cold process", mn, med, n, why))
+        else:
+            rows.append(("tilec", "source->host .so, cold process", None, None, 0, "n/a (not available: no build/tilec)"))
         w = warm.get((name, "host-jit"))
         rows.append(("tilec", "source->host JIT, warm in-process", num(w and w["min_s"]), num(w and w["median_s"]),
                      int(w["reps"]) if w and w["reps"] else 0,

@@ -9,9 +9,8 @@ import numpy as np
 
 def measure(fn, reps=5, budget_s=1.0, min_batch_s=0.01):
     start = time.perf_counter()
-    fn()  # warm-up
     t0 = time.perf_counter()
-    fn()
+    fn()  # warm-up, timed to size the batches
     one = max(time.perf_counter() - t0, 1e-9)
     iters = max(1, int(math.ceil(min_batch_s / one)))
     per = []

@@ -92,7 +92,7 @@ def bar_plot(path, title, groups, series, values, ylabel, log=False, hline=None)
             if v is not None and not (isinstance(v, float) and math.isnan(v)) and v > 0:
                 xs.append(g + (i - (n - 1) / 2) * width)
                 ys.append(v)
-        ax.bar(xs, ys, width, label=s)
+        ax.bar(xs, ys, width, label=s, color=f"C{i % 10}")
     if hline is not None:
         ax.axhline(hline, color="black", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(groups)))

@@ -15,6 +15,7 @@ class Tools:
         self.bench_cpu = os.path.join(build, "bench", "bench_cpu")
         self.bench_compile = os.path.join(build, "bench", "bench_compile")
         self.bench_gpu = os.path.join(build, "bench", "bench_gpu")
+        self.bench_gpu_prepare = os.path.join(build, "bench", "bench_gpu_prepare")
         cuda_bin = "/usr/local/cuda/bin"
         self.nvcc = shutil.which("nvcc") or (os.path.join(cuda_bin, "nvcc") if os.path.exists(os.path.join(cuda_bin, "nvcc")) else None)
         self.ptxas = shutil.which("ptxas") or (os.path.join(cuda_bin, "ptxas") if os.path.exists(os.path.join(cuda_bin, "ptxas")) else None)

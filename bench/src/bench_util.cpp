@@ -31,15 +31,26 @@ void ThreadPool::For(int64_t n, const std::function<void(int64_t, int64_t)>& bod
     std::lock_guard<std::mutex> lock(mutex_);
     body_ = &body;
     n_ = n;
+    grain_ = std::max<int64_t>(1, n / (8 * size()));
+    next_.store(0);
     busy_ = static_cast<int>(workers_.size());
     ++generation_;
   }
   wake_.notify_all();
-  const int64_t parts = size();
-  body(0, n / parts);
+  Claim(body, n);
   std::unique_lock<std::mutex> lock(mutex_);
   done_.wait(lock, [this] { return busy_ == 0; });
   body_ = nullptr;
+}
+
+// Threads claim chunks until none is left, so a thread that the OS delays on a busy machine
+// does not hold up the others (the tilec runtime's pool does the same).
+void ThreadPool::Claim(const std::function<void(int64_t, int64_t)>& body, int64_t n) {
+  for (;;) {
+    const int64_t first = next_.fetch_add(grain_);
+    if (first >= n) return;
+    body(first, std::min(n, first + grain_));
+  }
 }
 
 void ThreadPool::WorkerLoop(int index) {
@@ -47,6 +58,7 @@ void ThreadPool::WorkerLoop(int index) {
   for (;;) {
     const std::function<void(int64_t, int64_t)>* body;
     int64_t n;
+    (void)index;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
@@ -55,8 +67,7 @@ void ThreadPool::WorkerLoop(int index) {
       body = body_;
       n = n_;
     }
-    const int64_t parts = size();
-    (*body)(n * index / parts, n * (index + 1) / parts);
+    Claim(*body, n);
     std::lock_guard<std::mutex> lock(mutex_);
     if (--busy_ == 0) done_.notify_one();
   }
@@ -68,10 +79,15 @@ double NowSeconds() {
 
 Timing Measure(const std::function<void()>& fn, int reps, double budget_s, double min_batch_s) {
   const double start = NowSeconds();
-  fn();  // warm-up: page faults, caches, lazy symbol resolution
   double t0 = NowSeconds();
-  fn();
-  const double one = std::max(NowSeconds() - t0, 1e-9);
+  fn();  // warm-up (page faults, caches, lazy symbol resolution)
+  double one = NowSeconds() - t0;
+  if (one < min_batch_s) {  // short calls: size the batch on a warm call
+    t0 = NowSeconds();
+    fn();
+    one = NowSeconds() - t0;
+  }
+  one = std::max(one, 1e-9);
   Timing t;
   t.iters = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(min_batch_s / one)));
   std::vector<double> per_iter;

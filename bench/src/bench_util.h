@@ -2,6 +2,7 @@
 // threads, as in the tilec runtime), batched timing that reports min and median per
 // iteration, and reproducible index streams with a chosen share of duplicate destinations.
 #pragma once
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -17,16 +18,18 @@ class ThreadPool {
   explicit ThreadPool(int threads);
   ~ThreadPool();
   int size() const { return static_cast<int>(workers_.size()) + 1; }
-  // Splits [0, n) into size() contiguous parts; body(first, last) runs once per part.
+  // Runs body(first, last) over chunks of [0, n) (about 8 per thread), claimed dynamically.
   void For(int64_t n, const std::function<void(int64_t, int64_t)>& body);
 
  private:
   void WorkerLoop(int index);
+  void Claim(const std::function<void(int64_t, int64_t)>& body, int64_t n);
   std::vector<std::thread> workers_;
   std::mutex mutex_;
   std::condition_variable wake_, done_;
   const std::function<void(int64_t, int64_t)>* body_ = nullptr;
-  int64_t n_ = 0;
+  int64_t n_ = 0, grain_ = 1;
+  std::atomic<int64_t> next_{0};
   uint64_t generation_ = 0;
   int busy_ = 0;
   bool stop_ = false;

@@ -44,6 +44,13 @@ class NvptxTarget : public Target {
         aligns.push_back(0);
       }
     }
+    // An adjoint entry takes one 64-bit adjoint-slot pointer per parameter (signature.h).
+    if (!f.adjoint_of.empty())
+      for (int i = 0; i < f.body()->num_args(); ++i) {
+        params.push_back(i64);
+        byval.push_back(nullptr);
+        aligns.push_back(0);
+      }
     params.push_back(ptr);
     byval.push_back(launch_ty);
     aligns.push_back(8);

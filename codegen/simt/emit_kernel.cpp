@@ -59,6 +59,7 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   vals_.clear();
   tiles_.clear();
   arrays_.clear();
+  param_slots_.clear();
   B_ = f.tiled ? block_dim_ : 1;
   Plan plan = Plan::Build(irm_, f, B_);
   plan_ = &plan;
@@ -79,6 +80,7 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
         a.strides[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 48 + 8 * d));
       }
       arrays_[p] = a;
+      param_slots_[p] = slot;
     } else if (frame_.by_value[size_t(i)]) {
       Set(p, scalar_.FromMem(slot, t.elem));
     } else {
@@ -165,6 +167,22 @@ void Emitter::EmitOp(const ir::Op& op) {
       const ir::StructDef& s = irm_.structs()[size_t(op.operand(0)->type().elem.struct_index)];
       llvm::Value* mem = scalar_.ToMem(Get(op.operand(1)), s.fields[size_t(op.index)].type);
       Set(op.result(), b_.CreateInsertValue(Get(op.operand(0)), mem, {unsigned(op.index)}));
+      break;
+    }
+    case OpCode::ArrayGrad: {
+      // The grad buffer with the array's strides; without one, zero extents make every
+      // bounds-checked access a no-op (ops.def).
+      const ir::Value* src = op.operand(0);
+      bs::ArrayVal g = arrays_.at(src);
+      auto it = param_slots_.find(src);
+      llvm::Value* null = llvm::ConstantPointerNull::get(b_.getPtrTy());
+      llvm::Value* grad = it == param_slots_.end()
+                              ? null
+                              : b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), it->second, 8), "grad");
+      llvm::Value* none = b_.CreateICmpEQ(grad, null);
+      g.data = target_.GlobalPtr(b_, grad);
+      for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
+      arrays_[op.result()] = g;
       break;
     }
     case OpCode::ArrayDim:

@@ -189,6 +189,25 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       tiles_[op.result()] = dst;
       return;
     }
+    case OpCode::TileInsert: {
+      // A copy of the tile whose element (i...) is v: the owner lane substitutes it.
+      const ir::Type& tt = op.operand(0)->type();
+      llvm::Value* at = I64(0);
+      llvm::Value* inb = b_.getTrue();
+      for (int d = 0; d < tt.ndim; ++d) {
+        llvm::Value* c = scalar_.AsI64(Get(op.operand(d + 2)), op.operand(d + 2)->type().elem.scalar);
+        inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
+        at = b_.CreateAdd(b_.CreateMul(at, I64(tt.shape[d])), c);
+      }
+      llvm::Value* v = Get(op.operand(1));
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        llvm::Value* hit = b_.CreateAnd(inb, b_.CreateICmpEQ(lin, at));
+        StoreElem(dst, rt.elem, slot, lin, b_.CreateSelect(hit, v, LoadElem(op.operand(0), slot, lin)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
     case OpCode::TileExtract: {
       const ir::Type& tt = op.operand(0)->type();
       llvm::Value* lin = I64(0);

@@ -87,6 +87,7 @@ class Emitter {
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
   std::unordered_map<const ir::Value*, TileRep> tiles_;
   std::unordered_map<const ir::Value*, bs::ArrayVal> arrays_;
+  std::unordered_map<const ir::Value*, llvm::Value*> param_slots_;  // array parameters' records
 };
 
 }  // namespace tilec::codegen::simt

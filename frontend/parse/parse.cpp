@@ -83,10 +83,19 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
   int depth = 0;
   bool in_error = false;
   bool after_resync = false;
+  bool hold_error = false;  // the next statement is the missing block of a broken header
   while (true) {
     const size_t type = tokens.LA(1);
     if (type == Token::EOF) break;
-    if (depth == 0 && type != TileParser::INDENT) in_error = false;
+    if (in_error && (type == TileParser::ELSE || type == TileParser::ELIF)) {
+      // The clause of an `if` whose header or body failed: skip its header line quietly
+      // rather than report a cascade of "`else` without a matching `if`".
+      while (tokens.LA(1) != TileParser::NEWLINE && tokens.LA(1) != Token::EOF) tokens.consume();
+      if (tokens.LA(1) == TileParser::NEWLINE) tokens.consume();
+      after_resync = true;
+      continue;
+    }
+    if (depth == 0 && type != TileParser::INDENT && !hold_error) in_error = false;
     if (type == TileParser::NEWLINE) {
       tokens.consume();
       continue;
@@ -105,15 +114,8 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
       tokens.consume();
       continue;
     }
-    if (in_error && (type == TileParser::ELSE || type == TileParser::ELIF)) {
-      // The clause of an `if` whose header or body failed: skip its header line quietly
-      // rather than report a cascade of "`else` without a matching `if`".
-      while (tokens.LA(1) != TileParser::NEWLINE && tokens.LA(1) != Token::EOF) tokens.consume();
-      if (tokens.LA(1) == TileParser::NEWLINE) tokens.consume();
-      after_resync = true;
-      continue;
-    }
     const size_t start = tokens.index();
+    hold_error = false;
     guard.Reset();
     parser.setContext(nullptr);
     try {
@@ -134,6 +136,7 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
       tokens.seek(resume);
       in_error = true;
       after_resync = true;
+      hold_error = kind == ErrorKind::ExpectedIndent;
     }
     parser.getTreeTracker().reset();  // the statement's ANTLR tree is no longer needed
   }

@@ -106,6 +106,19 @@ bool EndsOperand(size_t type) {
   }
 }
 
+bool StartsOperand(size_t type) {
+  switch (type) {
+    case TileParser::NAME: case TileParser::LPAREN: case TileParser::LBRACK: case TileParser::LBRACE:
+    case TileParser::STRING: case TileParser::DEC_INTEGER: case TileParser::HEX_INTEGER:
+    case TileParser::OCT_INTEGER: case TileParser::BIN_INTEGER: case TileParser::FLOAT_NUMBER:
+    case TileParser::TRUE: case TileParser::FALSE: case TileParser::NONE: case TileParser::NOT:
+    case TileParser::TILDE:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // What the header before a block is called in "expected `:` after ..." messages.
 std::string HeaderDescription(const IndentLexer& lexer, antlr4::ParserRuleContext* ctx) {
   switch (ctx->getRuleIndex()) {
@@ -204,6 +217,12 @@ ErrorKind ExplainSyntaxError(const ParseAbort& a, const IndentLexer& lexer,
                           a.expected.contains(size_t(TileParser::DEC_INTEGER));
   if (wants_expr && rule != TileParser::RuleStmt)
     return report(diag::Code::SyntaxError, where, "expected an expression, found " + found);
+  // Two operands in a row inside brackets: most likely a missing comma.
+  for (size_t closer : {size_t(TileParser::RPAREN), size_t(TileParser::RBRACK), size_t(TileParser::RBRACE)}) {
+    if (a.expected.contains(closer) && prev && EndsOperand(prev->getType()) && StartsOperand(type))
+      return report(diag::Code::SyntaxError, at,
+                    "expected `,` or " + DescribeTokenType(closer) + ", found " + found);
+  }
   const std::vector<ssize_t> expected = a.expected.toList();
   if (!expected.empty() && expected.size() <= 3) {
     std::string list;

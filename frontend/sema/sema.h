@@ -49,7 +49,8 @@ struct ExprInfo {
 };
 
 // A resolved call: a builtin (also tile arithmetic, element reads `t[i, j]` and casts, keyed
-// by their Binary/Unary/Subscript/Call node), a @wp.func, or a struct constructor.
+// by their Binary/Unary/Subscript/Call node; `t += u` on tiles is keyed by the AugAssign's
+// target expression), a @wp.func, or a struct constructor.
 struct CallInfo {
   enum class Kind : uint8_t { Builtin, UserFunc, StructCtor };
   Kind kind = Kind::Builtin;
@@ -137,7 +138,7 @@ class CheckedModule {
   // Null for nodes that were never checked (host code, or code after a poisoned statement).
   const ExprInfo* Info(const ast::Expr* e) const;
   const Type* TypeOf(const ast::Expr* e) const;
-  const CallInfo* Call(const ast::Expr* e) const;  // Call, tile Binary/Unary, tile Subscript
+  const CallInfo* Call(const ast::Expr* e) const;  // Call, tile Binary/Unary/Subscript, tile `+=` target
   // The variable a Name (use or assignment target) or a For target refers to.
   const LocalSymbol* Symbol(const ast::Expr* name) const;
   const FunctionInfo* FindKernel(const std::string& name) const;

@@ -237,8 +237,8 @@ std::string UnifiedDiff(const std::string& want_text, const std::string& got_tex
   size_t i = 0, j = 0;
   while (i < n || j < m) {
     if (i < n && j < m && a[i] == b[j]) ops.push_back({' ', a[i++]}), ++j;
-    else if (j < m && (i == n || lcs[i][j + 1] >= lcs[i + 1][j])) ops.push_back({'+', b[j++]});
-    else ops.push_back({'-', a[i++]});
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) ops.push_back({'-', a[i++]});
+    else ops.push_back({'+', b[j++]});
   }
   std::string out = "--- " + want_name + "\n+++ " + got_name + "\n";
   out += "@@ -" + std::to_string(first_line) + "," + std::to_string(n) + " +" + std::to_string(first_line) + "," +

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "codegen/nvptx/nvptx.h"
 #include "compiler/compiler.h"
 #include "frontend/parse/parse.h"
 #include "host/interp/kernel_compile.h"

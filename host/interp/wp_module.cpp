@@ -77,7 +77,7 @@ KernelObj& KernelArg0(const Value& v, const std::string& fname) {
 
 Value MakeArray(Interpreter& in, CallArgs& a) {
   ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device"}, 0);
-  std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array") : std::nullopt;
+  std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array()") : std::nullopt;
   bool requires_grad = b.Has(3) && Truth(b.Get(3));
   std::optional<rt::ArrayDType> dtype;
   if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array");
@@ -115,7 +115,7 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
   rt::ArrayDType dtype(ScalarType::Float32);
   if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name);
   else if (has_value && b.Get(1).IsIntLike()) dtype = rt::ArrayDType(b.Get(1).IsBool() ? ScalarType::Bool : ScalarType::Int32);
-  auto device = b.Has(o + 2) ? DeviceArg(b.Get(o + 2), name) : std::nullopt;
+  auto device = b.Has(o + 2) ? DeviceArg(b.Get(o + 2), name + "()") : std::nullopt;
   bool rg = b.Has(o + 3) && Truth(b.Get(o + 3));
   rt::Array arr = name == "empty" ? rt::Array::Empty(shape, dtype, device, rg) : rt::Array::Zeros(shape, dtype, device, rg);
   if (name == "ones") arr.Fill(1.0);
@@ -126,7 +126,7 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
 Value Like(Interpreter& in, CallArgs& a, const std::string& name) {
   ArgBinder b(name, a, {"src", "device", "requires_grad"}, 1);
   rt::Array& src = ArrayArg(b.Get(0), name);
-  auto device = b.Has(1) ? DeviceArg(b.Get(1), name) : std::optional<rt::Device>(src.device());
+  auto device = b.Has(1) ? DeviceArg(b.Get(1), name + "()") : std::optional<rt::Device>(src.device());
   bool rg = b.Has(2) ? Truth(b.Get(2)) : src.requires_grad();
   if (name == "clone") {
     rt::Array c = src.Clone(device);
@@ -359,7 +359,7 @@ Value MakeWarpModule(Interpreter&) {
     KernelObj& k = KernelArg0(b.Get(0), "launch");
     auto dim = DimArg(b.Get(1), "launch()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch");
-    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch") : std::nullopt;
+    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
     if (k.kernel.signature().tiled)
       RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., block_dim=...)");
     rt::Launch(k.kernel, dim, args, device);
@@ -370,7 +370,7 @@ Value MakeWarpModule(Interpreter&) {
     KernelObj& k = KernelArg0(b.Get(0), "launch_tiled");
     auto dim = DimArg(b.Get(1), "launch_tiled()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch_tiled");
-    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch_tiled") : std::nullopt;
+    auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch_tiled()") : std::nullopt;
     int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch_tiled() block_dim") : 256;
     if (block_dim < 1 || block_dim > 1024)
       ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
@@ -388,17 +388,17 @@ Value MakeWarpModule(Interpreter&) {
   });
   m->Def("synchronize_device", [](Interpreter&, CallArgs& a) {
     ArgBinder b("synchronize_device", a, {"device"}, 0);
-    rt::Synchronize(b.Has(0) ? DeviceArg(b.Get(0), "synchronize_device") : std::nullopt);
+    rt::Synchronize(b.Has(0) ? DeviceArg(b.Get(0), "synchronize_device()") : std::nullopt);
     return Value();
   });
   m->Def("get_device", [](Interpreter&, CallArgs& a) {
     ArgBinder b("get_device", a, {"ident"}, 0);
-    auto d = b.Has(0) ? DeviceArg(b.Get(0), "get_device") : std::nullopt;
+    auto d = b.Has(0) ? DeviceArg(b.Get(0), "get_device()") : std::nullopt;
     return Value(std::make_shared<DeviceObj>(d.value_or(rt::GetDefaultDevice())));
   });
   m->Def("set_device", [](Interpreter&, CallArgs& a) {
     ArgBinder b("set_device", a, {"ident"}, 1);
-    auto d = DeviceArg(b.Get(0), "set_device");
+    auto d = DeviceArg(b.Get(0), "set_device()");
     if (d) rt::SetDefaultDevice(*d);
     return Value();
   });

@@ -1,5 +1,7 @@
 // `tilec compile --emit=STAGE FILE`: the ladder from tokens to PTX. Each rung runs the stages
 // before it and prints its own output; errors in any stage stop the ladder there.
+#include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <set>
 
@@ -7,6 +9,7 @@
 #include "compiler/compiler.h"
 #include "frontend/parse/parse.h"
 #include "ir/printer.h"
+#include "codegen/nvptx/nvptx.h"
 #include "tools/tilec/frontend_driver.h"
 
 namespace tilec::cli {
@@ -14,6 +17,50 @@ namespace tilec::cli {
 namespace {
 const std::set<std::string> kStages = {"tokens", "ast", "typed-ast", "tile-ir",
                                        "grad-ir", "llvm", "ptx"};
+
+// `--emit=ptx`, and `--emit=llvm --target=nvptx`: forward and adjoint kernels through the SIMT
+// lowering for `--arch` (default sm_90) with `--block-dim` lanes per block (default 256).
+int EmitGpu(const Options& opts, FrontendResult& fe, const sema::CheckedModule& checked, const std::string& emit) {
+  codegen::PtxOptions popts;
+  popts.arch = opts.Get("arch").value_or("sm_90");
+  if (!codegen::IsSupportedPtxArch(popts.arch))
+    return UsageError("unknown GPU architecture `--arch=" + popts.arch +
+                      "` (expected sm_75, sm_80, sm_86, sm_89 or sm_90)");
+  if (auto bd = opts.Get("block-dim")) {
+    char* end = nullptr;
+    long v = std::strtol(bd->c_str(), &end, 10);
+    if (bd->empty() || *end || v < 1 || v > 1024)
+      return UsageError("`--block-dim` must be an integer from 1 to 1024, got `" + *bd + "`");
+    popts.block_dim = int(v);
+  }
+  compiler::InternalError ice;
+  std::unique_ptr<ir::Module> m = compiler::LowerChecked(checked, fe.file.get(), fe.diags, ice);
+  bool ok = m && compiler::AddAdjoints(*m, fe.diags, ice);
+  PrintDiagnostics(opts, fe.diags);
+  if (ice.is_set()) {
+    std::cerr << "internal compiler error: " << ice.message << "\n";
+    return kExitInternal;
+  }
+  if (!ok) return kExitDiagnostics;
+  std::string text, error;
+  if (emit == "ptx") {
+    codegen::PtxModule ptx;
+    if (codegen::EmitPtx(*m, popts, ptx, error)) text = ptx.ptx;
+  } else {
+    codegen::EmitNvptxLlvmIr(*m, popts, text, error);
+  }
+  if (!error.empty()) {
+    std::cerr << "internal compiler error: " << error << "\n";
+    return kExitInternal;
+  }
+  if (auto out = opts.Get("o")) {
+    std::ofstream f(*out);
+    if (!(f << text)) return UsageError("cannot write `" + *out + "`");
+  } else {
+    std::cout << text;
+  }
+  return kExitOk;
+}
 }
 
 int RunCompile(const Options& opts) {
@@ -58,6 +105,7 @@ int RunCompile(const Options& opts) {
     PrintDiagnostics(opts, fe.diags);
     return kExitOk;
   }
+  if (emit == "ptx" || (emit == "llvm" && target == "nvptx")) return EmitGpu(opts, fe, *checked, emit);
   if (emit == "grad-ir") {
     // The adjoint kernels only (ir/autodiff), after the forward kernels' IR pipeline.
     compiler::InternalError ice;
@@ -75,6 +123,41 @@ int RunCompile(const Options& opts) {
       if (!first) std::cout << "\n";
       first = false;
       ir::PrintFunction(std::cout, *m, *f);
+    }
+    return kExitOk;
+  }
+  if (emit == "tile-ir" || emit == "llvm" || (emit.empty() && target == "host")) {
+    // Tile IR after the IR pipeline; host LLVM IR (O3); or an AOT shared object (-o).
+    compiler::InternalError ice;
+    std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, fe.file.get(), fe.diags, ice);
+    bool ok = m != nullptr;
+    if (ok && emit != "tile-ir") ok = compiler::AddAdjoints(*m, fe.diags, ice);
+    PrintDiagnostics(opts, fe.diags);
+    if (ice.is_set()) {
+      std::cerr << "internal compiler error: " << ice.message << "\n";
+      return kExitInternal;
+    }
+    if (!ok) return kExitDiagnostics;
+    std::string text, error;
+    if (emit == "tile-ir") {
+      text = ir::ModuleToString(*m);
+    } else if (emit == "llvm") {
+      if (!compiler::EmitLlvm(*m, text, ice)) {
+        std::cerr << "internal compiler error: " << ice.message << "\n";
+        return kExitInternal;
+      }
+    } else {
+      if (!compiler::WriteSharedObject(*checked, *m, *opts.Get("o"), error)) {
+        std::cerr << "error: " << error << "\n";
+        return kExitInternal;
+      }
+      return kExitOk;
+    }
+    if (auto out = opts.Get("o")) {
+      std::ofstream f(*out);
+      if (!(f << text)) return UsageError("cannot write `" + *out + "`");
+    } else {
+      std::cout << text;
     }
     return kExitOk;
   }

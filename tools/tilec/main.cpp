@@ -21,7 +21,8 @@ commands:
   compile [options] FILE   compile kernels and print or write a stage
       --emit=STAGE         tokens | ast | typed-ast | tile-ir | grad-ir | llvm | ptx
       --target=TARGET      host (default) | nvptx
-      --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx)
+      --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx, default sm_90)
+      --block-dim=N        lanes per block of tiled kernels in PTX, 1..1024 (default 256)
       -o FILE              write the artifact (a shared object for --target=host)
   run FILE [--device D]    run a file's host statements (D: cpu | cuda:N)
   repl [--device D]        interactive session

@@ -101,3 +101,68 @@ inline void AddIndexedKernel(ir::Module& m, const std::string& name, const Index
 }
 
 }  // namespace tilec::testing
+
+namespace tilec::testing {
+
+// mixed(x: array2d[f32] (G*4, 8), out: array2d[f32] (G*4, 8), counter: array1d[i32],
+//       sums: array1d[f32], probe: array1d[f32]) exercises the non-memory ops of the SIMT
+// lowering: a shared tile, elementwise ops, a loop-carried tile, tile_sum, tile_extract of
+// a shared and of a register tile, a used scalar atomic (broadcast), a scalar store read back
+// by every lane, an if yielding a tile, tile_map with a region, and a non-indexed atomic add.
+inline void AddMixedKernel(ir::Module& m) {
+  ir::Builder b(m);
+  ir::Function* f = m.AddFunction("mixed");
+  f->tiled = true;
+  ir::Value* x = f->AddParam("x", Arr(ScalarType::Float32, 2));
+  ir::Value* out = f->AddParam("out", Arr(ScalarType::Float32, 2));
+  ir::Value* counter = f->AddParam("counter", Arr(ScalarType::Int32, 1));
+  ir::Value* sums = f->AddParam("sums", Arr(ScalarType::Float32, 1));
+  ir::Value* probe = f->AddParam("probe", Arr(ScalarType::Float32, 1));
+  b.SetInsertionPoint(f->body());
+  auto i32 = [&](int64_t v) { return b.ConstInt(ScalarType::Int32, v); };
+  auto f32 = [&](double v) { return b.ConstFloat(ScalarType::Float32, v); };
+  ir::Value* g = b.Tid(1)[0];
+  ir::Value* row = b.Binary(OpCode::Mul, g, i32(4));
+  ir::Value* t = b.TileLoad(x, {4, 8}, {row, i32(0)}, ir::Storage::Shared);
+  ir::Value* u = b.Binary(OpCode::Mul, t, f32(0.5));
+  ir::Value* acc0 = b.TileFull(f32(0.25), {4, 8});
+  ir::Op* loop = b.For(i32(0), i32(3), i32(1), {acc0});
+  {
+    ir::Builder::InsertionGuard guard(b);
+    ir::Block* body = loop->region(0);
+    b.SetInsertionPoint(body);
+    ir::Value* scaled = b.Binary(OpCode::Mul, u, b.Cast(body->arg(0), ScalarType::Float32));
+    b.Yield({b.Binary(OpCode::Add, body->arg(1), scaled)});
+  }
+  ir::Value* acc = loop->result(0);
+  ir::Value* s = b.TileSum(acc);
+  ir::Value* total = b.TileExtract(s, {i32(0)});
+  ir::Value* old = b.AtomicAdd(counter, {i32(0)}, i32(1));
+  b.ArrayStore(sums, {g}, b.Binary(OpCode::Add, total, b.Cast(old, ScalarType::Float32)));
+  // Every lane reads back what lane 0 stored.
+  ir::Value* back = b.ArrayLoad(sums, {g});
+  ir::Value* e = b.TileExtract(t, {i32(1), i32(2)});
+  ir::Value* ea = b.TileExtract(acc, {i32(3), i32(7)});
+  b.ArrayStore(probe, {g}, b.Binary(OpCode::Add, b.Binary(OpCode::Mul, e, f32(1000)), ea));
+  ir::Op* br = b.If(b.Cmp(ir::CmpPred::Gt, e, f32(40.0)), {acc->type()});
+  {
+    ir::Builder::InsertionGuard guard(b);
+    b.SetInsertionPoint(br->region(0));
+    b.Yield({b.Binary(OpCode::Mul, acc, back)});
+    b.SetInsertionPoint(br->region(1));
+    b.Yield({b.Binary(OpCode::Sub, acc, e)});
+  }
+  ir::Op* map = b.TileMap({br->result(0), t}, ir::ElemType::Of(ScalarType::Float32));
+  {
+    ir::Builder::InsertionGuard guard(b);
+    ir::Block* body = map->region(0);
+    b.SetInsertionPoint(body);
+    ir::Value* sq = b.Binary(OpCode::Mul, body->arg(0), body->arg(1));
+    b.Yield({b.Binary(OpCode::Add, sq, b.Unary(OpCode::Sqrt, b.Unary(OpCode::Abs, body->arg(1))))});
+  }
+  b.TileStore(out, map->result(0), {row, i32(0)});
+  b.TileAtomicAdd(out, t, {row, i32(0)});
+  b.Return();
+}
+
+}  // namespace tilec::testing

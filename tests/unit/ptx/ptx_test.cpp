@@ -187,3 +187,16 @@ TEST(Ptx, RejectsUnknownArch) {
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+TEST(Ptx, MixedOpsAcceptedByPtxas) {
+  ir::Module m;
+  testing::AddMixedKernel(m);
+  for (const char* arch : kArchs)
+    for (int bd : {1, 3, 32, 256}) ExpectPtxasAccepts(Compile(m, arch, bd).ptx, arch, "mixed ops");
+}
+
+}  // namespace
+}  // namespace tilec

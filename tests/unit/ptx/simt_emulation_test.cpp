@@ -119,12 +119,11 @@ void Reference(const Case& c, int groups, const std::vector<int32_t>& idx, std::
     }
 }
 
+// Runs one case with kernel `name` of the compiled modules and checks every result.
 template <class T>
-void RunCase(const Case& c, ScalarType dtype) {
-  IndexedSpec spec = c.spec;
-  spec.dtype = dtype;
-  ir::Module m;
-  testing::AddIndexedKernel(m, "k", spec);
+void RunCase(const Case& c, const std::string& name, codegen::JitModule& cpu,
+             const std::vector<std::unique_ptr<codegen::JitModule>>& emulated, ScalarType dtype) {
+  const IndexedSpec& spec = c.spec;
   const int groups = 3;
   int nd = int(spec.shape.size());
   int64_t m_len = spec.shape[size_t(spec.axis)];
@@ -154,18 +153,15 @@ void RunCase(const Case& c, ScalarType dtype) {
     std::vector<int32_t> offs = c.offset;
     std::vector<void*> args = {&aa, &ia, &ta, &pa};
     for (int d = 0; d < nd; ++d) args.push_back(&offs[size_t(d)]);
-    Launch(jit.Lookup(codegen::EntrySymbol("k")), args, {groups}, bd);
+    Launch(jit.Lookup(codegen::EntrySymbol(name)), args, {groups}, bd);
   };
-  auto cpu = Cpu(m);
-  ASSERT_TRUE(cpu);
   std::vector<T> ca, ct, cp;
-  run(*cpu, 0, ca, ct, cp);
-  for (int bd : kBlockDims) {
-    auto jit = Emulate(m, bd);
-    ASSERT_TRUE(jit);
+  run(cpu, 0, ca, ct, cp);
+  for (size_t k = 0; k < emulated.size(); ++k) {
+    int bd = kBlockDims[k];
     std::vector<T> ea, et, ep;
-    run(*jit, bd, ea, et, ep);
-    std::string what = std::string(ScalarName(dtype)) + " block_dim " + std::to_string(bd);
+    run(*emulated[k], bd, ea, et, ep);
+    std::string what = name + " " + std::string(ScalarName(dtype)) + " block_dim " + std::to_string(bd);
     EXPECT_EQ(ea, ra) << what;
     EXPECT_EQ(et, rt) << what;
     EXPECT_EQ(0, std::memcmp(ea.data(), ca.data(), ea.size() * sizeof(T))) << what;
@@ -177,10 +173,29 @@ void RunCase(const Case& c, ScalarType dtype) {
   }
 }
 
-void RunAllTypes(const Case& c) {
-  RunCase<float>(c, ScalarType::Float32);
-  RunCase<int32_t>(c, ScalarType::Int32);
-  RunCase<double>(c, ScalarType::Float64);
+// All cases in one module per element type, compiled once for the CPU and once per block_dim.
+template <class T>
+void RunCases(const std::vector<Case>& cases, ScalarType dtype) {
+  ir::Module m;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    IndexedSpec spec = cases[i].spec;
+    spec.dtype = dtype;
+    testing::AddIndexedKernel(m, "k" + std::to_string(i), spec);
+  }
+  auto cpu = Cpu(m);
+  ASSERT_TRUE(cpu);
+  std::vector<std::unique_ptr<codegen::JitModule>> emulated;
+  for (int bd : kBlockDims) {
+    emulated.push_back(Emulate(m, bd));
+    ASSERT_TRUE(emulated.back());
+  }
+  for (size_t i = 0; i < cases.size(); ++i) RunCase<T>(cases[i], "k" + std::to_string(i), *cpu, emulated, dtype);
+}
+
+void RunAllTypes(const std::vector<Case>& cases) {
+  RunCases<float>(cases, ScalarType::Float32);
+  RunCases<int32_t>(cases, ScalarType::Int32);
+  RunCases<double>(cases, ScalarType::Float64);
 }
 
 std::vector<Case> Cases(IndexedKind kind) {
@@ -210,20 +225,68 @@ std::vector<Case> Cases(IndexedKind kind) {
 }
 
 TEST(SimtEmulation, GatherMatchesReferenceAndCpu) {
-  for (const Case& c : Cases(IndexedKind::Load)) RunAllTypes(c);
+  RunAllTypes(Cases(IndexedKind::Load));
 }
 
 TEST(SimtEmulation, ScatterStoreMatchesReferenceAndCpu) {
-  for (const Case& c : Cases(IndexedKind::Store)) RunAllTypes(c);
+  RunAllTypes(Cases(IndexedKind::Store));
 }
 
 TEST(SimtEmulation, ScatterAddMatchesReferenceAndCpu) {
-  for (IndexedKind kind : {IndexedKind::AtomicAdd, IndexedKind::AtomicAddUnused})
+  // Repeated destinations accumulate; values are small integers, so sums are exact.
+  for (IndexedKind kind : {IndexedKind::AtomicAdd, IndexedKind::AtomicAddUnused}) {
+    std::vector<Case> cases = Cases(kind);
     for (Case c : Cases(kind)) {
-      RunAllTypes(c);
-      c.repeats = true;  // repeated destinations accumulate (values are small integers: exact)
-      RunAllTypes(c);
+      c.repeats = true;
+      cases.push_back(c);
     }
+    RunAllTypes(cases);
+  }
+}
+
+}  // namespace
+}  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// Control flow, carried tiles, map, sum, extract, a broadcast scalar atomic and a scalar store
+// read back: bit-equal to the CPU device for every block size, and ptxas accepts the PTX.
+TEST(SimtEmulation, MixedOpsMatchCpu) {
+  ir::Module m;
+  testing::AddMixedKernel(m);
+  const int groups = 5;
+  std::vector<float> x(size_t(groups * 32));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 97) * 0.75f - 3.0f;
+  auto run = [&](codegen::JitModule& jit, int bd) {
+    std::vector<float> out(x.size(), 0.0f), sums(groups, -1.0f), probe(groups, -1.0f);
+    std::vector<int32_t> counter(1, 0);
+    std::vector<float> xs = x;
+    tilec_array xa = View(xs.data(), {groups * 4, 8}), oa = View(out.data(), {groups * 4, 8});
+    tilec_array ca = View(counter.data(), {1}), sa = View(sums.data(), {groups}), pa = View(probe.data(), {groups});
+    Launch(jit.Lookup(codegen::EntrySymbol("mixed")), {&xa, &oa, &ca, &sa, &pa}, {groups}, bd);
+    std::vector<float> all = out;
+    all.insert(all.end(), sums.begin(), sums.end());
+    all.insert(all.end(), probe.begin(), probe.end());
+    all.push_back(float(counter[0]));
+    return all;
+  };
+  auto cpu = Cpu(m);
+  ASSERT_TRUE(cpu);
+  std::vector<float> want = run(*cpu, 0);
+  EXPECT_EQ(want.back(), float(groups));
+  // probe[g] = 1000 * x[4g+1, 2] + acc[3, 7], acc = 0.25 + 0.5 * x * (0 + 1 + 2).
+  for (int g = 0; g < groups; ++g) {
+    float e = x[size_t((4 * g + 1) * 8 + 2)], xa = x[size_t((4 * g + 3) * 8 + 7)];
+    EXPECT_FLOAT_EQ(want[size_t(groups * 32 + groups + g)], e * 1000 + (0.25f + 0.5f * xa * 3));
+  }
+  for (int bd : kBlockDims) {
+    auto jit = Emulate(m, bd);
+    ASSERT_TRUE(jit);
+    std::vector<float> got = run(*jit, bd);
+    ASSERT_EQ(got.size(), want.size());
+    EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float))) << "block_dim " << bd;
+  }
 }
 
 }  // namespace

@@ -135,8 +135,14 @@ TEST(SemaBuiltins, TableCoversLanguageOps) {
 }
 
 TEST(SemaSpec, BothSpecPagesCheckClean) {
-  for (const char* page : {"tile_load_indexed.rst", "tile_atomic_add_indexed.rst"}) {
-    std::string code = TestCode(ReadFile(std::string(TILEC_SHARED_DIR) + "/spec/" + page));
+  // The normative pages and the project's copies of them.
+  std::vector<std::string> pages;
+  for (const std::string dir : {std::string(TILEC_SHARED_DIR) + "/spec/", std::string(TILEC_SOURCE_DIR) + "/tests/spec_pages/"})
+    for (const char* name : {"tile_load_indexed.rst", "tile_atomic_add_indexed.rst"})
+      if (std::filesystem::exists(dir + name)) pages.push_back(dir + name);
+  ASSERT_GE(pages.size(), 2u);
+  for (const std::string& page : pages) {
+    std::string code = TestCode(ReadFile(page));
     ASSERT_NE(code.find("@wp.kernel"), std::string::npos) << page;
     auto c = ParseAndCheck("import warp as wp\nimport numpy as np\n" + code);
     EXPECT_FALSE(c->diags.has_errors()) << page << "\n" << Rendered(c->diags);
@@ -205,7 +211,9 @@ TEST(SemaUniformity, TileOpUnderLaneVaryingConditionIsRejected) {
   // The uniform branch (an array element is block-uniform) is accepted; the variable is varying.
   const FunctionInfo& k = c->checked->kernels[0];
   for (const auto& l : k.locals) {
-    if (l->name == "lane") EXPECT_FALSE(l->uniform);
+    if (l->name == "lane") {
+      EXPECT_FALSE(l->uniform);
+    }
   }
   // Without the option the builtin does not exist.
   auto plain = ParseAndCheck(src);

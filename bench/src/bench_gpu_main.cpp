@@ -1,0 +1,169 @@
+// bench_gpu: gather / scatter-add bandwidth on cuda:0 as a fraction of device-to-device copy
+// bandwidth, for tilec's kernels and the nvcc-built references, both read from the signature
+// files that bench_gpu_prepare wrote (PTX inside) and launched through the runtime with the
+// same ABI. Links only libtilec_rt, so it runs on a machine without LLVM. Prints CSV:
+//   op,width,rows,dup,impl,status,min_s,median_s,reps,note
+// Without a CUDA driver or GPU it prints one `skipped` line and exits 0.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <functional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bench/src/bench_util.h"
+#include "tilec/runtime.h"
+
+using namespace tilec;
+using tilec::bench::MakeIndices;
+
+namespace {
+
+constexpr int kBlock = 256;
+
+double Now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::string Flat(std::string s) {
+  for (char& c : s) if (c == ',' || c == '\n') c = ';';
+  return s.substr(0, 300);
+}
+
+struct Stat {
+  double min_s, median_s;
+  int reps;
+};
+
+Stat Time(const std::function<void()>& fn, int reps, const rt::Device& dev) {
+  fn();
+  rt::Synchronize(dev);
+  double t0 = Now();
+  fn();
+  rt::Synchronize(dev);
+  const double one = std::max(Now() - t0, 1e-7);
+  const int iters = std::max(1, static_cast<int>(std::ceil(0.02 / one)));
+  std::vector<double> per;
+  for (int r = 0; r < reps; ++r) {
+    t0 = Now();
+    for (int i = 0; i < iters; ++i) fn();
+    rt::Synchronize(dev);
+    per.push_back((Now() - t0) / iters);
+  }
+  std::sort(per.begin(), per.end());
+  const size_t m = per.size();
+  return {per.front(), m % 2 ? per[m / 2] : 0.5 * (per[m / 2 - 1] + per[m / 2]), static_cast<int>(m)};
+}
+
+// A module from signature text; empty `why` on success.
+bool LoadSignature(const std::string& path, rt::Module& out, std::string& why) {
+  std::ifstream f(path);
+  if (!f) return why = "not available (no " + path + ")", false;
+  std::stringstream ss;
+  ss << f.rdbuf();
+  try {
+    out = rt::Module::FromResolver(rt::ParseSignature(ss.str()), {});
+    return true;
+  } catch (const std::exception& e) {
+    why = e.what();
+    return false;
+  }
+}
+
+std::vector<int64_t> ParseList(const std::string& s) {
+  std::vector<int64_t> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(std::atoll(item.c_str()));
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string tilec_sig, ref_sig;
+  std::vector<int64_t> widths = {16, 64, 256, 1024, 4096}, sizes = {64 << 20, 1024 << 20};
+  int reps = 5;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--tilec-sig") tilec_sig = v;
+    else if (k == "--ref-sig") ref_sig = v;
+    else if (k == "--widths") widths = ParseList(v);
+    else if (k == "--sizes") sizes = ParseList(v);
+    else if (k == "--reps") reps = std::max(1, std::atoi(v.c_str()));
+  }
+  std::printf("op,width,rows,dup,impl,status,min_s,median_s,reps,note\n");
+  if (!rt::IsCudaAvailable()) {
+    std::printf("all,,,,,skipped,,,,%s\n", Flat(rt::CudaUnavailableReason()).c_str());
+    return 0;
+  }
+  const rt::Device dev = rt::Device::Cuda(0);
+  rt::SetNoticeHandler(nullptr);
+  rt::Module tmod, rmod;
+  std::string tilec_why = "not available (no --tilec-sig)", ref_why = "not available (no --ref-sig)";
+  const bool have_tilec = !tilec_sig.empty() && LoadSignature(tilec_sig, tmod, tilec_why);
+  const bool have_ref = !ref_sig.empty() && LoadSignature(ref_sig, rmod, ref_why);
+
+  struct Op { const char* name; double dup; };
+  const Op ops[] = {{"gather", 0.0}, {"scatter", 0.0}, {"scatter", 0.1}, {"scatter", 0.9}};
+  for (int64_t size : sizes) {
+    for (int64_t wb : widths) {
+      const int64_t w = wb / 4, m = 2048 / w;
+      const int64_t rows = std::max(m, size / wb / m * m);
+      std::vector<float> hx(rows * w);
+      for (size_t i = 0; i < hx.size(); ++i) hx[i] = static_cast<float>(i % 1021) * 0.001f;
+      rt::Array x = rt::Array::FromHost(hx.data(), {rows, w}, ScalarType::Float32, dev);
+      rt::Array y = rt::Array::Zeros({rows, w}, ScalarType::Float32, dev);
+      Stat copy = Time([&] { y.CopyFrom(x); }, reps, dev);
+      std::printf("copy,%lld,%lld,0,copy,ok,%.9g,%.9g,%d,cuMemcpyDtoD\n", (long long)wb, (long long)rows,
+                  copy.min_s, copy.median_s, copy.reps);
+      for (const Op& op : ops) {
+        const bool gather = std::string(op.name) == "gather";
+        std::vector<int32_t> hidx = MakeIndices(rows, rows, op.dup, gather ? 7 : 11);
+        rt::Array idx = rt::Array::FromHost(hidx.data(), {rows}, ScalarType::Int32, dev);
+        // Host reference for validation (one launch from zero).
+        std::vector<float> want(rows * w, 0.0f);
+        for (int64_t i = 0; i < rows; ++i)
+          for (int64_t c = 0; c < w; ++c) {
+            if (gather) want[i * w + c] = hx[hidx[i] * w + c];
+            else want[hidx[i] * w + c] += hx[i * w + c];
+          }
+        const std::string kname = std::string(gather ? "gather_rows_" : "scatter_add_rows_") + std::to_string(wb) + "B";
+        for (int which = 0; which < 2; ++which) {
+          const char* impl = which == 0 ? "tilec" : "nvcc";
+          if ((which == 0 && !have_tilec) || (which == 1 && !have_ref)) {
+            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl,
+                        Flat(which == 0 ? tilec_why : ref_why).c_str());
+            continue;
+          }
+          try {
+            rt::Kernel k = (which == 0 ? tmod : rmod).GetKernel(kname);
+            std::vector<rt::KernelArg> args = {x, idx, y};
+            auto launch = [&] { rt::LaunchTiled(k, {rows / m}, args, kBlock, dev); };
+            y.Zero();
+            launch();
+            rt::Synchronize(dev);
+            std::vector<float> got = y.ToVector<float>();
+            double diff = 0, scale = 1e-30;
+            for (size_t i = 0; i < got.size(); ++i) {
+              diff = std::max(diff, std::fabs(double(got[i]) - want[i]));
+              scale = std::max(scale, std::fabs(double(want[i])));
+            }
+            const bool ok = gather ? diff == 0 : diff / scale < 1e-4;
+            Stat s = Time(launch, reps, dev);
+            std::printf("%s,%lld,%lld,%g,%s,ok,%.9g,%.9g,%d,%s\n", op.name, (long long)wb, (long long)rows, op.dup,
+                        impl, s.min_s, s.median_s, s.reps, ok ? "valid" : "WRONG RESULT");
+          } catch (const std::exception& e) {
+            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl,
+                        Flat(e.what()).c_str());
+          }
+          std::fflush(stdout);
+        }
+      }
+    }
+  }
+  return 0;
+}

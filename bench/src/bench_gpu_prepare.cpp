@@ -1,0 +1,121 @@
+// bench_gpu_prepare: writes the two modules that bench_gpu launches, as runtime signature
+// text with the PTX inside: tilec's throughput kernels (compiled here to PTX for sm_90,
+// block_dim 256) and the nvcc-built references (their PTX with the same parameters). Done on
+// the build machine, so that the GPU machine needs only bench_gpu and libtilec_rt.
+//   bench_gpu_prepare --tile T.tile --ref-ptx R.ptx --widths 16,... --out-dir DIR
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/nvptx/nvptx.h"
+#include "compiler/compiler.h"
+#include "frontend/parse/parse.h"
+#include "tilec/runtime.h"
+
+using namespace tilec;
+
+namespace {
+
+constexpr int kBlock = 256;
+
+// tilec's module: parse, check, lower, PTX; signature entries get the PTX and shared bytes.
+bool CompileTilec(const std::string& path, rt::ModuleSignature& out, std::string& why) {
+  std::string text;
+  if (!SourceFile::Load(path, text, why)) return false;
+  SourceFile file(path, text);
+  diag::DiagnosticEngine diags;
+  compiler::InternalError ice;
+  auto parsed = parse::ParseFile(file, diags);
+  if (diags.has_errors()) return why = "diagnostics in " + path, false;
+  auto checked = sema::Check(*parsed, diags);
+  if (diags.has_errors()) return why = "diagnostics in " + path, false;
+  auto m = compiler::LowerChecked(*checked, &file, diags, ice);
+  if (!m) return why = ice.is_set() ? ice.message : "lowering failed", false;
+  codegen::PtxOptions popts;
+  popts.block_dim = kBlock;
+  codegen::PtxModule ptx;
+  if (!codegen::EmitPtx(*m, popts, ptx, why)) return false;
+  rt::ModuleSignature sig = compiler::SignatureOf(*checked, *m);
+  for (rt::KernelSignature& k : sig.kernels) {
+    k.ptx = ptx.ptx;
+    for (const auto& info : ptx.kernels) {
+      if (info.name == k.name) {
+        k.block_dim = info.block_dim;
+        k.shared_bytes = info.shared_bytes;
+      }
+    }
+  }
+  out = sig;
+  return true;
+}
+
+// The references: nvcc's PTX with a signature written here (same parameters as tilec's).
+rt::ModuleSignature ReferenceSignature(const std::string& ptx_path, const std::vector<int>& widths) {
+  std::ifstream f(ptx_path);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  rt::ModuleSignature sig;
+  auto array = [](const char* name, ScalarType t, int ndim) {
+    rt::ParamInfo p;
+    p.name = name;
+    p.kind = rt::ParamKind::Array;
+    p.type.scalar = t;
+    p.ndim = ndim;
+    return p;
+  };
+  for (int w : widths) {
+    for (const char* op : {"gather_rows_", "scatter_add_rows_"}) {
+      rt::KernelSignature k;
+      k.name = std::string(op) + std::to_string(w) + "B";
+      k.params = {array("x", ScalarType::Float32, 2), array("idx", ScalarType::Int32, 1),
+                  array("y", ScalarType::Float32, 2)};
+      k.tiled = true;
+      k.entry_symbol = "ref_" + k.name;
+      k.ptx = ss.str();
+      k.block_dim = kBlock;
+      sig.kernels.push_back(k);
+    }
+  }
+  return sig;
+}
+
+bool Write(const std::string& path, const std::string& text) {
+  std::ofstream f(path);
+  f << text;
+  return static_cast<bool>(f);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string tile, ref_ptx, out_dir = ".";
+  std::vector<int> widths = {16, 64, 256, 1024, 4096};
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string k = argv[i], v = argv[i + 1];
+    if (k == "--tile") tile = v;
+    else if (k == "--ref-ptx") ref_ptx = v;
+    else if (k == "--out-dir") out_dir = v;
+    else if (k == "--widths") {
+      widths.clear();
+      std::stringstream ss(v);
+      for (std::string item; std::getline(ss, item, ',');) widths.push_back(std::atoi(item.c_str()));
+    }
+  }
+  int rc = 0;
+  if (!tile.empty()) {
+    rt::ModuleSignature sig;
+    std::string why;
+    if (CompileTilec(tile, sig, why)) {
+      Write(out_dir + "/tilec.sig", rt::SerializeSignature(sig));
+    } else {
+      Write(out_dir + "/tilec.why", why);
+      std::fprintf(stderr, "bench_gpu_prepare: tilec: %s\n", why.c_str());
+      rc = 1;
+    }
+  }
+  if (!ref_ptx.empty()) Write(out_dir + "/nvcc.sig", rt::SerializeSignature(ReferenceSignature(ref_ptx, widths)));
+  return rc;
+}

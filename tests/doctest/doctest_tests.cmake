@@ -1,0 +1,21 @@
+# One CTest test per documentation page: `tilec doctest --device cpu PAGE`. The pages are
+# docs/*.rst and the two normative pages in ../shared/spec (or their copies in
+# tests/spec_pages when the shared folder is absent). Included once, from wherever first.
+get_property(_tilec_doctest_done GLOBAL PROPERTY TILEC_DOCTEST_REGISTERED)
+if(NOT _tilec_doctest_done AND TARGET tilec)
+  set_property(GLOBAL PROPERTY TILEC_DOCTEST_REGISTERED TRUE)
+  file(GLOB _tilec_doc_pages ${CMAKE_SOURCE_DIR}/docs/*.rst)
+  if(EXISTS ${CMAKE_SOURCE_DIR}/../shared/spec)
+    file(GLOB _tilec_spec_pages ${CMAKE_SOURCE_DIR}/../shared/spec/*.rst)
+  else()
+    file(GLOB _tilec_spec_pages ${CMAKE_SOURCE_DIR}/tests/spec_pages/*.rst)
+  endif()
+  foreach(_page ${_tilec_doc_pages})
+    get_filename_component(_name ${_page} NAME_WE)
+    add_test(NAME doctest.docs.${_name} COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_page})
+  endforeach()
+  foreach(_page ${_tilec_spec_pages})
+    get_filename_component(_name ${_page} NAME_WE)
+    add_test(NAME doctest.spec.${_name} COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_page})
+  endforeach()
+endif()

@@ -1,0 +1,206 @@
+// The other operations of LANGUAGE.md §5 (construction, elementwise arithmetic, scalar
+// multiply/divide, negation, tile_map with a builtin and a @wp.func, tile_sum, element reads,
+// tile_load/store/atomic_add with bounds on both sides, tile_store_indexed) and scalar kernel
+// code (loops with break/continue, while, early return, inlined funcs, math, casts, structs).
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "tests/exec/exec_util.h"
+#include "tests/exec/source_util.h"
+
+namespace tilec {
+namespace {
+
+using testing::CompileText;
+using testing::Launch;
+using testing::View;
+
+TEST(TileOps, ConstructionArithmeticMapSum) {
+  auto c = CompileText(R"(
+@wp.func
+def relu(v: float) -> float:
+    if v > 0.0:
+        return v
+    return 0.0
+
+@wp.kernel
+def k(x: wp.array2d[float], out: wp.array2d[float], sums: wp.array[float]):
+    t = wp.tile_load(x, shape=(3, 4))
+    z = wp.tile_zeros(shape=(3, 4), dtype=float)
+    o = wp.tile_ones(shape=(3, 4), dtype=float)
+    f = wp.tile_full(shape=(3, 4), value=0.5, dtype=float)
+    r = wp.tile_arange(12, dtype=float)
+    a = (t + o) * f - z
+    a = a / 2.0
+    a = 3.0 * a
+    a += -t
+    m = wp.tile_map(relu, a)
+    q = wp.tile_map(wp.abs, t)
+    wp.tile_store(out, m)
+    s = wp.tile_sum(q)
+    sums[0] = s[0]
+    sums[1] = t[2, 1]
+    sums[2] = wp.tile_sum(r)[0]
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> x(12), out(12, -1), sums(3, -1);
+  for (int i = 0; i < 12; ++i) x[i] = float(i) - 5.5f;
+  tilec_array xa = View(x.data(), {3, 4}), oa = View(out.data(), {3, 4}), sa = View(sums.data(), {3});
+  Launch(c.Entry("k"), {&xa, &oa, &sa}, {1}, 4);
+  float abs_sum = 0;
+  for (int i = 0; i < 12; ++i) {
+    float a = 3.0f * (((x[i] + 1.0f) * 0.5f - 0.0f) / 2.0f) - x[i];
+    EXPECT_FLOAT_EQ(out[i], a > 0 ? a : 0.0f) << i;
+    abs_sum += std::fabs(x[i]);
+  }
+  EXPECT_FLOAT_EQ(sums[0], abs_sum);
+  EXPECT_EQ(sums[1], x[2 * 4 + 1]);
+  EXPECT_EQ(sums[2], 66.0f);
+}
+
+TEST(TileOps, LoadStoreAtomicBothBounds) {
+  // A 4x4 tile at offset (-1, 2) of a 3x5 array: row -1 and columns 5, 6 fall outside.
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[float], y: wp.array2d[float], acc: wp.array2d[float], prev: wp.array2d[float], i0: int, j0: int):
+    t = wp.tile_load(x, shape=(4, 4), offset=(i0, j0))
+    wp.tile_store(y, t, offset=(i0, j0))
+    p = wp.tile_atomic_add(acc, t, offset=(i0, j0))
+    wp.tile_store(prev, p)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> x(15), y(15, -1), acc(15), prev(16, -9);
+  for (int i = 0; i < 15; ++i) x[i] = float(i + 1), acc[i] = 100.0f + float(i);
+  std::vector<float> acc0 = acc;
+  int32_t i0 = -1, j0 = 2;
+  tilec_array xa = View(x.data(), {3, 5}), ya = View(y.data(), {3, 5}), aa = View(acc.data(), {3, 5}),
+              pa = View(prev.data(), {4, 4});
+  Launch(c.Entry("k"), {&xa, &ya, &aa, &pa, &i0, &j0}, {1}, 4);
+  for (int r = 0; r < 3; ++r)
+    for (int col = 0; col < 5; ++col) {
+      bool covered = col >= 2;
+      EXPECT_EQ(y[r * 5 + col], covered ? x[r * 5 + col] : -1.0f);
+      EXPECT_EQ(acc[r * 5 + col], covered ? acc0[r * 5 + col] + x[r * 5 + col] : acc0[r * 5 + col]);
+    }
+  for (int a = 0; a < 4; ++a)
+    for (int b = 0; b < 4; ++b) {
+      int gi = a - 1, gj = b + 2;
+      bool inb = gi >= 0 && gi < 3 && gj < 5;
+      EXPECT_EQ(prev[a * 4 + b], inb ? acc0[gi * 5 + gj] : 0.0f) << a << "," << b;
+    }
+}
+
+TEST(TileOps, StoreIndexedAndLargeTile) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[float], y: wp.array2d[float], big: wp.array2d[float]):
+    cols = wp.tile_arange(1, 7, 2, dtype=int)
+    t = wp.tile_load(x, shape=(2, 3))
+    wp.tile_store_indexed(y, indices=cols, t=t, axis=1)
+    b = wp.tile_load(big, shape=(64, 96))
+    wp.tile_store(big, b * 2.0)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> x(6), y(12, 0), big(64 * 96);
+  for (int i = 0; i < 6; ++i) x[i] = float(i + 1);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = float(i);
+  tilec_array xa = View(x.data(), {2, 3}), ya = View(y.data(), {2, 6}), ba = View(big.data(), {64, 96});
+  Launch(c.Entry("k"), {&xa, &ya, &ba}, {1}, 4);
+  // Column 5 of a 6-wide array exists; index 5 = 2*2+1 stays in bounds.
+  EXPECT_EQ(y, (std::vector<float>{0, 1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6}));
+  for (size_t i = 0; i < big.size(); ++i) ASSERT_EQ(big[i], 2.0f * float(i)) << i;
+}
+
+TEST(ScalarCode, LoopsFuncsMathCasts) {
+  auto c = CompileText(R"(
+@wp.struct
+class P:
+    x: float
+    n: int
+
+@wp.func
+def collatz_steps(v: int) -> int:
+    steps = int(0)
+    while v != 1:
+        if v % 2 == 0:
+            v = v // 2
+        else:
+            v = 3 * v + 1
+        steps += 1
+        if steps > 1000:
+            return -1
+    return steps
+
+@wp.kernel
+def k(out: wp.array2d[float]):
+    i = wp.tid()
+    s = int(0)
+    for k in range(20):
+        if k % 3 == 0:
+            continue
+        if k > i + 5:
+            break
+        s += k
+    out[i, 0] = float(s)
+    out[i, 1] = float(collatz_steps(i + 1))
+    p = P()
+    p.x = wp.sqrt(float(i)) + wp.exp(0.0) + wp.floor(2.7) + wp.ceil(-1.5)
+    p.n = wp.min(i, 3) + wp.max(-i, -2) + wp.clamp(i, 1, 4)
+    out[i, 2] = p.x * float(p.n)
+    out[i, 3] = float((-7 - i) // 2) + float((-7 - i) % 3) + float(wp.int8(130 + i))
+    j = 0
+    while j < 100:
+        j = j + 7
+    out[i, 4] = wp.pow(2.0, float(i)) - float(j)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 6;
+  std::vector<float> out(n * 5, -1);
+  tilec_array oa = View(out.data(), {n, 5});
+  Launch(c.Entry("k"), {&oa}, {n});
+  for (int i = 0; i < n; ++i) {
+    int s = 0;
+    for (int k = 0; k < 20; ++k) {
+      if (k % 3 == 0) continue;
+      if (k > i + 5) break;
+      s += k;
+    }
+    EXPECT_EQ(out[i * 5 + 0], float(s)) << i;
+    int v = i + 1, steps = 0;
+    while (v != 1) v = v % 2 == 0 ? v / 2 : 3 * v + 1, ++steps;
+    EXPECT_EQ(out[i * 5 + 1], float(steps)) << i;
+    float px = std::sqrt(float(i)) + 1.0f + 2.0f - 1.0f;
+    int pn = std::min(i, 3) + std::max(-i, -2) + std::clamp(i, 1, 4);
+    EXPECT_FLOAT_EQ(out[i * 5 + 2], px * float(pn)) << i;
+    int a = -7 - i;
+    // `//` floors; `%` truncates (C semantics, as Warp); int8 wraps.
+    int floordiv = a / 2 - ((a % 2 != 0) && (a < 0) ? 1 : 0);
+    EXPECT_EQ(out[i * 5 + 3], float(floordiv) + float(a % 3) + float(int8_t(130 + i))) << i;
+    EXPECT_EQ(out[i * 5 + 4], std::pow(2.0f, float(i)) - 105.0f) << i;
+  }
+}
+
+TEST(ScalarCode, EarlyReturnAndTid2D) {
+  auto c = CompileText(R"(
+@wp.kernel(enable_backward=False)
+def k(a: wp.array2d[float]):
+    i, j = wp.tid()
+    if a[i, j] < 0.0:
+        return
+    a[i, j] = float(i * 10 + j)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> a(12);
+  for (int i = 0; i < 12; ++i) a[i] = (i % 5 == 0) ? -1.0f : 0.0f;
+  tilec_array aa = View(a.data(), {3, 4});
+  Launch(c.Entry("k"), {&aa}, {3, 4});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 4; ++j) {
+      int l = i * 4 + j;
+      EXPECT_EQ(a[l], l % 5 == 0 ? -1.0f : float(i * 10 + j));
+    }
+}
+
+}  // namespace
+}  // namespace tilec

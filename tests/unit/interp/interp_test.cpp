@@ -1,0 +1,207 @@
+// Host interpreter: Python semantics and printing checked against /usr/bin/python3 running the
+// same programs, and error messages with their line, after which the session carries on.
+#include <gtest/gtest.h>
+
+#include "interp_test_util.h"
+
+namespace tilec::host::test {
+namespace {
+
+#define REQUIRE_PYTHON() \
+  if (!HavePythonWithNumpy()) GTEST_SKIP() << "/usr/bin/python3 with numpy not found"
+
+// ---------------------------------------------------------------- same output as Python
+
+struct ProgramCase {
+  const char* name;
+  const char* code;
+};
+
+class SameAsPython : public ::testing::TestWithParam<ProgramCase> {};
+
+TEST_P(SameAsPython, Stdout) {
+  REQUIRE_PYTHON();
+  std::string code = GetParam().code;
+  EXPECT_EQ(RunProgram(code), Python(code)) << code;
+}
+
+const ProgramCase kPrograms[] = {
+    {"ArithmeticFloorRules",
+     "for a in [7, -7, 7.5, -7.5, 0]:\n"
+     "    for b in [2, -2, 2.5, -3]:\n"
+     "        print(a, b, a // b, a % b, a / b, a * b, a - b, a ** 2)\n"},
+    {"FloatRepr",
+     "print(0.1, 1.0, 1e16, 1e15, 123456789.0, 1e-4, 1e-5, 2.5e-7, 1/3, 2/3, -0.0, 1e300 * 1e10, 5e-324)\n"
+     "print(float('nan'), 3.14159e22, 0.5, 100.0, 1234567890123456789.0, 0.000123)\n"},
+    {"Containers",
+     "x = [1, 'a', (2,), (), {'k': [None, True]}, 2.0, \"it's\", 'q\"', 'tab\\t']\n"
+     "print(x)\nprint(tuple(x[:3]), x[-1], x[::2], x[::-1][:2], len(x))\n"
+     "d = {1: 'one', 'two': 2}\nd['three'] = 3.0\nprint(d, d.get('zz'), list(d.keys()), list(d.items()))\n"},
+    {"Strings",
+     "s = 'Hello'\nprint(s + ' world', s * 2, s[1:3], s[-1], 'ell' in s, s.upper(), s.lower(), ','.join(['a', 'b']))\n"
+     "print('{} {:>6} {:<4}| {:.2e} {:08.3f} {:+d}'.format(1, 'ab', 'c', 12345.678, 3.14159, 5))\n"
+     "print('%5.2f|%-4d|%s|%r' % (2.345, 7, 'x', 'y'), str(1.5), repr('a'))\n"},
+    {"ControlFlow",
+     "total = 0\nfor i in range(10):\n    if i == 7:\n        break\n    elif i % 2:\n        continue\n"
+     "    total += i\nelse_val = 1 if total > 5 else 2\nn = 0\nwhile n < 5:\n    n += 2\nprint(total, else_val, n)\n"
+     "for i, (a, b) in enumerate(zip([1, 2, 3], 'xyz'), 1):\n    print(i, a, b)\n"},
+    {"Functions",
+     "def fib(n):\n    if n < 2:\n        return n\n    return fib(n - 1) + fib(n - 2)\n"
+     "def scale(xs, k=2, offset=0.5):\n    out = []\n    for x in xs:\n        out.append(x * k + offset)\n    return out\n"
+     "print(fib(15), scale([1, 2]), scale([1], offset=0, k=3), scale(xs=[2]))\n"},
+    {"Builtins",
+     "print(int(3.9), int(-3.9), int('12'), float(3), float('2.5'), bool(0), bool([0]), str(None), abs(-2.5))\n"
+     "print(min(3, 1, 2), max([1, 5, 2]), min('b', 'a'), sum([1, 2.5]), sum(range(5), 10), len(range(2, 11, 3)))\n"
+     "print(list(range(5, 0, -2)), tuple('ab'), sorted([3, 1, 2]), round(2.5), round(3.5), round(2.675, 2))\n"
+     "print(divmod(-7, 2), 7 & 3, 6 | 1, 6 ^ 3, 1 << 4, -16 >> 2, ~5, True + True, 2 ** 62)\n"},
+    {"Comparisons",
+     "print(1 < 2 < 3, 1 < 3 < 2, 1 == 1.0, [1, 2] < [1, 3], (1, 'a') == (1, 'a'), 'abc' < 'abd')\n"
+     "print(None is None, 1 is not None, 3 in [1, 2, 3], 'x' not in 'abc', 2 in range(0, 4, 2), 1 in {1: 2})\n"
+     "print(0 or [] or 'z', 1 and 0, not [], 5 if [] else 6)\n"},
+    {"AugmentedAssignment",
+     "x = 5\nx += 2\nx *= 3\nx //= 4\nx -= 1\nx **= 2\nx %= 7\nl = [1]\nl += [2]\nl *= 2\n"
+     "a = b = 4\na, b = b + 1, a - 1\nprint(x, l, a, b)\n"},
+    {"NumpyBasics",
+     "a = np.arange(12, dtype=np.float32).reshape(3, 4)\nprint(a)\nprint(a.shape, a.dtype, a.ndim, a.size)\n"
+     "print(a[1], a[1, 2], a[:, 1::2], a[::-1, -1], a.T.shape)\nprint(a.sum(), a.sum(axis=0), np.sum(a, axis=1))\n"
+     "print(repr(a[0]), a.tolist()[0], a.astype(np.int32)[2])\n"},
+    {"NumpyArithmetic",
+     "a = np.array([[1, 2], [3, 4]])\nb = np.array([10.5, -2.0])\nprint(a + b, a * 2, a / 2, a // 3, a % 3, -a, a ** 2)\n"
+     "print(a > 2, a == b, np.abs(b), np.sqrt(np.array([4.0, 2.0])), np.exp(np.zeros(2)))\n"
+     "c = np.zeros(3, dtype=np.float16)\nc += 1\nc[1] = 7.25\nprint(c, c.dtype, (c * 2).dtype)\n"},
+    {"NumpyConstructors",
+     "print(np.zeros(3), np.ones((2, 2), dtype=np.int64), np.full((2,), 7.5), np.full(2, 3))\n"
+     "print(np.linspace(0, 1, 5), np.linspace(0, 1, 4, endpoint=False), np.arange(0, 1, 0.25), np.arange(5))\n"
+     "print(np.array([True, False]), np.array([1, 2.5]), np.array([[1, 2], [3, 4]], dtype=np.uint8))\n"
+     "print(np.allclose([1.0, 2.0], [1.0, 2.0000001]), np.array_equal(np.arange(3), [0, 1, 2]), np.empty(0))\n"},
+    {"NumpyViews",
+     "a = np.arange(10)\nv = a[2:8:2]\nv[0] = 100\nv *= 2\nprint(a, v)\nb = a.copy()\nb[0] = -1\nprint(a[0], b[0])\n"
+     "m = np.zeros((3, 3))\nm[1] = [1, 2, 3]\nm[:, 0] = 9\nprint(m, m.T)\n"},
+    {"NumpyScalars",
+     "x = np.float32(0.1)\ny = np.arange(3)[1]\nprint(x, repr(x), y, x * 2, float(x), int(y) + 1, y + 0.5)\n"
+     "print(np.float64(1e16), np.int8(-3), np.bool_(True), np.array(2.5), repr(np.array([1.5], dtype=np.float32)))\n"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Programs, SameAsPython, ::testing::ValuesIn(kPrograms),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+// ---------------------------------------------------------------- errors
+
+// An error case: setup code, one failing line, then a line that must still run.
+struct ErrorCase {
+  const char* name;
+  const char* setup;   // may be empty
+  const char* failing; // one line
+  const char* expected;  // the `Type: message` line; null: ask Python
+};
+
+class ErrorMessages : public ::testing::TestWithParam<ErrorCase> {};
+
+TEST_P(ErrorMessages, PythonStyleWithLineAndSessionContinues) {
+  const ErrorCase& c = GetParam();
+  std::string expected;
+  if (c.expected) {
+    expected = c.expected;
+  } else {
+    REQUIRE_PYTHON();
+    bool raised = false;
+    expected = Python(std::string(c.setup) + c.failing + "\n", &raised);
+    ASSERT_TRUE(raised) << "the oracle did not raise: " << c.failing;
+  }
+  // Setup on lines 10.., the failing line on line 40, the follow-up on line 41.
+  std::string out = RunChunks({c.setup, std::string(c.failing) + "\n", "print('still alive')\n"}, {10, 40, 41});
+  EXPECT_EQ(ErrorLine(out), expected) << out;
+  EXPECT_NE(out.find("Traceback (most recent call last):\n  File \"page.rst\", line 40, in <module>\n    " +
+                     std::string(c.failing) + "\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("still alive\n"), std::string::npos) << out;
+  EXPECT_EQ(out.find("still alive"), out.rfind("still alive"));
+}
+
+const ErrorCase kErrors[] = {
+    {"UnknownName", "", "print(undefined_thing)", nullptr},
+    {"DivisionByZero", "", "x = 1 / 0", nullptr},
+    {"FloorDivisionByZero", "", "x = 1 // 0", nullptr},
+    {"FloatModuloByZero", "", "x = 1.0 % 0", nullptr},
+    {"StrPlusInt", "", "x = 'a' + 1", nullptr},
+    {"IntPlusStr", "", "x = 1 + 'a'", nullptr},
+    {"ListIndex", "", "x = [1, 2][5]", nullptr},
+    {"MissingKey", "d = {'a': 1}\n", "x = d['b']", nullptr},
+    {"TooManyToUnpack", "", "a, b = 1, 2, 3", nullptr},
+    {"NotEnoughToUnpack", "", "a, b, c = 1, 2", nullptr},
+    {"NoneNotCallable", "", "None()", nullptr},
+    {"NoAttribute", "x = 1\n", "x.foo", nullptr},
+    {"LenOfInt", "", "len(5)", nullptr},
+    {"BadIntLiteral", "", "int('z')", nullptr},
+    {"BadFloatLiteral", "", "float('z')", nullptr},
+    {"AbsOfStr", "", "abs('a')", nullptr},
+    {"MaxOfEmpty", "", "max([])", nullptr},
+    {"RangeOfFloat", "", "range(1.5)", nullptr},
+    {"MissingArgument", "def f(a, b):\n    return a\n", "f(1)", nullptr},
+    {"TooManyArguments", "def f(a, b):\n    return a\n", "f(1, 2, 3)", nullptr},
+    {"UnexpectedKeyword", "def f(a, b=1):\n    return a\n", "f(1, c=2)", nullptr},
+    {"AssertWithMessage", "", "assert 1 == 2, 'boom'", nullptr},
+    {"PercentFormatType", "", "x = '%d' % 'a'", nullptr},
+    {"OrderingMixedTypes", "", "x = 1 < 'a'", nullptr},
+    {"UnknownModule", "", "import foo", nullptr},
+    {"IterateInt", "", "for x in 5: pass", nullptr},
+    {"NumpyBroadcast", "", "x = np.zeros((2, 3)) + np.zeros((4,))", nullptr},
+    {"NumpyReshape", "", "x = np.arange(6).reshape(4, 2)", nullptr},
+    {"NumpyIndex", "", "x = np.zeros(3)[5]", nullptr},
+    {"NumpyTruth", "", "x = 1 if np.arange(3) else 2", nullptr},
+    {"NumpyInplaceCast", "x = np.arange(3)\n", "x += 1.5", nullptr},
+    {"NumpyTooManyIndices", "", "x = np.zeros(3)[1, 2]", nullptr},
+    {"ErrorInsideFunction", "def g(v):\n    return v + nope\n", "g(1)", nullptr},
+    // Warp host API: messages are ours (LANGUAGE.md §7), checked literally.
+    {"WpArrayShapeMismatch", "", "a = wp.array([1.0, 2.0, 3.0], dtype=float, shape=(2, 2))",
+     "ValueError: array(): data of shape (3,) (3 elements) does not match shape (2, 2) (4 elements)"},
+    {"WpBadDtype", "", "a = wp.zeros(3, dtype='float7')", "TypeError: zeros(): data type 'float7' not understood"},
+    {"WpBadDtypeObject", "", "a = wp.zeros(3, dtype=str)", "TypeError: zeros(): data type <class 'str'> not understood"},
+    {"WpLaunchNotKernel", "", "wp.launch(42, dim=1)",
+     "TypeError: launch(): expected a kernel (a function decorated with @wp.kernel), got int"},
+    {"WpLaunchMissingDim", "", "wp.launch(42)", "TypeError: launch() missing 1 required positional argument: 'dim'"},
+    {"WpArrayTooManyDims", "", "a = wp.array(np.zeros((1, 1, 1, 1, 1)))",
+     "ValueError: array(): warp arrays have at most 4 dimensions, got 5"},
+    {"WpArrayScalarData", "", "a = wp.array(3.0)", "ValueError: array(): data must have at least one dimension, got a scalar"},
+    {"WpArrayNoData", "", "a = wp.array()", "TypeError: array(): give `data` or `shape`"},
+    {"WpTapeBackwardNothing", "tape = wp.Tape()\n", "tape.backward()", "ValueError: backward(): give `loss` or `grads`"},
+    {"WpFuncCalledOnHost", "@wp.func\ndef twice(x: float):\n    return x * 2.0\n", "twice(1.0)",
+     "TypeError: `twice` is a @wp.func: it can be called only from kernels and other @wp.func functions"},
+    {"WpConstantOfList", "", "C = wp.constant([1])", "TypeError: constant(): expected an int, float or bool, got list"},
+    {"WpDeviceType", "", "a = wp.zeros(3, device=5)",
+     "TypeError: zeros(): device must be a string such as \"cpu\" or \"cuda:0\", got int"},
+    {"WpArrayIndexOutOfBounds", "a = wp.zeros(3)\n", "x = a[7]", "IndexError: index 7 is out of bounds for axis 0 with size 3"},
+    {"ClassWithoutStruct", "", "class P: pass",
+     "TypeError: class `P`: only `@wp.struct` classes are supported in host code"},
+};
+
+INSTANTIATE_TEST_SUITE_P(Errors, ErrorMessages, ::testing::ValuesIn(kErrors),
+                         [](const auto& info) { return std::string(info.param.name); });
+
+TEST(Traceback, NamesEveryFrameOutermostFirst) {
+  std::string out = RunChunks({"def inner():\n    return missing\n\ndef outer():\n    return inner()\n", "outer()\n"},
+                              {20, 30});
+  EXPECT_EQ(out,
+            "Traceback (most recent call last):\n"
+            "  File \"page.rst\", line 30, in <module>\n    outer()\n"
+            "  File \"page.rst\", line 24, in outer\n    return inner()\n"
+            "  File \"page.rst\", line 21, in inner\n    return missing\n"
+            "NameError: name 'missing' is not defined\n");
+}
+
+TEST(Traceback, SyntaxErrorIsADiagnosticAndSessionContinues) {
+  std::string out = RunChunks({"x = (1 +\n", "print('ok')\n"}, {5, 9});
+  EXPECT_NE(out.find("page.rst:"), std::string::npos) << out;
+  EXPECT_NE(out.find("error[E"), std::string::npos) << out;
+  EXPECT_NE(out.find("ok\n"), std::string::npos) << out;
+}
+
+TEST(Session, GlobalsPersistAcrossChunksAndErrors) {
+  std::string out = RunChunks({"a = 1\n", "a = a + b\n", "a += 1\nprint(a)\n"});
+  EXPECT_NE(out.find("NameError: name 'b' is not defined"), std::string::npos);
+  EXPECT_EQ(out.substr(out.size() - 2), "2\n");
+}
+
+}  // namespace
+}  // namespace tilec::host::test
