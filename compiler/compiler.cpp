@@ -2,7 +2,11 @@
 // the runtime signature from the checker's parameter information and the IR kernels.
 #include "compiler/compiler.h"
 
+#include <cstdlib>
+#include <sstream>
+
 #include "codegen/codegen.h"
+#include "codegen/simt/simt.h"
 #include "frontend/lower_to_ir/lower_to_ir.h"
 #include "frontend/parse/parse.h"
 #include "ir/autodiff/autodiff.h"
@@ -40,9 +44,33 @@ bool AddAdjoints(ir::Module& m, diag::DiagnosticEngine& diags, InternalError& ic
   return true;
 }
 
-rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir) {
+bool AddAdjointsDeferred(ir::Module& m, AdjointRejections& rejected, InternalError& ice) {
+  std::vector<const ir::Function*> kernels;
+  for (const auto& f : m.functions())
+    if (f->enable_backward && f->adjoint_of.empty()) kernels.push_back(f.get());
+  for (const ir::Function* f : kernels) {
+    diag::DiagnosticEngine diags;
+    if (!autodiff::BuildAdjoint(m, *f, diags) && diags.has_errors()) {
+      std::ostringstream os;
+      diags.Render(os);
+      rejected[f->name()] = os.str();
+    }
+  }
+  std::vector<std::string> errors = ir::Verify(m);
+  if (!errors.empty()) {
+    ice.message = "invalid adjoint Tile IR:";
+    for (const std::string& e : errors) ice.message += "\n  " + e;
+    return false;
+  }
+  return true;
+}
+
+rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir,
+                                const AdjointRejections* rejected) {
   rt::ModuleSignature sig = checked.Signature();
   for (rt::KernelSignature& k : sig.kernels) {
+    if (rejected)
+      if (auto it = rejected->find(k.name); it != rejected->end()) k.adjoint_error = it->second;
     k.entry_symbol = codegen::EntrySymbol(k.name);
     const ir::Function* f = ir.FindFunction(k.name);
     if (f) k.tiled = f->tiled;
@@ -56,17 +84,34 @@ rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Mo
 }
 
 std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, const ir::Module& ir,
-                                        const CompileOptions& opts, InternalError& ice) {
+                                        const CompileOptions& opts, InternalError& ice,
+                                        const AdjointRejections* rejected) {
   codegen::HostOptions host;
   host.optimize = opts.optimize;
   std::string error;
-  std::shared_ptr<codegen::JitModule> jit = codegen::JitCompile(ir, error, host);
+  std::shared_ptr<codegen::JitModule> jit;
+  // TILEC_SIMT_EMULATION=B runs every JIT-compiled module under emulation with B lanes, so
+  // that existing execution tests and doc pages exercise the GPU lowering unchanged.
+  bool emulate = opts.simt_emulation;
+  int block_dim = opts.simt_block_dim;
+  if (const char* env = std::getenv("TILEC_SIMT_EMULATION"); env && std::atoi(env) >= 1 && std::atoi(env) <= 1024) {
+    emulate = true;
+    block_dim = std::atoi(env);
+  }
+  if (emulate) {
+    codegen::SimtOptions simt;
+    simt.block_dim = block_dim;
+    simt.optimize = opts.optimize;
+    jit = codegen::JitCompileSimtEmulation(ir, simt, error);
+  } else {
+    jit = codegen::JitCompile(ir, error, host);
+  }
   if (!jit) {
     ice.message = "host code generation failed: " + error;
     return std::nullopt;
   }
   CompiledModule out;
-  out.signature = SignatureOf(checked, ir);
+  out.signature = SignatureOf(checked, ir, rejected);
   out.resolve = [jit](const std::string& symbol) { return jit->Lookup(symbol); };
   out.keep_alive = jit;
   return out;
@@ -82,8 +127,9 @@ std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::Diagno
   if (diags.has_errors()) return std::nullopt;
   std::unique_ptr<ir::Module> m = LowerChecked(*checked, &file, diags, ice);
   if (!m) return std::nullopt;
-  if (!AddAdjoints(*m, diags, ice)) return std::nullopt;
-  return JitModule(*checked, *m, opts, ice);
+  AdjointRejections rejected;
+  if (!AddAdjointsDeferred(*m, rejected, ice)) return std::nullopt;
+  return JitModule(*checked, *m, opts, ice, &rejected);
 }
 
 bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const CompileOptions& opts) {
@@ -98,10 +144,11 @@ bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const
 }
 
 bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir, const std::string& path,
-                       std::string& error, const CompileOptions& opts) {
+                       std::string& error, const CompileOptions& opts,
+                       const AdjointRejections* rejected) {
   codegen::HostOptions host;
   host.optimize = opts.optimize;
-  return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(SignatureOf(checked, ir)), path, error, host);
+  return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(SignatureOf(checked, ir, rejected)), path, error, host);
 }
 
 }  // namespace tilec::compiler

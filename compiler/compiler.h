@@ -23,6 +23,11 @@ struct CompileOptions {
   std::map<std::string, sema::ConstValue> constants;
   Target target = Target::Host;
   bool optimize = true;  // LLVM O3
+  // Host-SIMT emulation (codegen/simt): the GPU lowering run on the host with `simt_block_dim`
+  // lanes per block as OS threads; same entry ABI as the CPU device. For testing the GPU model.
+  // The environment variable TILEC_SIMT_EMULATION=B turns it on for every JIT compile.
+  bool simt_emulation = false;
+  int simt_block_dim = 256;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry
@@ -53,12 +58,24 @@ std::unique_ptr<ir::Module> LowerChecked(const sema::CheckedModule& checked, con
 // `ice` set when an adjoint fails the IR verifier.
 bool AddAdjoints(ir::Module& ir, diag::DiagnosticEngine& diags, InternalError& ice);
 
+// Kernel name -> the rendered diagnostics that rejected its adjoint.
+using AdjointRejections = std::map<std::string, std::string>;
+
+// What every path that produces forward code uses: a kernel whose adjoint would be wrong still
+// compiles forward, and its rejection travels in the signature (KernelSignature::adjoint_error)
+// to be reported by the Tape only if a gradient must flow through it. So an in-place update
+// like `a[i] = a[i] * a[i]` runs, and its gradient is never silently wrong. Returns false only
+// with `ice` set.
+bool AddAdjointsDeferred(ir::Module& ir, AdjointRejections& rejected, InternalError& ice);
+
 // The runtime signature of `ir`'s kernels (entry symbols included).
-rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir);
+rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir,
+                                const AdjointRejections* rejected = nullptr);
 
 // JIT-compiles the lowered module for the host.
 std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, const ir::Module& ir,
-                                        const CompileOptions& opts, InternalError& ice);
+                                        const CompileOptions& opts, InternalError& ice,
+                                        const AdjointRejections* rejected = nullptr);
 
 // Everything from source text: parse, check (with opts.constants), lower, JIT.
 // Returns nullopt when `diags` has errors or `ice` is set.
@@ -71,6 +88,7 @@ bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const
 // `tilec compile --target=host -o kernels.so`: a shared object with every kernel entry and the
 // serialized signature as `tilec_module_signature`. Returns false with `error` set.
 bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir, const std::string& path,
-                       std::string& error, const CompileOptions& opts = {});
+                       std::string& error, const CompileOptions& opts = {},
+                       const AdjointRejections* rejected = nullptr);
 
 }  // namespace tilec::compiler

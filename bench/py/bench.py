@@ -13,8 +13,7 @@ import compile_section  # noqa: E402
 import cpu_section  # noqa: E402
 import gpu_section  # noqa: E402
 import kernels  # noqa: E402
-import report  # noqa: E402
-from tools import Tools, first_line, num, parse_csv, run  # noqa: E402
+from tools import Tools, error_line, num, parse_csv, run  # noqa: E402
 
 KiB, MiB = 1024, 1024 * 1024
 
@@ -110,6 +109,7 @@ def main():
     header = machine_header(tools, opts)
     print(header, flush=True)
     compile_kernels, tpath = kernels.prepare(root, work)
+    opts.throughput_tile = tpath
     tables = []
     t0 = time.time()
 
@@ -129,8 +129,15 @@ def main():
         r = run([tools.tilec, "compile", "--target=host", "-o", tso, tpath])
         have_tso = r.returncode == 0 and os.path.exists(tso)
         if not have_tso:
-            print("note: tilec host object for the throughput kernels: n/a (" +
-                  (first_line(r.stderr) or f"exit {r.returncode}") + ")", flush=True)
+            print("note: `tilec compile --target=host -o` for the throughput kernels failed (" +
+                  (error_line(r.stderr) or f"exit {r.returncode}") + ")", flush=True)
+    if not have_tso and tools.has(tools.bench_compile):
+        # The same object through the compiler library, so that a CLI problem does not hide
+        # the kernels' throughput.
+        r = run([tools.bench_compile, f"--write-so={tso}", tpath])
+        have_tso = r.returncode == 0 and os.path.exists(tso)
+        if have_tso:
+            print("note: the throughput kernels' host object was written through the compiler library", flush=True)
 
     ptx_files = {}
     if "compile" in sections or "ptx" in sections:

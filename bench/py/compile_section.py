@@ -3,12 +3,12 @@ spills, shared memory; PTX instruction count) for tilec, nvcc and Warp on the sa
 import os
 import re
 import statistics
-import tempfile
 
 import report
-from tools import first_line, last_line, num, parse_csv, run, timed
+from tools import error_line, last_line, num, parse_csv, run, timed
 
 ARCH = "sm_90"
+SHARED_BYTES = {}  # tilec kernel -> dynamic shared bytes, as bench_compile reports them
 
 
 def _stats(times):
@@ -21,7 +21,7 @@ def _cold(cmd, reps, check=None):
     for _ in range(reps):
         dt, r = timed(cmd)
         if r.returncode != 0:
-            return None, None, 0, "n/a (not available: " + (first_line(r.stderr) or f"exit {r.returncode}") + ")"
+            return None, None, 0, "n/a (not available: " + (error_line(r.stderr) or f"exit {r.returncode}") + ")"
         if check and not check():
             return None, None, 0, "n/a (no output written)"
         times.append(dt)
@@ -39,10 +39,16 @@ def compile_latency(tools, kernels, work, opts):
 
     warm = {}
     if tools.has(tools.bench_compile):
-        r = run([tools.bench_compile, f"--reps={opts.reps}", f"--arch={ARCH}"] + [k[1] for k in kernels],
+        # The throughput module rides along for its kernels' shared-memory sizes (PTX table).
+        extra = [opts.throughput_tile] if getattr(opts, "throughput_tile", None) else []
+        r = run([tools.bench_compile, f"--reps={opts.reps}", f"--arch={ARCH}"] + [k[1] for k in kernels] + extra,
                 timeout=900)
-        for row in parse_csv(r.stdout):
+        for row in parse_csv("\n".join(l for l in r.stdout.splitlines() if not l.startswith("#"))):
             warm[(row["kernel"], row["mode"])] = row
+        for l in r.stdout.splitlines():  # "#smem,<kernel>,<dynamic shared bytes>"
+            if l.startswith("#smem,"):
+                _, k, b = l.split(",")
+                SHARED_BYTES[k] = int(b)
         if r.returncode != 0 and not warm:
             warm_why = "n/a (bench_compile failed: " + last_line(r.stderr) + ")"
         else:
@@ -126,7 +132,8 @@ def compile_latency(tools, kernels, work, opts):
             t.add(name, comp, path, mn and mn * 1e3, med and med * 1e3, n, ratio,
                   why or ("adjoint built too (seed kernel)" if origin.startswith("seed") and comp in ("tilec", "warp") else ""))
     t.note(f"cold = a new process per compile; warm = in one process after a warm-up compile; "
-           f"tilec/nvcc {opts.reps}/{opts.nvcc_reps} reps, Warp {opts.warp_compile_reps} rep(s) with an empty kernel cache")
+           f"tilec/nvcc {opts.reps}/{opts.nvcc_reps} reps, Warp {opts.warp_compile_reps} rep(s) with an empty kernel cache, "
+           "after a warm-up compile of another kernel (Warp's one-time compiler set-up)")
     t.note("x_nvcc_ptx = median / median of `nvcc -ptx` for the same kernel, in this run")
     t.note("bench kernels use enable_backward=False (forward only, like the CUDA references); the seed "
            "kernels are compiled as the spec pages write them")
@@ -211,7 +218,7 @@ def ptxas_info(tools, ptx):
             mm = re.search(pat, line)
             if mm:
                 d[key] = int(mm.group(1))
-    return info, (r.returncode, first_line(r.stderr) if r.returncode else "")
+    return info, (r.returncode, error_line(r.stderr) if r.returncode else "")
 
 
 def ptx_quality(tools, kernels, ptx_files, work, opts, throughput_ptx=None):
@@ -256,8 +263,11 @@ def ptx_quality(tools, kernels, ptx_files, work, opts, throughput_ptx=None):
                 t.add(name, comp, None, None, None, None, None, None, None, r[1])
             else:
                 d, n = r
-                t.add(name, comp, d.get("registers"), d.get("spill_stores"), d.get("spill_loads"), d.get("smem"),
-                      d.get("stack"), n, (n / nv_instr) if nv_instr and comp == "tilec" else None, "")
+                smem, note = d.get("smem"), ""
+                if comp == "tilec" and name in SHARED_BYTES:
+                    smem, note = (smem or 0) + SHARED_BYTES[name], "smem includes dynamic shared memory"
+                t.add(name, comp, d.get("registers"), d.get("spill_stores"), d.get("spill_loads"), smem,
+                      d.get("stack"), n, (n / nv_instr) if nv_instr and comp == "tilec" else None, note)
     t.note("ptx_instr counts the entry's PTX instructions plus those of the .func bodies it calls; the same "
            "ptxas (CUDA toolkit) assembles both compilers' PTX")
     if opts.out:

@@ -151,7 +151,8 @@ def plot(t, path):
                 if v:
                     xs.append(g + (k - (len(impls) - 1) / 2) * width)
                     ys.append(v)
-            ax.bar(xs, ys, width, label=impl, color=COLORS[impl])
+            if xs:
+                ax.bar(xs, ys, width, label=impl, color=COLORS[impl])
         ax.axhline(100, color="black", linestyle="--", linewidth=1)
         ax.set_xticks(range(len(groups)))
         ax.set_xticklabels([f"{w} B / {s:g} MiB" for w, s in groups], fontsize=7, rotation=20, ha="right")

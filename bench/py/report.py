@@ -83,7 +83,7 @@ def bar_plot(path, title, groups, series, values, ylabel, log=False, hline=None)
     if plt is None:
         return False
     n = max(1, len(series))
-    fig, ax = plt.subplots(figsize=(max(8, 0.9 * len(groups) * (n + 1) / 3 + 4), 5))
+    fig, ax = plt.subplots(figsize=(max(10, 0.9 * len(groups) * (n + 1) / 3 + 7), 5))
     width = 0.8 / n
     for i, s in enumerate(series):
         xs, ys = [], []
@@ -92,7 +92,8 @@ def bar_plot(path, title, groups, series, values, ylabel, log=False, hline=None)
             if v is not None and not (isinstance(v, float) and math.isnan(v)) and v > 0:
                 xs.append(g + (i - (n - 1) / 2) * width)
                 ys.append(v)
-        ax.bar(xs, ys, width, label=s, color=f"C{i % 10}")
+        if xs:  # an all-n/a series gets no legend entry; colours stay tied to the series
+            ax.bar(xs, ys, width, label=s, color=f"C{i % 10}")
     if hline is not None:
         ax.axhline(hline, color="black", linestyle="--", linewidth=1)
     ax.set_xticks(range(len(groups)))
@@ -101,7 +102,7 @@ def bar_plot(path, title, groups, series, values, ylabel, log=False, hline=None)
     ax.set_title(title)
     if log:
         ax.set_yscale("log")
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
     fig.savefig(path, dpi=100)

@@ -54,6 +54,15 @@ def last_line(text):
     return lines[-1][:200] if lines else ""
 
 
+def error_line(text):
+    """The line that says why a command failed: the first one naming an error, else the last."""
+    lines = [l for l in (text or "").strip().splitlines() if l.strip()]
+    for l in lines:
+        if "error" in l.lower():
+            return l[:200]
+    return lines[-1][:200] if lines else ""
+
+
 def first_line(text):
     lines = [l for l in (text or "").strip().splitlines() if l.strip()]
     return lines[0][:200] if lines else ""

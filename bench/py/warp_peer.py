@@ -37,7 +37,28 @@ def flat(s):
     return str(s).replace(",", ";").replace("\n", " ")[:300]
 
 
+WARMUP = """import warp as wp
+
+
+@wp.kernel
+def bench_warmup(a: wp.array[float]):
+    i = wp.tid()
+    a[i] = a[i] + 1.0
+"""
+
+
 def cmd_compile(wp, args):
+    # Warp sets up its CPU compiler on the first compile of a process; do that outside the timing.
+    warm = tempfile.mkdtemp(dir=args.cache_root)
+    path = os.path.join(warm, "bench_warmup.tile")
+    with open(path, "w") as f:
+        f.write(WARMUP)
+    wp.config.kernel_cache_dir = warm
+    try:
+        wp.load_module(import_tile(path, "bench_warmup"), device="cpu")
+    except Exception:  # the timed compiles report any real problem
+        pass
+    shutil.rmtree(warm, ignore_errors=True)
     emit("kernel,status,min_s,median_s,reps,note")
     for path in args.files:
         kernel = os.path.basename(path).split(".")[0]
@@ -94,7 +115,6 @@ def cmd_throughput(wp, args):
             mn, med, reps, iters = peers.measure(run, args.reps, args.budget)
             emit(f"{op},{wb},{n},{dup},ok,{mn},{med},{reps},{iters},")
         sys.stdout.flush()
-        del x, idx, y
 
 
 def main():

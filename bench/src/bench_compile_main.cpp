@@ -46,6 +46,10 @@ std::string CompileHost(const SourceFile& file) {
   return ice.is_set() ? "internal error: " + ice.message : "diagnostics: " + Rendered(diags);
 }
 
+// "#smem,<kernel>,<bytes>" lines: the dynamic shared memory each kernel's launch requests,
+// which ptxas -v cannot see.
+std::string smem_lines;
+
 std::string CompilePtx(const SourceFile& file, const std::string& arch) {
 #if TILEC_BENCH_HAVE_NVPTX
   diag::DiagnosticEngine diags;
@@ -62,6 +66,9 @@ std::string CompilePtx(const SourceFile& file, const std::string& arch) {
   codegen::PtxModule out;
   std::string error;
   if (!codegen::EmitPtx(*m, opts, out, error)) return "ptx emission failed: " + error;
+  smem_lines.clear();
+  for (const auto& k : out.kernels)
+    smem_lines += "#smem," + k.name + "," + std::to_string(k.shared_bytes) + "\n";
   return "";
 #else
   (void)file;
@@ -89,6 +96,28 @@ void Time(const std::string& kernel, const char* mode, int reps,
   std::printf("%s,%s,ok,%.9g,%.9g,%d,\n", kernel.c_str(), mode, t.front(), median, static_cast<int>(m));
 }
 
+// `--write-so=OUT FILE`: the AOT shared object through the library, as `tilec compile
+// --target=host -o OUT FILE` writes it (the CPU benchmark's fallback when the CLI is absent).
+int WriteSo(const std::string& out, const std::string& path) {
+  std::string text, error;
+  if (!SourceFile::Load(path, text, error)) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
+  const SourceFile file(path, text);
+  diag::DiagnosticEngine diags;
+  compiler::InternalError ice;
+  auto parsed = parse::ParseFile(file, diags);
+  std::unique_ptr<sema::CheckedModule> checked;
+  if (!diags.has_errors()) checked = sema::Check(*parsed, diags);
+  std::unique_ptr<ir::Module> m;
+  if (!diags.has_errors()) m = compiler::LowerChecked(*checked, &file, diags, ice);
+  if (m && !compiler::AddAdjoints(*m, diags, ice)) m.reset();
+  if (!m) {
+    std::fprintf(stderr, "error: %s\n", ice.is_set() ? ice.message.c_str() : Rendered(diags).c_str());
+    return 1;
+  }
+  if (!compiler::WriteSharedObject(*checked, *m, out, error)) return std::fprintf(stderr, "error: %s\n", error.c_str()), 1;
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -97,6 +126,7 @@ int main(int argc, char** argv) {
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    if (a.rfind("--write-so=", 0) == 0 && i + 1 < argc) return WriteSo(a.substr(11), argv[i + 1]);
     if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
     else if (a.rfind("--arch=", 0) == 0) arch = a.substr(7);
     else files.push_back(a);
@@ -117,6 +147,8 @@ int main(int argc, char** argv) {
     const SourceFile file(path, text);
     Time(kernel, "host-jit", reps, [&] { return CompileHost(file); });
     Time(kernel, "ptx", reps, [&] { return CompilePtx(file, arch); });
+    std::fputs(smem_lines.c_str(), stdout);
+    smem_lines.clear();
     std::fflush(stdout);
   }
   return 0;

@@ -84,10 +84,11 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
   bool in_error = false;
   bool after_resync = false;
   bool hold_error = false;  // the next statement is the missing block of a broken header
+  bool broken_if = false;   // the failed statement was an `if`, so `elif`/`else` may follow
   while (true) {
     const size_t type = tokens.LA(1);
     if (type == Token::EOF) break;
-    if (in_error && (type == TileParser::ELSE || type == TileParser::ELIF)) {
+    if (in_error && (depth > 0 || broken_if) && (type == TileParser::ELSE || type == TileParser::ELIF)) {
       // The clause of an `if` whose header or body failed: skip its header line quietly
       // rather than report a cascade of "`else` without a matching `if`".
       while (tokens.LA(1) != TileParser::NEWLINE && tokens.LA(1) != Token::EOF) tokens.consume();
@@ -95,7 +96,7 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
       after_resync = true;
       continue;
     }
-    if (depth == 0 && type != TileParser::INDENT && !hold_error) in_error = false;
+    if (depth == 0 && type != TileParser::INDENT && !hold_error) in_error = broken_if = false;
     if (type == TileParser::NEWLINE) {
       tokens.consume();
       continue;
@@ -131,6 +132,7 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
     } catch (const ParseAbort& abort) {
       const ErrorKind kind = ExplainSyntaxError(abort, tz.lexer, tokens, pending);
       const size_t resume = ResumeIndex(tokens, start, abort.offending->getTokenIndex(), kind);
+      if (depth == 0) broken_if = tokens.get(start)->getType() == TileParser::IF;
       depth += IndentBalance(tokens, start, resume);
       if (depth < 0) depth = 0;
       tokens.seek(resume);

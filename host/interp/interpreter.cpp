@@ -144,7 +144,21 @@ Value Interpreter::LookupName(const std::string& id) {
   }
   if (auto it = globals_.find(id); it != globals_.end()) return it->second;
   if (auto it = builtins_.find(id); it != builtins_.end()) return it->second;
-  Raise("NameError", "name '" + id + "' is not defined");
+  // Locals first, then globals, then builtins, as CPython searches for a suggestion.
+  auto keys = [](const std::map<std::string, Value>& m) {
+    std::vector<std::string> k;
+    for (auto& kv : m) k.push_back(kv.first);
+    return k;
+  };
+  std::string hint;
+  if (frame_ && frame_->locals) hint = Suggestion(id, keys(*frame_->locals));
+  if (hint.empty()) hint = Suggestion(id, keys(globals_));
+  if (hint.empty()) {
+    std::vector<std::string> b = keys(builtins_);
+    for (const char* k : {"None", "True", "False"}) b.push_back(k);
+    hint = Suggestion(id, b);
+  }
+  Raise("NameError", "name '" + id + "' is not defined" + (hint.empty() ? "" : ". Did you mean: '" + hint + "'?"));
 }
 
 void Interpreter::StoreName(const std::string& id, const Value& v) {
@@ -492,8 +506,13 @@ Value Interpreter::EvalCall(const ast::Call& c) {
 Value Interpreter::GetAttr(const Value& obj, const std::string& name) {
   if (obj.IsObj()) {
     if (auto v = obj.obj()->GetAttr(*this, name)) return *v;
-    if (auto* m = obj.As<ModuleObj>())
-      AttributeError("module '" + m->name + "' has no attribute '" + name + "'");
+    if (auto* m = obj.As<ModuleObj>()) {
+      std::vector<std::string> attrs;
+      for (auto& kv : m->attrs) attrs.push_back(kv.first);
+      std::string hint = Suggestion(name, attrs);
+      AttributeError("module '" + m->name + "' has no attribute '" + name + "'" +
+                     (hint.empty() ? "" : ". Did you mean: '" + hint + "'?"));
+    }
   }
   AttributeError("'" + TypeName(obj) + "' object has no attribute '" + name + "'");
 }

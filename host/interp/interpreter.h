@@ -126,6 +126,9 @@ class Interpreter {
   friend struct FunctionObj;
 };
 
+// The closest candidate to `name` as CPython 3.11 would suggest it, or "" (suggest.cpp).
+std::string Suggestion(const std::string& name, std::vector<std::string> candidates);
+
 // Python operators on values (ops.cpp).
 Value BinaryOpValues(Interpreter& in, ast::BinaryOp op, const Value& a, const Value& b);
 Value UnaryOpValue(Interpreter& in, ast::UnaryOp op, const Value& a);

@@ -7,7 +7,6 @@
 #include "compiler/compiler.h"
 #include "frontend/parse/parse.h"
 #include "host/interp/kernel_compile.h"
-#include "ir/autodiff/autodiff.h"
 #include "ir/printer.h"
 
 namespace tilec::host {
@@ -90,8 +89,12 @@ std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, cons
     if (!m) return fail("");
     if (stage == "tile-ir") return ir::ModuleToString(*m);
     if (stage == "grad-ir") {
-      if (!autodiff::BuildAdjoints(*m, diags)) return fail("");
-      return ir::ModuleToString(*m);
+      // The adjoint kernels only, as `tilec compile --emit=grad-ir` prints them.
+      if (!compiler::AddAdjoints(*m, diags, ice)) return fail("");
+      std::ostringstream os;
+      for (const auto& f : m->functions())
+        if (f->adjoint_of == req.kernel_name) ir::PrintFunction(os, *m, *f);
+      return os.str();
     }
     if (stage == "llvm") {
       std::string text;

@@ -11,7 +11,7 @@ namespace {
 
 std::optional<ScalarType> OptDType(const ArgBinder& b, size_t idx, const std::string& fname) {
   if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
-  return DTypeArg(b.Get(idx), false, fname);
+  return DTypeArg(b.Get(idx), false, "");
 }
 
 Scalar NumberArg(const Value& v, const std::string& context) {
@@ -129,7 +129,7 @@ Value MakeNumpyModule() {
   });
   m->Def("dtype", [](Interpreter&, CallArgs& a) {
     ArgBinder b("dtype", a, {"dtype"}, 1);
-    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), false, "dtype"), DTypeObj::Flavor::NpDtype));
+    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), false, ""), DTypeObj::Flavor::NpDtype));
   });
   return Value(m);
 }

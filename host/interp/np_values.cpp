@@ -167,7 +167,7 @@ ScalarType DTypeArg(const Value& v, bool warp, const std::string& context) {
   }
   if (auto* s = v.As<StrObj>())
     if (auto t = ScalarFromName(s->s); t && s->s != "int" && s->s != "float") return *t;
-  TypeError(context + ": data type " + (v.As<StrObj>() ? StrRepr(v.As<StrObj>()->s) : Repr(v)) +
+  TypeError((context.empty() ? "" : context + ": ") + "data type " + (v.As<StrObj>() ? StrRepr(v.As<StrObj>()->s) : Repr(v)) +
             " not understood");
 }
 
@@ -358,7 +358,7 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
   if (name == "astype")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
       ArgBinder b("astype", args, {"dtype"}, 1);
-      return WrapNd(s.a.AsType(DTypeArg(b.Get(0), false, "astype")), s.scalar);
+      return WrapNd(s.a.AsType(DTypeArg(b.Get(0), false, "")), s.scalar);
     });
   if (name == "copy" || name == "flatten")
     return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {

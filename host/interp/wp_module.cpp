@@ -80,7 +80,7 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
   std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array()") : std::nullopt;
   bool requires_grad = b.Has(3) && Truth(b.Get(3));
   std::optional<rt::ArrayDType> dtype;
-  if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array");
+  if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array()");
   std::optional<Shape> shape;
   if (b.Has(2) && !b.Get(2).IsNone()) shape = ShapeArg(b.Get(2), "array");
   if (!b.Has(0) || b.Get(0).IsNone()) {
@@ -113,7 +113,7 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
   Shape shape = ShapeArg(b.Get(0), name);
   if (shape.empty() || shape.size() > 4) ValueError(name + "(): shape must have 1 to 4 dimensions");
   rt::ArrayDType dtype(ScalarType::Float32);
-  if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name);
+  if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name + "()");
   else if (has_value && b.Get(1).IsIntLike()) dtype = rt::ArrayDType(b.Get(1).IsBool() ? ScalarType::Bool : ScalarType::Int32);
   auto device = b.Has(o + 2) ? DeviceArg(b.Get(o + 2), name + "()") : std::nullopt;
   bool rg = b.Has(o + 3) && Truth(b.Get(o + 3));

@@ -1,5 +1,6 @@
 // NdArray storage, factories (np.zeros, np.arange, np.array, ...), element access and the
 // shape-changing views (reshape, T, broadcast_to), copies and tolist.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -38,6 +39,13 @@ std::string ShapeString(const Shape& shape) {
   }
   if (shape.size() == 1) s += ",";
   return s + ")";
+}
+
+// NumPy's error messages write shapes without spaces: `(2,3)`.
+static std::string CompactShape(const Shape& shape) {
+  std::string s = ShapeString(shape);
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
 }
 
 Nested Nested::FromScalar(const Scalar& s) {
@@ -252,7 +260,7 @@ Shape BroadcastShapes(const Shape& a, const Shape& b) {
     int64_t db = k < nd - b.size() ? 1 : b[k - (nd - b.size())];
     if (da != db && da != 1 && db != 1) {
       throw NdError("ValueError", "operands could not be broadcast together with shapes " +
-                                      ShapeString(a) + " " + ShapeString(b) + " ");
+                                      CompactShape(a) + " " + CompactShape(b) + " ");
     }
     out[k] = da == 1 ? db : da;
   }
@@ -271,7 +279,7 @@ NdArray NdArray::BroadcastTo(const Shape& shape) const {
   }
   if (!ok) {
     throw NdError("ValueError", "could not broadcast input array from shape " +
-                                    ShapeString(shape_) + " into shape " + ShapeString(shape));
+                                    CompactShape(shape_) + " into shape " + CompactShape(shape));
   }
   return NdAccess::View(*this, shape, strides, data_);
 }

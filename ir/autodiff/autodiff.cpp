@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ir/autodiff/internal.h"
+#include "ir/passes/canonicalize.h"
 #include "ir/passes/dce.h"
 
 namespace tilec::autodiff {
@@ -72,6 +73,8 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
   adj->adjoint_of = fwd.name();
   detail::Generator gen(m, fwd, *adj, act);
   gen.Run();
+  // The checks below need what the adjoint really uses, before constants are merged (a zero
+  // standing for an atomic's result must not be confused with another zero).
   ir::RunDce(*adj);
 
   int errors_before = diags.error_count();
@@ -109,11 +112,13 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
       if (reported.insert({atomic->loc().range.begin, 1}).second)
         diags.Report(diag::Code::AdjointNeedsAtomicResult, atomic->loc().file, atomic->loc().range,
                      "the gradient needs the previous values returned by " + OpWord(*atomic) +
-                         " (line " + std::to_string(LineOf(atomic->loc())) +
-                         "), which the adjoint cannot recompute without repeating the addition");
+                         ", which the adjoint cannot recompute without repeating the addition; "
+                         "use values that do not come from the atomic add");
     }
   });
 
+  ir::RunCanonicalize(m, *adj);
+  ir::RunDce(*adj);
   if (diags.error_count() > errors_before) {
     auto& fns = m.functions();
     for (size_t i = 0; i < fns.size(); ++i)

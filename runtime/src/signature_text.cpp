@@ -65,6 +65,7 @@ std::string SerializeSignature(const ModuleSignature& sig) {
           << p.ndim << "\n";
     }
     if (!k.ptx.empty()) PutBlock(out, "ptx", k.ptx);
+    if (!k.adjoint_error.empty()) PutBlock(out, "adjoint_error", k.adjoint_error);
     out << "end\n";
   }
   return out.str();
@@ -206,6 +207,9 @@ ModuleSignature ParseSignature(std::string_view text) {
         } else if (key == "ptx") {
           r.Expect(2);
           k.ptx = r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 40)));
+        } else if (key == "adjoint_error") {
+          r.Expect(2);
+          k.adjoint_error = r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 30)));
         } else {
           r.Fail("unknown kernel field `" + key + "`");
         }

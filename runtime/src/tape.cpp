@@ -71,9 +71,13 @@ void Tape::RunAdjoints() {
   for (auto it = launches_.rbegin(); it != launches_.rend(); ++it) {
     const KernelSignature& k = it->kernel.signature();
     if (!k.has_adjoint) {
-      if (AnyGrad(*it))
+      if (AnyGrad(*it)) {
+        if (!k.adjoint_error.empty())
+          throw Error("kernel `" + k.name + "` has no adjoint: its gradient would be wrong, so "
+                      "the compiler rejected it\n" + k.adjoint_error);
         throw Error("kernel `" + k.name + "` has no adjoint (it was compiled with "
                     "enable_backward=False) but arrays with gradients pass through it");
+      }
       continue;
     }
     LaunchAdjoint(*it);

@@ -35,7 +35,8 @@ int EmitGpu(const Options& opts, FrontendResult& fe, const sema::CheckedModule& 
   }
   compiler::InternalError ice;
   std::unique_ptr<ir::Module> m = compiler::LowerChecked(checked, fe.file.get(), fe.diags, ice);
-  bool ok = m && compiler::AddAdjoints(*m, fe.diags, ice);
+  compiler::AdjointRejections rejected;
+  bool ok = m && compiler::AddAdjointsDeferred(*m, rejected, ice);
   PrintDiagnostics(opts, fe.diags);
   if (ice.is_set()) {
     std::cerr << "internal compiler error: " << ice.message << "\n";
@@ -131,7 +132,8 @@ int RunCompile(const Options& opts) {
     compiler::InternalError ice;
     std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, fe.file.get(), fe.diags, ice);
     bool ok = m != nullptr;
-    if (ok && emit != "tile-ir") ok = compiler::AddAdjoints(*m, fe.diags, ice);
+    compiler::AdjointRejections rejected;
+    if (ok && emit != "tile-ir") ok = compiler::AddAdjointsDeferred(*m, rejected, ice);
     PrintDiagnostics(opts, fe.diags);
     if (ice.is_set()) {
       std::cerr << "internal compiler error: " << ice.message << "\n";
@@ -147,7 +149,7 @@ int RunCompile(const Options& opts) {
         return kExitInternal;
       }
     } else {
-      if (!compiler::WriteSharedObject(*checked, *m, *opts.Get("o"), error)) {
+      if (!compiler::WriteSharedObject(*checked, *m, *opts.Get("o"), error, {}, &rejected)) {
         std::cerr << "error: " << error << "\n";
         return kExitInternal;
       }

@@ -47,7 +47,11 @@ struct KernelSignature {
   std::string name;
   std::vector<ParamInfo> params;
   bool tiled = false;            // uses tile operations: must be launched with launch_tiled
-  bool has_adjoint = false;      // false under enable_backward=False
+  bool has_adjoint = false;      // false under enable_backward=False or when rejected
+  // Why the compiler built no adjoint although backward was enabled (its rendered
+  // diagnostics): the forward kernel still runs, and a Tape reports this text if a gradient
+  // has to flow through the kernel. Empty otherwise.
+  std::string adjoint_error;
   std::string entry_symbol;      // forward entry (tilec_cpu_kernel_fn on the CPU)
   std::string adjoint_symbol;    // adjoint entry, same calling convention, empty if none
   // The adjoint kernel takes the forward arguments followed by one adjoint slot per

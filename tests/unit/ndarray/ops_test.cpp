@@ -83,7 +83,7 @@ TEST(Broadcasting, ShapesCombineOrFail) {
     FAIL();
   } catch (const NdError& e) {
     EXPECT_EQ(e.type(), "ValueError");
-    EXPECT_EQ(e.message(), "operands could not be broadcast together with shapes (2, 3) (4,) ");
+    EXPECT_EQ(e.message(), "operands could not be broadcast together with shapes (2,3) (4,) ");
   }
   NdArray col = FromInts({1, 2, 3}, {3, 1});
   NdArray row = FromInts({10, 20}, {2});
