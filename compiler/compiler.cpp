@@ -74,7 +74,8 @@ rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Mo
     k.entry_symbol = codegen::EntrySymbol(k.name);
     const ir::Function* f = ir.FindFunction(k.name);
     if (f) k.tiled = f->tiled;
-    // The adjoint entry, where AddAdjoints made one.
+    // The adjoint entry, where AddAdjoints made one (sema only knows enable_backward).
+    k.has_adjoint = false;
     if (ir.FindFunction(autodiff::AdjointName(k.name))) {
       k.has_adjoint = true;
       k.adjoint_symbol = codegen::EntrySymbol(autodiff::AdjointName(k.name));

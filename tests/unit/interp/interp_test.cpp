@@ -207,5 +207,25 @@ TEST(Session, GlobalsPersistAcrossChunksAndErrors) {
   EXPECT_EQ(out.substr(out.size() - 2), "2\n");
 }
 
+// A kernel whose adjoint would be wrong (it reads what it overwrites) still runs forward; the
+// rejection surfaces, with the compiler's diagnostic, only when a Tape needs that adjoint.
+TEST(Session, RejectedAdjointRunsForwardAndFailsOnlyInBackward) {
+  std::string out = RunChunks(
+      {"@wp.kernel\ndef square_in_place(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+       "    a[i] = a[i] * a[i]\n",
+       "a = wp.array(np.array([1.0, 2.0, 3.0], dtype=np.float32), dtype=float, requires_grad=True)\n"
+       "wp.launch(square_in_place, dim=3, inputs=[a])\nprint(a.numpy())\n",
+       "tape = wp.Tape()\nwith tape:\n    wp.launch(square_in_place, dim=3, inputs=[a])\n"
+       "tape.backward(grads={a: wp.ones(3, dtype=float)})\n",
+       "print('still alive')\n"});
+  EXPECT_NE(out.find("[1. 4. 9.]\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("RuntimeError: kernel `square_in_place` has no adjoint: its gradient would be "
+                     "wrong, so the compiler rejected it"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("error[E0500]"), std::string::npos) << out;
+  EXPECT_NE(out.find("still alive\n"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace tilec::host::test
