@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "codegen/codegen.h"
+#include "codegen/nvptx/nvptx.h"
 #include "codegen/simt/simt.h"
 #include "frontend/lower_to_ir/lower_to_ir.h"
 #include "frontend/parse/parse.h"
@@ -131,6 +132,52 @@ std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::Diagno
   AdjointRejections rejected;
   if (!AddAdjointsDeferred(*m, rejected, ice)) return std::nullopt;
   return JitModule(*checked, *m, opts, ice, &rejected);
+}
+
+std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::DiagnosticEngine& diags,
+                                               const CompileOptions& opts, const std::string& arch,
+                                               int block_dim, InternalError& ice) {
+  std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
+  if (diags.has_errors()) return std::nullopt;
+  sema::CheckOptions copts;
+  copts.external_constants = opts.constants;
+  std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, copts);
+  if (diags.has_errors()) return std::nullopt;
+  std::unique_ptr<ir::Module> m = LowerChecked(*checked, &file, diags, ice);
+  if (!m) return std::nullopt;
+  AdjointRejections rejected;
+  if (!AddAdjointsDeferred(*m, rejected, ice)) return std::nullopt;
+  codegen::PtxOptions popts;
+  popts.arch = arch;
+  // Plain launches (block_dim 0) run one logical thread per lane; the value only sizes tiled
+  // kernels, of which such a module has none.
+  popts.block_dim = block_dim > 0 ? block_dim : 256;
+  popts.optimize = opts.optimize;
+  codegen::PtxModule ptx;
+  std::string error;
+  if (!codegen::EmitPtx(*m, popts, ptx, error)) {
+    ice.message = "PTX generation failed: " + error;
+    return std::nullopt;
+  }
+  CompiledModule out;
+  out.signature = SignatureOf(*checked, *m, &rejected);
+  for (rt::KernelSignature& k : out.signature.kernels) {
+    k.ptx = ptx.ptx;
+    k.block_dim = k.tiled ? block_dim : 0;
+    for (const codegen::SimtKernelInfo& info : ptx.kernels) {
+      if (info.name == k.name) k.shared_bytes = info.shared_bytes;
+      if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;
+    }
+  }
+  out.resolve = [](const std::string&) -> void* { return nullptr; };
+  return out;
+}
+
+std::string PtxArchFor(int cc) {
+  std::string best;
+  for (const std::string& arch : codegen::SupportedPtxArchs())
+    if (std::stoi(arch.substr(3)) <= cc) best = arch;  // the list is in ascending order
+  return best;
 }
 
 bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const CompileOptions& opts) {

@@ -82,6 +82,17 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
 std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
                                             const CompileOptions& opts, InternalError& ice);
 
+// For the CUDA device: the same pipeline to one PTX module for `arch` (sm_75 ... sm_90) with
+// `block_dim` lanes per block. The signature carries the PTX, block_dim and the dynamic shared
+// bytes of each forward and adjoint entry; the module has no CPU code.
+std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::DiagnosticEngine& diags,
+                                               const CompileOptions& opts, const std::string& arch,
+                                               int block_dim, InternalError& ice);
+
+// The PTX architecture for a device of compute capability `cc` (major*10+minor): the newest
+// supported one not above it, or empty when the device is older than sm_75.
+std::string PtxArchFor(int cc);
+
 // `--emit=llvm`: the optimized LLVM IR of the host code.
 bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const CompileOptions& opts = {});
 

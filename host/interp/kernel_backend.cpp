@@ -39,7 +39,11 @@ void ReportWarnings(const diag::DiagnosticEngine& diags) {
 
 }  // namespace
 
-KernelCompileResult CompileKernel(const KernelCompileRequest& req) {
+namespace {
+
+// Compiles the request's module text with `compile` (host JIT or PTX) and loads the kernel.
+template <class CompileFn>
+KernelCompileResult CompileWith(const KernelCompileRequest& req, CompileFn compile) {
   KernelCompileResult r;
   ModuleText mt = BuildModuleText(req);
   r.source = mt.text;
@@ -48,7 +52,7 @@ KernelCompileResult CompileKernel(const KernelCompileRequest& req) {
   compiler::InternalError ice;
   std::optional<compiler::CompiledModule> cm;
   try {
-    cm = compiler::CompileSource(*file, diags, OptionsFor(req), ice);
+    cm = compile(*file, diags, OptionsFor(req), ice);
   } catch (const std::exception& e) {
     ice.message = e.what();
   }
@@ -65,6 +69,23 @@ KernelCompileResult CompileKernel(const KernelCompileRequest& req) {
   r.kernel = mod.GetKernel(req.kernel_name);
   r.ok = true;
   return r;
+}
+
+}  // namespace
+
+KernelCompileResult CompileKernel(const KernelCompileRequest& req) {
+  return CompileWith(req, [](const SourceFile& file, diag::DiagnosticEngine& diags,
+                             const compiler::CompileOptions& opts, compiler::InternalError& ice) {
+    return compiler::CompileSource(file, diags, opts, ice);
+  });
+}
+
+KernelCompileResult CompileKernelPtx(const KernelCompileRequest& req, const std::string& arch,
+                                     int block_dim) {
+  return CompileWith(req, [&](const SourceFile& file, diag::DiagnosticEngine& diags,
+                              const compiler::CompileOptions& opts, compiler::InternalError& ice) {
+    return compiler::CompileSourcePtx(file, diags, opts, arch, block_dim, ice);
+  });
 }
 
 std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, const std::string& stage,

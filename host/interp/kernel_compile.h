@@ -39,6 +39,9 @@ struct ModuleText {
 ModuleText BuildModuleText(const KernelCompileRequest& req);
 
 KernelCompileResult CompileKernel(const KernelCompileRequest& req);
+// The CUDA variant: PTX for `arch` with `block_dim` lanes per tiled block (0 for plain launches).
+KernelCompileResult CompileKernelPtx(const KernelCompileRequest& req, const std::string& arch,
+                                     int block_dim);
 // Text of one compiler stage ("tile-ir", "grad-ir", "llvm", "ptx") for the kernel.
 std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, const std::string& stage,
                                            std::string* diagnostics);

@@ -2,9 +2,11 @@
 // Tape, and the decorators that compile kernels (wp_kernels.cpp).
 #include <cstring>
 
+#include "compiler/compiler.h"
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/kernel_compile.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -67,6 +69,29 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
     }
   }
   return args;
+}
+
+// The kernel to launch on `device`: the host code, or on a GPU the PTX variant for the
+// device's architecture and this launch's block_dim, compiled on first use and kept.
+const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& device, int block_dim,
+                            const std::string& fname) {
+  rt::Device d = device ? *device : rt::GetDefaultDevice();
+  if (!d.is_cuda()) return k.kernel;
+  rt::CheckDevice(d);
+  int cc = rt::CudaComputeCapability(d);
+  std::string arch = compiler::PtxArchFor(cc);
+  if (arch.empty())
+    RuntimeError(fname + "(): `" + d.Name() + "` has compute capability " + std::to_string(cc / 10) + "." +
+                 std::to_string(cc % 10) + "; tilec generates code for sm_75 and newer");
+  auto key = std::make_pair(arch, block_dim);
+  if (auto it = k.gpu_variants.find(key); it != k.gpu_variants.end()) return it->second;
+  KernelCompileResult r = CompileKernelPtx(*k.request, arch, block_dim);
+  if (!r.ok) {
+    PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for " + arch);
+    e.diagnostics = r.diagnostics;
+    throw e;
+  }
+  return k.gpu_variants.emplace(key, r.kernel).first->second;
 }
 
 KernelObj& KernelArg0(const Value& v, const std::string& fname) {
@@ -362,7 +387,7 @@ Value MakeWarpModule(Interpreter&) {
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
     if (k.kernel.signature().tiled)
       RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., block_dim=...)");
-    rt::Launch(k.kernel, dim, args, device);
+    rt::Launch(KernelFor(k, device, 0, "launch"), dim, args, device);
     return Value();
   });
   m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
@@ -374,7 +399,7 @@ Value MakeWarpModule(Interpreter&) {
     int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch_tiled() block_dim") : 256;
     if (block_dim < 1 || block_dim > 1024)
       ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
-    rt::LaunchTiled(k.kernel, dim, args, int(block_dim), device);
+    rt::LaunchTiled(KernelFor(k, device, int(block_dim), "launch_tiled"), dim, args, int(block_dim), device);
     return Value();
   });
   m->attrs["Tape"] = Value(std::make_shared<PyTypeObj>("Tape", [](Interpreter&, CallArgs& a) {

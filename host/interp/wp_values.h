@@ -1,6 +1,7 @@
 // The `wp` binding's values: warp arrays over rt::Array, devices, kernels, tapes, and the
 // per-session state (definitions seen so far, for compiling kernels with their constants).
 #pragma once
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -41,6 +42,8 @@ struct KernelObj : Object {
   rt::Kernel kernel;
   std::string source;  // the module text it was compiled from
   std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`
+  // CUDA variants compiled on first launch, by (PTX architecture, block_dim).
+  std::map<std::pair<std::string, int>, rt::Kernel> gpu_variants;
 };
 
 // A `@wp.func`: callable only from kernels.

@@ -1,0 +1,68 @@
+// The CUDA variant the host interpreter builds on a GPU launch: source through
+// compiler::CompileSourcePtx, checked here without a GPU by its signature (PTX, block_dim,
+// shared bytes, adjoint entry) and by ptxas accepting the PTX.
+#include <gtest/gtest.h>
+
+#include "compiler/compiler.h"
+#include "tests/unit/ptx/ptxas.h"
+#include "tilec/module.h"
+
+namespace {
+
+const char* kSource = R"(
+TILE_M, TILE_N = 2, 4
+
+@wp.kernel
+def gather_even_rows(x: wp.array2d[float], y: wp.array2d[float]):
+    rows = wp.tile_arange(TILE_M, dtype=int) * 2
+    t = wp.tile_load_indexed(x, indices=rows, shape=(TILE_M, TILE_N), axis=0)
+    wp.tile_store(y, t)
+
+@wp.kernel
+def square_in_place(a: wp.array(dtype=float)):
+    i = wp.tid()
+    a[i] = a[i] * a[i]
+)";
+
+TEST(DeviceVariant, SignatureCarriesPtxForTheLaunchBlockDim) {
+  tilec::SourceFile file("variant.tile", kSource);
+  tilec::diag::DiagnosticEngine diags;
+  tilec::compiler::InternalError ice;
+  auto cm = tilec::compiler::CompileSourcePtx(file, diags, {}, "sm_80", 64, ice);
+  ASSERT_TRUE(cm) << ice.message;
+  ASSERT_EQ(cm->signature.kernels.size(), 2u);
+  const tilec::rt::KernelSignature& gather = cm->signature.kernels[0];
+  EXPECT_EQ(gather.name, "gather_even_rows");
+  EXPECT_TRUE(gather.tiled);
+  EXPECT_EQ(gather.block_dim, 64);
+  EXPECT_TRUE(gather.has_adjoint);
+  // The promoted index tile (2 int32) lives in shared memory.
+  EXPECT_GE(gather.shared_bytes, 8u);
+  EXPECT_NE(gather.ptx.find(".entry " + gather.entry_symbol), std::string::npos);
+  EXPECT_NE(gather.ptx.find(".entry " + gather.adjoint_symbol), std::string::npos);
+  // A plain kernel whose adjoint is rejected still has forward code, and the reason.
+  const tilec::rt::KernelSignature& square = cm->signature.kernels[1];
+  EXPECT_FALSE(square.tiled);
+  EXPECT_EQ(square.block_dim, 0);
+  EXPECT_FALSE(square.has_adjoint);
+  EXPECT_NE(square.adjoint_error.find("error[E0500]"), std::string::npos) << square.adjoint_error;
+  // The signature survives the text form AOT artifacts use.
+  tilec::rt::ModuleSignature back = tilec::rt::ParseSignature(tilec::rt::SerializeSignature(cm->signature));
+  EXPECT_EQ(back.kernels[1].adjoint_error, square.adjoint_error);
+  EXPECT_EQ(back.kernels[0].block_dim, 64);
+
+  if (!tilec::testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << tilec::testing::PtxasPath();
+  tilec::testing::PtxasResult r = tilec::testing::RunPtxas(gather.ptx, "sm_80");
+  EXPECT_EQ(r.status, 0) << r.log;
+}
+
+TEST(DeviceVariant, ArchitectureForComputeCapability) {
+  EXPECT_EQ(tilec::compiler::PtxArchFor(90), "sm_90");
+  EXPECT_EQ(tilec::compiler::PtxArchFor(100), "sm_90");
+  EXPECT_EQ(tilec::compiler::PtxArchFor(89), "sm_89");
+  EXPECT_EQ(tilec::compiler::PtxArchFor(87), "sm_86");
+  EXPECT_EQ(tilec::compiler::PtxArchFor(75), "sm_75");
+  EXPECT_EQ(tilec::compiler::PtxArchFor(70), "");
+}
+
+}  // namespace
