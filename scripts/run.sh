@@ -5,6 +5,8 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/bootstrap.sh"
+# Build trees of one checkout share objects through ccache (paths relative to the checkout).
+export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 build="${TILEC_BUILD_DIR:-$root/build}"
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE="${TILEC_BUILD_TYPE:-RelWithDebInfo}" >/dev/null
 cmake --build "$build" --target tilec

@@ -3,6 +3,8 @@
 // fields added, the others untouched but reported in the returned tile.
 #include <gtest/gtest.h>
 
+#include <type_traits>
+
 #include "support/half.h"
 #include "tests/exec/exec_util.h"
 #include "tests/exec/source_util.h"
@@ -38,8 +40,17 @@ void RunAtomic(const std::string& dtype, std::vector<T> a, std::vector<T> s, T (
   EXPECT_EQ(prev, prev_ref);
 }
 
+// Integer atomics wrap around (two's complement), so the reference adds in the unsigned type:
+// signed overflow would be undefined behaviour in the reference itself.
 template <class T>
-T Plus(T x, T y) { return T(x + y); }
+T Plus(T x, T y) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    return T(U(x) + U(y));
+  } else {
+    return T(x + y);
+  }
+}
 
 uint16_t HalfAdd(uint16_t x, uint16_t y) { return FloatToHalf(HalfToFloat(x) + HalfToFloat(y)); }
 uint16_t BHalfAdd(uint16_t x, uint16_t y) { return FloatToBFloat16(BFloat16ToFloat(x) + BFloat16ToFloat(y)); }
