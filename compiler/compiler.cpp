@@ -119,34 +119,43 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
   return out;
 }
 
-std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
-                                            const CompileOptions& opts, InternalError& ice) {
+namespace {
+
+// Source to Tile IR with (deferred) adjoints: the part every forward-code path shares.
+struct Lowered {
+  std::unique_ptr<sema::CheckedModule> checked;
+  std::unique_ptr<ir::Module> ir;
+  AdjointRejections rejected;
+};
+
+std::optional<Lowered> LowerSource(const SourceFile& file, diag::DiagnosticEngine& diags,
+                                   const CompileOptions& opts, InternalError& ice) {
   std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
   if (diags.has_errors()) return std::nullopt;
   sema::CheckOptions copts;
   copts.external_constants = opts.constants;
-  std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, copts);
+  Lowered out;
+  out.checked = sema::Check(*parsed, diags, copts);
   if (diags.has_errors()) return std::nullopt;
-  std::unique_ptr<ir::Module> m = LowerChecked(*checked, &file, diags, ice);
-  if (!m) return std::nullopt;
-  AdjointRejections rejected;
-  if (!AddAdjointsDeferred(*m, rejected, ice)) return std::nullopt;
-  return JitModule(*checked, *m, opts, ice, &rejected);
+  out.ir = LowerChecked(*out.checked, &file, diags, ice);
+  if (!out.ir || !AddAdjointsDeferred(*out.ir, out.rejected, ice)) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
+                                            const CompileOptions& opts, InternalError& ice) {
+  std::optional<Lowered> l = LowerSource(file, diags, opts, ice);
+  if (!l) return std::nullopt;
+  return JitModule(*l->checked, *l->ir, opts, ice, &l->rejected);
 }
 
 std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::DiagnosticEngine& diags,
                                                const CompileOptions& opts, const std::string& arch,
                                                int block_dim, InternalError& ice) {
-  std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
-  if (diags.has_errors()) return std::nullopt;
-  sema::CheckOptions copts;
-  copts.external_constants = opts.constants;
-  std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, copts);
-  if (diags.has_errors()) return std::nullopt;
-  std::unique_ptr<ir::Module> m = LowerChecked(*checked, &file, diags, ice);
-  if (!m) return std::nullopt;
-  AdjointRejections rejected;
-  if (!AddAdjointsDeferred(*m, rejected, ice)) return std::nullopt;
+  std::optional<Lowered> l = LowerSource(file, diags, opts, ice);
+  if (!l) return std::nullopt;
   codegen::PtxOptions popts;
   popts.arch = arch;
   // Plain launches (block_dim 0) run one logical thread per lane; the value only sizes tiled
@@ -155,12 +164,12 @@ std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::Dia
   popts.optimize = opts.optimize;
   codegen::PtxModule ptx;
   std::string error;
-  if (!codegen::EmitPtx(*m, popts, ptx, error)) {
+  if (!codegen::EmitPtx(*l->ir, popts, ptx, error)) {
     ice.message = "PTX generation failed: " + error;
     return std::nullopt;
   }
   CompiledModule out;
-  out.signature = SignatureOf(*checked, *m, &rejected);
+  out.signature = SignatureOf(*l->checked, *l->ir, &l->rejected);
   for (rt::KernelSignature& k : out.signature.kernels) {
     k.ptx = ptx.ptx;
     k.block_dim = k.tiled ? block_dim : 0;
