@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <functional>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace tilec::codegen::simt {
@@ -215,12 +216,22 @@ class PlanBuilder {
     for (int d = 0; d < tile.ndim; ++d) k << tile.shape[d] << 'x';
     for (int i = first_offset; i < op.num_operands(); ++i) {
       const ir::Value* o = op.operand(i);
-      if (o->def() && o->def()->code() == OpCode::Const) k << 'c' << o->def()->value.i;
+      bool constant = o->def() && o->def()->code() == OpCode::Const;
+      if (constant) k << 'c' << o->def()->value.i;
       else k << 'v' << static_cast<const void*>(o);
       k << ',';
     }
     auto it = keys_.emplace(k.str(), int64_t(keys_.size())).first;
+    if (k.str().find('v') != std::string::npos) variant_keys_.insert(it->second);
     return it->second;
+  }
+
+  // Across a loop's back edge (and from one block program to the next) a runtime offset may
+  // take another value, so the same layout key no longer means the same elements per lane.
+  State AcrossBackEdge(State s) const {
+    for (Access& a : s)
+      if (a.pat == Pattern::Owner && a.region && variant_keys_.count(a.key)) a.pat = Pattern::Any;
+    return s;
   }
 
   static Access Global(const ir::Value* array, bool write, bool atomic, Pattern pat, int64_t key = 0) {
@@ -315,7 +326,7 @@ class PlanBuilder {
   State RunLoopBody(const std::function<State(const State&, bool)>& body, const State& pre, bool record) {
     State in = pre;
     for (int it = 0; it < 32; ++it) {
-      State next = Union(pre, body(in, false));
+      State next = Union(pre, AcrossBackEdge(body(in, false)));
       if (SameSet(next, in)) break;
       in = next;
     }
@@ -380,6 +391,7 @@ class PlanBuilder {
   std::unordered_map<const ir::Op*, int> idx_, end_;
   std::vector<std::pair<const ir::Op*, bool>> in_map_;  // every op in pre-order, and whether inside a map
   std::map<std::string, int64_t> keys_;
+  std::set<int64_t> variant_keys_;  // layout keys that name a runtime offset
   std::unordered_set<const ir::Op*> internal_ops_;
 };
 

@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/codegen.h"
+#include "codegen/simt/simt.h"
 #include "ir/autodiff/autodiff.h"
 #include "ir/builder.h"
 #include "ir/printer.h"
@@ -100,6 +101,14 @@ struct Compiled {
   std::string grad_ir;
 };
 
+// TILEC_SIMT_EMULATION=B runs every check through the GPU lowering under host-SIMT emulation
+// with B lanes per block (CTest registers the whole suite that way too); 0 when unset.
+inline int EmulationLanes() {
+  const char* env = std::getenv("TILEC_SIMT_EMULATION");
+  int b = env ? std::atoi(env) : 0;
+  return b >= 1 && b <= 1024 ? b : 0;
+}
+
 // Builds the adjoint, verifies the module and JIT-compiles it.
 inline Compiled Compile(ir::Module& m, const std::string& name) {
   Compiled c;
@@ -113,7 +122,13 @@ inline Compiled Compile(ir::Module& m, const std::string& name) {
   EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front()) << "\n" << ir::ModuleToString(m);
   if (!errors.empty()) return c;
   std::string error;
-  c.jit = codegen::JitCompile(m, error);
+  if (int lanes = EmulationLanes()) {
+    codegen::SimtOptions opts;
+    opts.block_dim = lanes;
+    c.jit = codegen::JitCompileSimtEmulation(m, opts, error);
+  } else {
+    c.jit = codegen::JitCompile(m, error);
+  }
   EXPECT_TRUE(c.jit) << error;
   if (!c.jit) return c;
   c.fwd = c.jit->Lookup(codegen::EntrySymbol(name));
@@ -146,7 +161,7 @@ inline void RunEntry(void* entry, std::vector<HostArray>& arrays, const std::vec
     l.dim[d] = d < int(grid.size()) ? grid[d] : 1;
     total *= l.dim[d];
   }
-  l.block_dim = block_dim;
+  l.block_dim = block_dim > 0 && EmulationLanes() ? EmulationLanes() : block_dim;
   reinterpret_cast<tilec_cpu_kernel_fn>(entry)(args.data(), &l, 0, total);
 }
 
