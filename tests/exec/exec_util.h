@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -42,6 +43,29 @@ inline void Launch(void* entry, std::vector<void*> args, std::vector<int64_t> di
   }
   l.block_dim = block_dim;
   reinterpret_cast<tilec_cpu_kernel_fn>(entry)(args.data(), &l, 0, total);
+}
+
+// Concurrent atomic adds to one destination may land in any order (LANGUAGE.md §5), so the
+// previous values they return are checked against the semantics rather than one order: they
+// must be those of SOME sequential order. Each contribution is (previous value, addend); from
+// `initial`, every step must find an unused contribution whose previous value equals the
+// running value (greedy is enough: equal previous values mean interchangeable steps), and the
+// last running value must be `final_value`. `add` rounds as the destination type does.
+template <class T, class Add>
+::testing::AssertionResult SomeOrderExplains(T initial, std::vector<std::pair<T, T>> contributions,
+                                             Add add, T final_value) {
+  T cur = initial;
+  std::vector<bool> used(contributions.size(), false);
+  for (size_t step = 0; step < contributions.size(); ++step) {
+    size_t k = 0;
+    while (k < contributions.size() && (used[k] || !(contributions[k].first == cur))) ++k;
+    if (k == contributions.size())
+      return ::testing::AssertionFailure() << "no update returned the running value at step " << step;
+    used[k] = true;
+    cur = add(cur, contributions[k].second);
+  }
+  if (!(cur == final_value)) return ::testing::AssertionFailure() << "the final value is not the sum of the updates";
+  return ::testing::AssertionSuccess();
 }
 
 }  // namespace tilec::testing
