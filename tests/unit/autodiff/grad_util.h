@@ -16,12 +16,14 @@
 #include <gtest/gtest.h>
 
 #include "codegen/codegen.h"
+#include "codegen/nvptx/nvptx.h"
 #include "codegen/simt/simt.h"
 #include "ir/autodiff/autodiff.h"
 #include "ir/builder.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 #include "runtime/include/tilec/abi.h"
+#include "tests/unit/ptx/ptxas.h"
 
 namespace tilec::adtest {
 
@@ -109,6 +111,22 @@ inline int EmulationLanes() {
   return b >= 1 && b <= 1024 ? b : 0;
 }
 
+// With TILEC_AUTODIFF_PTXAS set (CTest's autodiff_ptxas), the module with its adjoint kernels
+// is also compiled to PTX and must be accepted by ptxas for sm_80 and sm_90.
+inline void CheckPtxas(const ir::Module& m) {
+  if (!testing::HavePtxas()) return;
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    codegen::PtxOptions opts;
+    opts.arch = arch;
+    opts.block_dim = 64;
+    codegen::PtxModule ptx;
+    std::string error;
+    ASSERT_TRUE(codegen::EmitPtx(m, opts, ptx, error)) << arch << ": " << error;
+    testing::PtxasResult r = testing::RunPtxas(ptx.ptx, arch, false);
+    EXPECT_EQ(r.status, 0) << arch << ":\n" << r.log;
+  }
+}
+
 // Builds the adjoint, verifies the module and JIT-compiles it.
 inline Compiled Compile(ir::Module& m, const std::string& name) {
   Compiled c;
@@ -121,6 +139,7 @@ inline Compiled Compile(ir::Module& m, const std::string& name) {
   auto errors = ir::Verify(m);
   EXPECT_TRUE(errors.empty()) << (errors.empty() ? "" : errors.front()) << "\n" << ir::ModuleToString(m);
   if (!errors.empty()) return c;
+  if (std::getenv("TILEC_AUTODIFF_PTXAS")) CheckPtxas(m);
   std::string error;
   if (int lanes = EmulationLanes()) {
     codegen::SimtOptions opts;
