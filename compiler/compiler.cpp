@@ -3,6 +3,7 @@
 #include "compiler/compiler.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 #include "codegen/codegen.h"
@@ -13,6 +14,9 @@
 #include "ir/autodiff/autodiff.h"
 #include "ir/passes/pipeline.h"
 #include "ir/verifier.h"
+#include "tilec/abi.h"
+#include "tilec/cache.h"
+#include "tilec/error.h"
 
 namespace tilec::compiler {
 
@@ -151,9 +155,68 @@ std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::Diagno
   return JitModule(*l->checked, *l->ir, opts, ice, &l->rejected);
 }
 
+namespace {
+
+// What identifies this compiler build: the version and the running executable's size and
+// modification time, so that a rebuilt compiler never reads its predecessor's entries.
+std::string CompilerIdentity() {
+  static const std::string id = [] {
+    std::string s = "tilec " TILEC_COMPILER_VERSION " abi " + std::to_string(TILEC_ABI_VERSION);
+    std::error_code ec;
+    std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+      auto size = std::filesystem::file_size(exe, ec);
+      auto time = std::filesystem::last_write_time(exe, ec);
+      if (!ec) s += " " + std::to_string(size) + " " + std::to_string(time.time_since_epoch().count());
+    }
+    return s;
+  }();
+  return id;
+}
+
+// The cache key of a PTX variant: everything its output depends on, diagnostics' file name
+// and line base included (a rejected adjoint's message travels in the signature).
+std::string PtxCacheKey(const SourceFile& file, const CompileOptions& opts, const std::string& arch,
+                        int block_dim) {
+  std::ostringstream k;
+  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << "\n"
+    << file.path() << " " << file.line_base() << " " << file.col_base() << "\n";
+  for (const auto& [name, v] : opts.constants) {
+    k << name << " " << int(v.kind) << " ";
+    if (v.kind == sema::ConstValue::Kind::Float) k << std::hexfloat << v.f << std::defaultfloat;
+    else k << v.AsInt();
+    k << "\n";
+  }
+  k << file.text();
+  return rt::HashHex(k.str());
+}
+
+bool CacheEnabled() {
+  const char* env = std::getenv("TILEC_CACHE");
+  return !(env && std::string(env) == "0");
+}
+
+}  // namespace
+
 std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::DiagnosticEngine& diags,
                                                const CompileOptions& opts, const std::string& arch,
                                                int block_dim, InternalError& ice) {
+  // The on-disk cache (rt::KernelCacheDir): a hit skips the whole pipeline. Entries are
+  // serialized signatures, written atomically; an unreadable entry counts as a miss.
+  std::filesystem::path entry;
+  if (CacheEnabled()) {
+    try {
+      entry = rt::KernelCacheDir() / (PtxCacheKey(file, opts, arch, block_dim) + ".ptxsig");
+      if (std::optional<std::string> text = rt::ReadFileIfExists(entry)) {
+        CompiledModule hit;
+        hit.signature = rt::ParseSignature(*text);
+        hit.resolve = [](const std::string&) -> void* { return nullptr; };
+        return hit;
+      }
+    } catch (const rt::Error&) {
+      // No usable cache directory or a damaged entry: compile as if there were no cache.
+    }
+  }
   std::optional<Lowered> l = LowerSource(file, diags, opts, ice);
   if (!l) return std::nullopt;
   codegen::PtxOptions popts;
@@ -179,6 +242,13 @@ std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::Dia
     }
   }
   out.resolve = [](const std::string&) -> void* { return nullptr; };
+  if (!entry.empty()) {
+    try {
+      rt::AtomicWriteFile(entry, rt::SerializeSignature(out.signature));
+    } catch (const rt::Error&) {
+      // A read-only or full cache only costs the next process a compile.
+    }
+  }
   return out;
 }
 

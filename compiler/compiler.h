@@ -84,7 +84,9 @@ std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::Diagno
 
 // For the CUDA device: the same pipeline to one PTX module for `arch` (sm_75 ... sm_90) with
 // `block_dim` lanes per block. The signature carries the PTX, block_dim and the dynamic shared
-// bytes of each forward and adjoint entry; the module has no CPU code.
+// bytes of each forward and adjoint entry; the module has no CPU code. Variants are cached on
+// disk (rt::KernelCacheDir; TILEC_CACHE=0 turns the cache off), keyed by the source, its file
+// name and place, the constants, arch, block_dim, options and the compiler build.
 std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::DiagnosticEngine& diags,
                                                const CompileOptions& opts, const std::string& arch,
                                                int block_dim, InternalError& ice);

@@ -2,6 +2,10 @@
 // compiler::CompileSourcePtx, checked here without a GPU by its signature (PTX, block_dim,
 // shared bytes, adjoint entry) and by ptxas accepting the PTX.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
 
 #include "compiler/compiler.h"
 #include "tests/unit/ptx/ptxas.h"
@@ -54,6 +58,39 @@ TEST(DeviceVariant, SignatureCarriesPtxForTheLaunchBlockDim) {
   if (!tilec::testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << tilec::testing::PtxasPath();
   tilec::testing::PtxasResult r = tilec::testing::RunPtxas(gather.ptx, "sm_80");
   EXPECT_EQ(r.status, 0) << r.log;
+}
+
+// The on-disk cache: the second compile of the same variant is read back (no pipeline run,
+// so no new entry), and anything the output depends on (constants, block_dim) makes a new one.
+TEST(DeviceVariant, PtxVariantsAreCachedOnDisk) {
+  std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                              ("tilec_cache_test_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(dir);
+  ::setenv("TILEC_CACHE_DIR", dir.c_str(), 1);
+  auto entries = [&] {
+    size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) n += e.path().extension() == ".ptxsig";
+    return n;
+  };
+  auto compile = [](int m, int block_dim) {
+    tilec::SourceFile file("variant.tile", kSource);
+    tilec::diag::DiagnosticEngine diags;
+    tilec::compiler::InternalError ice;
+    tilec::compiler::CompileOptions opts;
+    opts.constants["TILE_M"] = tilec::sema::ConstValue::MakeInt(m);
+    auto cm = tilec::compiler::CompileSourcePtx(file, diags, opts, "sm_90", block_dim, ice);
+    EXPECT_TRUE(cm) << ice.message;
+    return cm ? tilec::rt::SerializeSignature(cm->signature) : std::string();
+  };
+  std::string first = compile(2, 32);
+  EXPECT_EQ(entries(), 1u);
+  std::string again = compile(2, 32);
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(entries(), 1u);
+  compile(2, 64);
+  EXPECT_EQ(entries(), 2u);
+  ::unsetenv("TILEC_CACHE_DIR");
+  std::filesystem::remove_all(dir);
 }
 
 TEST(DeviceVariant, ArchitectureForComputeCapability) {
