@@ -18,6 +18,11 @@ std::unique_ptr<llvm::TargetMachine> CreateHostTargetMachine(std::string& error)
 // The new pass manager's O3 module pipeline, tuned for `tm`.
 void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm);
 
+// Hands an optimized host module to a fresh ORC LLJIT (process symbols resolve libm, printf,
+// pthreads); used by the block-serial JIT and by host-SIMT emulation.
+std::unique_ptr<JitModule> JitLoad(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> ctx,
+                                   std::string& error);
+
 // Lowers `m`, sets the target's triple and data layout, and optimizes when asked.
 std::unique_ptr<llvm::Module> BuildHostModule(const ir::Module& m, llvm::LLVMContext& ctx,
                                               llvm::TargetMachine& tm, const HostOptions& opts,

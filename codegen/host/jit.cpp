@@ -28,12 +28,8 @@ class OrcJitModule : public JitModule {
 
 }  // namespace
 
-std::unique_ptr<JitModule> JitCompile(const ir::Module& m, std::string& error, const HostOptions& opts) {
-  auto tm = CreateHostTargetMachine(error);
-  if (!tm) return nullptr;
-  auto ctx = std::make_unique<llvm::LLVMContext>();
-  auto mod = BuildHostModule(m, *ctx, *tm, opts, error);
-  if (!mod) return nullptr;
+std::unique_ptr<JitModule> JitLoad(std::unique_ptr<llvm::Module> mod, std::unique_ptr<llvm::LLVMContext> ctx,
+                                   std::string& error) {
   auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!jtmb) {
     error = llvm::toString(jtmb.takeError());
@@ -51,6 +47,15 @@ std::unique_ptr<JitModule> JitCompile(const ir::Module& m, std::string& error, c
     return nullptr;
   }
   return std::make_unique<OrcJitModule>(std::move(*jit));
+}
+
+std::unique_ptr<JitModule> JitCompile(const ir::Module& m, std::string& error, const HostOptions& opts) {
+  auto tm = CreateHostTargetMachine(error);
+  if (!tm) return nullptr;
+  auto ctx = std::make_unique<llvm::LLVMContext>();
+  auto mod = BuildHostModule(m, *ctx, *tm, opts, error);
+  if (!mod) return nullptr;
+  return JitLoad(std::move(mod), std::move(ctx), error);
 }
 
 }  // namespace tilec::codegen

@@ -1,9 +1,7 @@
 // Builds and JIT-compiles the host-SIMT emulation of a module: SIMT lowering with the host
-// target, the host O3 pipeline, and an ORC LLJIT whose process-symbol lookup supplies
-// pthreads, malloc, printf and libm.
-#include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
-#include <llvm/Support/Error.h>
+// target and the host O3 pipeline, then the block-serial JIT's loader (codegen/host/jit.cpp),
+// whose process-symbol lookup supplies pthreads, malloc, printf and libm.
+#include <llvm/Support/raw_ostream.h>
 
 #include "codegen/host/host.h"
 #include "codegen/simt/simt.h"
@@ -12,22 +10,6 @@
 namespace tilec::codegen {
 
 namespace {
-
-class SimtJitModule : public JitModule {
- public:
-  explicit SimtJitModule(std::unique_ptr<llvm::orc::LLJIT> jit) : jit_(std::move(jit)) {}
-  void* Lookup(const std::string& symbol) override {
-    auto addr = jit_->lookup(symbol);
-    if (!addr) {
-      llvm::consumeError(addr.takeError());
-      return nullptr;
-    }
-    return addr->toPtr<void*>();
-  }
-
- private:
-  std::unique_ptr<llvm::orc::LLJIT> jit_;
-};
 
 std::unique_ptr<llvm::Module> BuildEmulation(const ir::Module& m, const SimtOptions& opts, llvm::LLVMContext& ctx,
                                              llvm::TargetMachine& tm, std::vector<SimtKernelInfo>* info,
@@ -53,23 +35,7 @@ std::unique_ptr<JitModule> JitCompileSimtEmulation(const ir::Module& m, const Si
   auto ctx = std::make_unique<llvm::LLVMContext>();
   auto mod = BuildEmulation(m, opts, *ctx, *tm, info, error);
   if (!mod) return nullptr;
-  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!jtmb) {
-    error = llvm::toString(jtmb.takeError());
-    return nullptr;
-  }
-  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(*jtmb)).create();
-  if (!jit) {
-    error = llvm::toString(jit.takeError());
-    return nullptr;
-  }
-  mod->setDataLayout((*jit)->getDataLayout());
-  if (auto err = (*jit)->addIRModule(llvm::orc::ThreadSafeModule(std::move(mod), std::move(ctx)))) {
-    error = llvm::toString(std::move(err));
-    return nullptr;
-  }
-  return std::make_unique<SimtJitModule>(std::move(*jit));
+  return JitLoad(std::move(mod), std::move(ctx), error);
 }
 
 bool EmitSimtEmulationLlvmIr(const ir::Module& m, const SimtOptions& opts, std::string& llvm_ir, std::string& error) {
