@@ -228,6 +228,15 @@ void Emitter::EmitIf(const ir::Op& op) {
   for (int i = 0; i < op.num_results(); ++i) Set(op.result(i), LoadSlot(slots[i], op.result(i)->type()));
 }
 
+llvm::Value* RangeContinues(llvm::IRBuilder<>& b, llvm::Value* iv, llvm::Value* hi, llvm::Value* step,
+                            bool is_signed) {
+  llvm::Value* zero = llvm::ConstantInt::get(iv->getType(), 0);
+  llvm::Value* up = b.CreateAnd(is_signed ? b.CreateICmpSGT(step, zero) : b.CreateICmpNE(step, zero),
+                                is_signed ? b.CreateICmpSLT(iv, hi) : b.CreateICmpULT(iv, hi));
+  llvm::Value* down = is_signed ? b.CreateAnd(b.CreateICmpSLT(step, zero), b.CreateICmpSGT(iv, hi)) : b.getFalse();
+  return b.CreateOr(up, down);
+}
+
 void Emitter::EmitFor(const ir::Op& op) {
   const ir::Block& body = *op.region(0);
   ScalarType it = op.operand(0)->type().elem.scalar;
@@ -249,13 +258,7 @@ void Emitter::EmitFor(const ir::Op& op) {
   b_.CreateBr(header);
   b_.SetInsertPoint(header);
   llvm::Value* iv = b_.CreateLoad(lo->getType(), iv_slot, "i");
-  // Python range semantics: a positive step runs while i < hi, a negative one while i > hi.
-  llvm::Value* zero = llvm::ConstantInt::get(lo->getType(), 0);
-  bool is_signed = IsSigned(it);
-  llvm::Value* up = b_.CreateAnd(is_signed ? b_.CreateICmpSGT(step, zero) : b_.CreateICmpNE(step, zero),
-                                 is_signed ? b_.CreateICmpSLT(iv, hi) : b_.CreateICmpULT(iv, hi));
-  llvm::Value* down = is_signed ? b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(iv, hi)) : b_.getFalse();
-  b_.CreateCondBr(b_.CreateOr(up, down), loop, exit);
+  b_.CreateCondBr(RangeContinues(b_, iv, hi, step, IsSigned(it)), loop, exit);
   b_.SetInsertPoint(loop);
   Set(body.arg(0), iv);
   for (size_t i = 0; i < slots.size(); ++i) Set(body.arg(int(i) + 1), LoadSlot(slots[i], body.arg(int(i) + 1)->type()));

@@ -155,7 +155,6 @@ void Emitter::EmitTileOp(const ir::Op& op) {
   }
 }
 
-namespace {
 std::string EscapePercent(const std::string& s) {
   std::string out;
   for (char c : s) {
@@ -164,7 +163,6 @@ std::string EscapePercent(const std::string& s) {
   }
   return out;
 }
-}  // namespace
 
 void Emitter::EmitPrint(const ir::Op& op) {
   llvm::FunctionCallee printf_fn = mod_.getOrInsertFunction(

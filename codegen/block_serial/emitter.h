@@ -24,6 +24,14 @@ std::unique_ptr<llvm::Module> LowerBlockSerial(const ir::Module& m, llvm::LLVMCo
 
 namespace bs {
 
+// Shared with the SIMT lowering, which emits the same scalar code.
+// Python `range` continuation: a positive step runs while iv < hi, a negative one while iv > hi
+// (unsigned induction variables only count up).
+llvm::Value* RangeContinues(llvm::IRBuilder<>& b, llvm::Value* iv, llvm::Value* hi, llvm::Value* step,
+                            bool is_signed);
+// `s` with every `%` doubled, for a printf format.
+std::string EscapePercent(const std::string& s);
+
 struct ArrayVal {
   llvm::Value* data = nullptr;
   llvm::Value* shape[ir::kMaxDims] = {};

@@ -291,14 +291,7 @@ void Emitter::EmitFor(const ir::Op& op) {
   b_.CreateBr(header);
   b_.SetInsertPoint(header);
   llvm::Value* iv = b_.CreateLoad(lo->getType(), iv_slot, "i");
-  // Python range semantics: a positive step runs while i < hi, a negative one while i > hi.
-  llvm::Value* zero = llvm::ConstantInt::get(lo->getType(), 0);
-  bool is_signed = IsSigned(it);
-  llvm::Value* up = b_.CreateAnd(is_signed ? b_.CreateICmpSGT(step, zero) : b_.CreateICmpNE(step, zero),
-                                 is_signed ? b_.CreateICmpSLT(iv, hi) : b_.CreateICmpULT(iv, hi));
-  llvm::Value* down =
-      is_signed ? b_.CreateAnd(b_.CreateICmpSLT(step, zero), b_.CreateICmpSGT(iv, hi)) : b_.getFalse();
-  b_.CreateCondBr(b_.CreateOr(up, down), loop, exit);
+  b_.CreateCondBr(bs::RangeContinues(b_, iv, hi, step, IsSigned(it)), loop, exit);
   b_.SetInsertPoint(loop);
   Set(body.arg(0), iv);
   for (size_t i = 0; i < slots.size(); ++i) BindSlot(body.arg(int(i) + 1), slots[i]);

@@ -227,16 +227,6 @@ void Emitter::EmitTileOp(const ir::Op& op) {
   }
 }
 
-namespace {
-std::string EscapePercent(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    out += c;
-    if (c == '%') out += '%';
-  }
-  return out;
-}
-}  // namespace
 
 // The same text as the CPU device: scalars as Warp prints them (%g for floats), a tile as its
 // elements in brackets, rows on separate lines. Only lane 0 prints.
@@ -264,7 +254,7 @@ void Emitter::EmitPrint(const ir::Op& op) {
       }
     };
     for (int i = 0; i <= op.num_operands(); ++i) {
-      if (i < int(op.strs.size())) fmt += EscapePercent(op.strs[size_t(i)]);
+      if (i < int(op.strs.size())) fmt += bs::EscapePercent(op.strs[size_t(i)]);
       if (i == op.num_operands()) break;
       const ir::Value* v = op.operand(i);
       const ir::Type& t = v->type();
