@@ -18,7 +18,48 @@ struct Binding {
   bool operator==(const Binding& o) const { return value == o.value && tuple == o.tuple; }
 };
 
-using Env = std::unordered_map<const void*, Binding>;
+// Variable bindings in insertion order: the results of an `if` are the variables its branches
+// changed, in this order, so iterating must not depend on where objects happen to live in
+// memory (a pointer-keyed hash map would give a different IR on every run).
+class Env {
+ public:
+  using Entry = std::pair<const void*, Binding>;
+  using iterator = std::vector<Entry>::iterator;
+  using const_iterator = std::vector<Entry>::const_iterator;
+
+  Binding& operator[](const void* key) {
+    auto [it, fresh] = index_.try_emplace(key, entries_.size());
+    if (fresh) entries_.push_back({key, Binding{}});
+    return entries_[it->second].second;
+  }
+  iterator find(const void* key) {
+    auto it = index_.find(key);
+    return it == index_.end() ? entries_.end() : entries_.begin() + std::ptrdiff_t(it->second);
+  }
+  const_iterator find(const void* key) const {
+    auto it = index_.find(key);
+    return it == index_.end() ? entries_.end() : entries_.begin() + std::ptrdiff_t(it->second);
+  }
+  void erase(const void* key) {
+    auto it = index_.find(key);
+    if (it == index_.end()) return;
+    entries_.erase(entries_.begin() + std::ptrdiff_t(it->second));
+    index_.clear();
+    for (size_t i = 0; i < entries_.size(); ++i) index_[entries_[i].first] = i;
+  }
+  void clear() {
+    entries_.clear();
+    index_.clear();
+  }
+  iterator begin() { return entries_.begin(); }
+  iterator end() { return entries_.end(); }
+  const_iterator begin() const { return entries_.begin(); }
+  const_iterator end() const { return entries_.end(); }
+
+ private:
+  std::vector<Entry> entries_;
+  std::unordered_map<const void*, size_t> index_;
+};
 
 struct LoopCtx {
   bool has_break = false, has_continue = false;
