@@ -1,7 +1,8 @@
 // Block-serial lowering of global memory: scalar array access and atomics, and the six tile
 // memory ops. Addresses are 64-bit byte offsets from byte strides; every tile coordinate is
 // checked on both sides in every dimension (an out-of-bounds read gives zero, an
-// out-of-bounds store or add is skipped and reports zero as its previous value).
+// out-of-bounds store or add is skipped and reports zero as its previous value), once per row
+// where a whole row can be checked at once.
 #include "codegen/block_serial/emitter.h"
 
 namespace tilec::codegen::bs {
@@ -111,44 +112,125 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   llvm::Value* dst = nullptr;
   if (!is_store) dst = AllocTile(op.result()->type(), std::string(op.name()).c_str());
 
-  EmitLoopNest(tt, [&](const std::vector<llvm::Value*>& coord, llvm::Value* lin) {
-    // Global coordinate per dimension; one unsigned compare checks both sides.
+  // Global coordinate of tile dimension d: the offset plus the tile coordinate, or plus the
+  // index tile's entry along the indexed axis.
+  auto global = [&](int d, llvm::Value* local) {
+    if (d == axis) {
+      llvm::Value* idx = b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), index_tile, {local}));
+      local = b_.CreateSExt(idx, b_.getInt64Ty());
+    }
+    return b_.CreateAdd(offsets[d], local);
+  };
+  // The element access itself, at a global address known to be in bounds.
+  auto access = [&](llvm::Value* gptr, llvm::Value* lin) {
+    if (is_load) {
+      b_.CreateStore(b_.CreateLoad(mt, gptr), TileElemPtr(dst, e, lin));
+      return;
+    }
+    llvm::Value* v = b_.CreateLoad(mt, TileElemPtr(src_tile, e, lin));
+    if (is_store) {
+      b_.CreateStore(v, gptr);
+      return;
+    }
+    llvm::Value* old = EmitElemAtomicAdd(gptr, FromMem(v, e), e);
+    b_.CreateStore(ToMem(old, e), TileElemPtr(dst, e, lin));
+  };
+  // One element with every coordinate checked on both sides by one unsigned compare each.
+  auto checked = [&](const std::vector<llvm::Value*>& coord, llvm::Value* lin) {
     llvm::Value* inb = b_.getTrue();
     llvm::Value* byte_off = I64(0);
     for (int d = 0; d < at.ndim; ++d) {
-      llvm::Value* local = coord[d];
-      if (d == axis) {
-        llvm::Value* idx = b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), index_tile, {coord[d]}));
-        local = b_.CreateSExt(idx, b_.getInt64Ty());
-      }
-      llvm::Value* g = b_.CreateAdd(offsets[d], local);
+      llvm::Value* g = global(d, coord[d]);
       inb = b_.CreateAnd(inb, b_.CreateICmpULT(g, a.shape[d]));
       byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, a.strides[d]));
     }
-    llvm::Value* elem_ptr = dst ? TileElemPtr(dst, e, lin) : nullptr;
     llvm::BasicBlock* in_bb = llvm::BasicBlock::Create(ctx_, "mem.in", fn_);
     llvm::BasicBlock* out_bb = llvm::BasicBlock::Create(ctx_, "mem.out", fn_);
     llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "mem.join", fn_);
     b_.CreateCondBr(inb, in_bb, out_bb);
     b_.SetInsertPoint(in_bb);
-    llvm::Value* gptr = b_.CreateGEP(b_.getInt8Ty(), a.data, {byte_off});
-    if (is_load) {
-      b_.CreateStore(b_.CreateLoad(mt, gptr), elem_ptr);
-    } else {
-      llvm::Value* v = b_.CreateLoad(mt, TileElemPtr(src_tile, e, lin));
-      if (is_store) {
-        b_.CreateStore(v, gptr);
-      } else {
-        llvm::Value* old = EmitElemAtomicAdd(gptr, FromMem(v, e), e);
-        b_.CreateStore(ToMem(old, e), elem_ptr);
-      }
-    }
+    access(b_.CreateGEP(b_.getInt8Ty(), a.data, {byte_off}), lin);
     b_.CreateBr(join);
     b_.SetInsertPoint(out_bb);
-    if (elem_ptr) b_.CreateStore(llvm::Constant::getNullValue(mt), elem_ptr);
+    if (dst) b_.CreateStore(llvm::Constant::getNullValue(mt), TileElemPtr(dst, e, lin));
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
-  });
+  };
+
+  const int last = tt.ndim - 1;
+  const int64_t width = tt.shape[last];
+  if (tt.ndim != at.ndim || axis == last || width < 2) {
+    EmitLoopNest(tt, checked);
+    if (dst) Set(op.result(), dst);
+    return;
+  }
+
+  // Row by row: the leading coordinates (and the index tile) are checked once per row; a row
+  // that lies wholly inside the array's last dimension, with unit stride, is one memcpy (loads
+  // and stores) or one unchecked loop of atomics. Partial or strided rows take the checked
+  // path per element; rows outside the leading dimensions are zero (loads, previous values).
+  const uint64_t esize = mod_.getDataLayout().getTypeAllocSize(mt);
+  std::vector<llvm::Value*> coord(size_t(tt.ndim));
+  auto row = [&](llvm::Value* row_lin) {
+    llvm::Value* lead_ok = b_.getTrue();
+    llvm::Value* byte_off = I64(0);
+    for (int d = 0; d < last; ++d) {
+      llvm::Value* g = global(d, coord[d]);
+      lead_ok = b_.CreateAnd(lead_ok, b_.CreateICmpULT(g, a.shape[d]));
+      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, a.strides[d]));
+    }
+    llvm::Value* g0 = offsets[last];
+    llvm::Value* extent = a.shape[last];
+    llvm::Value* row_ok = b_.CreateAnd(b_.CreateICmpUGE(extent, I64(width)),
+                                       b_.CreateICmpULE(g0, b_.CreateSub(extent, I64(width))));
+    llvm::Value* unit = b_.CreateICmpEQ(a.strides[last], I64(int64_t(esize)));
+    llvm::BasicBlock* fast_bb = llvm::BasicBlock::Create(ctx_, "row.fast", fn_);
+    llvm::BasicBlock* test_bb = llvm::BasicBlock::Create(ctx_, "row.test", fn_);
+    llvm::BasicBlock* slow_bb = llvm::BasicBlock::Create(ctx_, "row.slow", fn_);
+    llvm::BasicBlock* out_bb = llvm::BasicBlock::Create(ctx_, "row.out", fn_);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "row.join", fn_);
+    b_.CreateCondBr(b_.CreateAnd(lead_ok, b_.CreateAnd(row_ok, unit)), fast_bb, test_bb);
+
+    b_.SetInsertPoint(fast_bb);
+    llvm::Value* base = b_.CreateGEP(b_.getInt8Ty(), a.data,
+                                     {b_.CreateAdd(byte_off, b_.CreateMul(g0, I64(int64_t(esize))))});
+    const uint64_t bytes = esize * uint64_t(width);
+    if (is_load) {
+      b_.CreateMemCpy(TileElemPtr(dst, e, row_lin), llvm::MaybeAlign(1), base, llvm::MaybeAlign(1), bytes);
+    } else if (is_store) {
+      b_.CreateMemCpy(base, llvm::MaybeAlign(1), TileElemPtr(src_tile, e, row_lin), llvm::MaybeAlign(1), bytes);
+    } else {
+      EmitCountedLoop(I64(width), [&](llvm::Value* j) {
+        access(b_.CreateInBoundsGEP(mt, base, {j}), b_.CreateAdd(row_lin, j));
+      });
+    }
+    b_.CreateBr(join);
+
+    b_.SetInsertPoint(test_bb);
+    b_.CreateCondBr(lead_ok, slow_bb, out_bb);
+    b_.SetInsertPoint(slow_bb);
+    EmitCountedLoop(I64(width), [&](llvm::Value* j) {
+      coord[size_t(last)] = j;
+      checked(coord, b_.CreateAdd(row_lin, j));
+    });
+    b_.CreateBr(join);
+
+    b_.SetInsertPoint(out_bb);
+    if (dst) b_.CreateMemSet(TileElemPtr(dst, e, row_lin), b_.getInt8(0), bytes, llvm::MaybeAlign(1));
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  };
+  std::function<void(int, llvm::Value*)> nest = [&](int d, llvm::Value* lin) {
+    if (d == last) {
+      row(b_.CreateMul(lin, I64(width), "", true, true));
+      return;
+    }
+    EmitCountedLoop(I64(tt.shape[d]), [&](llvm::Value* i) {
+      coord[size_t(d)] = i;
+      nest(d + 1, b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d]), "", true, true), i, "", true, true));
+    });
+  };
+  nest(0, I64(0));
   if (dst) Set(op.result(), dst);
 }
 

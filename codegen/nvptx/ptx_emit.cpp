@@ -2,6 +2,7 @@
 // target, math intrinsics (exp, log, pow, sin, cos) redirected to CUDA's libdevice (linked
 // only when used), the O3 pipeline, and LLVM's PTX printer.
 #include <cstdlib>
+#include <map>
 #include <mutex>
 
 #include <llvm/Bitcode/BitcodeReader.h>
@@ -92,8 +93,27 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
     error = "CUDA's libdevice.10.bc was not found (set TILEC_LIBDEVICE); it provides exp, log, pow, sin and cos on GPUs";
     return false;
   }
-  auto buf = llvm::MemoryBuffer::getFile(path);
-  auto lib = llvm::parseBitcodeFile((*buf)->getMemBufferRef(), mod.getContext());
+  // libdevice holds ~500 functions and a kernel needs a handful: read it lazily, so that the
+  // linker materializes only the bodies it pulls in (parsing it whole costs ~40 ms a module).
+  // The file stays mapped for the life of the process.
+  static std::mutex buffer_mutex;
+  static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> buffers;
+  llvm::MemoryBufferRef ref;
+  {
+    std::lock_guard<std::mutex> lock(buffer_mutex);
+    auto& buf = buffers[path];
+    if (!buf) {
+      auto file = llvm::MemoryBuffer::getFile(path);
+      if (!file) {
+        buffers.erase(path);
+        error = "cannot read `" + path + "`: " + file.getError().message();
+        return false;
+      }
+      buf = std::move(*file);
+    }
+    ref = buf->getMemBufferRef();
+  }
+  auto lib = llvm::getLazyBitcodeModule(ref, mod.getContext());
   if (!lib) {
     error = "cannot read `" + path + "`: " + llvm::toString(lib.takeError());
     return false;

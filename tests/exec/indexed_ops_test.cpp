@@ -185,6 +185,9 @@ std::vector<Case> Cases() {
       {"d2_axis0_strided", {4, 5}, {2, 5}, 0, {0, 0}, {3, 1}, true},
       {"d2_tile_larger_than_array", {2, 3}, {4, 5}, 1, {0, -1}, {0, 1, 2, 3, 4}},
       {"d2_single_element", {3, 3}, {1, 1}, 0, {0, 2}, {1}},
+      // Wide rows: whole rows inside (one copy per row), a row cut by the array's end, rows out.
+      {"d2_axis0_wide_rows", {5, 70}, {3, 64}, 0, {0, 3}, {4, -1, 0}},
+      {"d2_axis0_wide_rows_cut", {5, 70}, {3, 64}, 0, {1, 7}, {2, 3, 9}},
       // 3-D, every axis.
       {"d3_axis0", {4, 3, 2}, {3, 2, 2}, 0, {0, 1, 0}, {3, -1, 0}},
       {"d3_axis1", {2, 5, 3}, {2, 3, 3}, 1, {0, 0, 1}, {4, 4, 7}},
