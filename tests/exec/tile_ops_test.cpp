@@ -112,6 +112,38 @@ def k(x: wp.array2d[float], y: wp.array2d[float], big: wp.array2d[float]):
   for (size_t i = 0; i < big.size(); ++i) ASSERT_EQ(big[i], 2.0f * float(i)) << i;
 }
 
+// Rows stored into an array larger than the caches take non-temporal stores on the CPU;
+// misaligned rows, partial rows and rows outside the array must still land exactly.
+TEST(TileOps, StoreRowsIntoHugeArray) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[float], y: wp.array2d[float], r: int, col: int):
+    i = wp.tid()
+    t = wp.tile_load(x, shape=(4, 32), offset=(i * 4, 0))
+    wp.tile_store(y, t, offset=(r + i * 4, col))
+)");
+  ASSERT_TRUE(c.module);
+  const int64_t rows = 4100, cols = 1025;  // 16.8 MB; an odd width leaves most rows unaligned
+  std::vector<float> x(8 * 32), y(size_t(rows * cols), -1.0f);
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i) + 0.5f;
+  tilec_array xa = View(x.data(), {8, 32}), ya = View(y.data(), {rows, cols});
+  for (int32_t col : {0, 3, 1000}) {  // aligned, misaligned, cut by the last column
+    int32_t r = int32_t(rows) - 6;    // the second block's last two rows fall outside
+    Launch(c.Entry("k"), {&xa, &ya, &r, &col}, {2}, 1);
+    for (int64_t i = 0; i < 8; ++i) {
+      for (int64_t j = 0; j < 32; ++j) {
+        const int64_t gr = r + i, gc = col + j;
+        if (gr >= rows || gc >= cols) continue;
+        ASSERT_EQ(y[size_t(gr * cols + gc)], x[size_t(i * 32 + j)]) << col << " " << i << " " << j;
+      }
+    }
+    // Nothing around the written block changed.
+    ASSERT_EQ(y[size_t((r - 1) * cols + col)], -1.0f);
+    if (col + 32 < cols) ASSERT_EQ(y[size_t(r * cols + col + 32)], -1.0f);
+    if (col == 1000) ASSERT_EQ(y[size_t(r * cols + col - 1)], -1.0f);
+  }
+}
+
 TEST(ScalarCode, LoopsFuncsMathCasts) {
   auto c = CompileText(R"(
 @wp.struct
