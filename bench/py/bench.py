@@ -13,6 +13,7 @@ import compile_section  # noqa: E402
 import cpu_section  # noqa: E402
 import gpu_section  # noqa: E402
 import kernels  # noqa: E402
+import targets  # noqa: E402
 from tools import Tools, error_line, num, parse_csv, run  # noqa: E402
 
 KiB, MiB = 1024, 1024 * 1024
@@ -94,7 +95,7 @@ def main():
         opts.sizes = opts.sizes or "256KiB,4MiB"
         opts.widths = opts.widths or "16,256,4096"
         opts.reps, opts.nvcc_reps, opts.budget = min(opts.reps, 3), min(opts.nvcc_reps, 2), min(opts.budget, 0.3)
-    opts.sizes = [size_arg(s) for s in (opts.sizes or "256KiB,8MiB,256MiB").split(",")]
+    opts.sizes = [size_arg(s) for s in (opts.sizes or "256KiB,8MiB,256MiB,1GiB").split(",")]
     opts.widths = [int(w) for w in (opts.widths or ",".join(map(str, kernels.WIDTHS))).split(",")]
     bad = [w for w in opts.widths if w not in kernels.WIDTHS]
     if bad:
@@ -161,6 +162,9 @@ def main():
         tables.append(cpu_section.run_section(tools, tpath, tso if have_tso else None, work, opts))
     if "gpu" in sections:
         tables.append(gpu_section.run_section(tools, tpath, work, opts))
+
+    if tables:
+        tables.append(targets.targets_table(tables))
 
     print()
     print(header)

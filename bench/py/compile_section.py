@@ -31,7 +31,8 @@ def _cold(cmd, reps, check=None):
 
 def compile_latency(tools, kernels, work, opts):
     t = report.Table("compile_latency", "Compile latency: source -> PTX / cubin / host code (ms)",
-                     ["kernel", "compiler", "path", "min_ms", "median_ms", "reps", "x_nvcc_ptx", "note"])
+                     ["kernel", "compiler", "path", "min_ms", "median_ms", "kernels", "ms_per_kernel", "reps",
+                      "x_nvcc_ptx", "note"])
     ptx_files = {}  # (kernel, "tilec"|"nvcc") -> PTX path
     out = os.path.join(work, "compile")
     os.makedirs(out, exist_ok=True)
@@ -127,9 +128,15 @@ def compile_latency(tools, kernels, work, opts):
                      int(w["reps"]) if w and w["reps"] else 0,
                      ("n/a (" + w["note"] + ")") if w and w["status"] != "ok" else warp_why if not w else ""))
         nvcc_med = next((r[3] for r in rows if r[0] == "nvcc" and r[1] == "-ptx"), None)
+        # Kernels each compile produces: tilec's module lists its adjoints (as bench_compile
+        # reports them), Warp builds a backward function unless enable_backward=False, and the
+        # CUDA references hold the forward kernel only.
+        tilec_kernels = sum(1 for k in SHARED_BYTES if k == name or k.startswith(name + "$")) or 1
+        counts = {"tilec": tilec_kernels, "nvcc": 1, "warp": 2 if origin.startswith("seed") else 1}
         for comp, path, mn, med, n, why in rows:
             ratio = med / nvcc_med if med and nvcc_med else None
-            t.add(name, comp, path, mn and mn * 1e3, med and med * 1e3, n, ratio,
+            per = med / counts[comp] if med else None
+            t.add(name, comp, path, mn and mn * 1e3, med and med * 1e3, counts[comp], per and per * 1e3, n, ratio,
                   why or ("adjoint built too (seed kernel)" if origin.startswith("seed") and comp in ("tilec", "warp") else ""))
     t.note(f"cold = a new process per compile; warm = in one process after a warm-up compile; "
            f"tilec/nvcc {opts.reps}/{opts.nvcc_reps} reps, Warp {opts.warp_compile_reps} rep(s) with an empty kernel cache, "

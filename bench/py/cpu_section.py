@@ -24,10 +24,18 @@ def moved_bytes(op, n, width):
     return (2 * data if op == "gather" else 3 * data) + 4 * n  # rows (+ y's read for adds) + indices
 
 
+# Above this size only rows of 1 KiB or more run: narrow rows there take tens of seconds per
+# contestant (random 16-byte accesses) and say nothing the 256 MiB runs do not.
+NARROW_MAX_BYTES = 256 * 2**20
+WIDE_MIN_BYTES = 1024
+
+
 def configs(opts):
     out = []
     for size in opts.sizes:
         for wb in opts.widths:
+            if size > NARROW_MAX_BYTES and wb < WIDE_MIN_BYTES:
+                continue
             m = kernels.tile_m(wb)
             rows = max(m, (size // wb) // m * m)
             for op, dup in OPS:
@@ -38,8 +46,11 @@ def configs(opts):
 
 
 def numpy_time(c, opts, estimate):
-    import numpy as np  # only this section needs NumPy
-    import peers
+    try:
+        import numpy as np  # only this section needs NumPy
+        import peers
+    except ImportError:
+        return None, None, 0, "n/a (NumPy is not installed for this Python)"
     n, w = c["rows"], c["width"] // 4
     if estimate is not None and estimate > opts.max_iter_s:
         return None, None, 0, f"skipped (one call est. {estimate:.1f} s)"
@@ -128,6 +139,8 @@ def run_section(tools, tpath, tso, work, opts):
            "destination read and written + indices")
     t.note("pct_of_copy = GB/s / GB/s of the copy of the same size, measured in the same process just before; both from the best repetition")
     t.note(f"hand C++ and tilec run on all {os.cpu_count()} cores; NumPy and Warp's CPU device use one thread")
+    if any(size > NARROW_MAX_BYTES for size in opts.sizes):
+        t.note(f"sizes above {NARROW_MAX_BYTES >> 20} MiB run rows of {WIDE_MIN_BYTES} B or more only")
     if opts.out:
         plot(t, os.path.join(opts.out, "cpu_throughput.png"))
     return t

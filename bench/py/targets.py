@@ -1,0 +1,110 @@
+"""The targets of the benchmark issue, each checked against the tables of this run: what was
+measured, the bound, and whether it holds. Ratios only compare numbers from the same run."""
+import report
+
+SEEDS = ("gather_even_rows", "accumulate_even_rows")
+LLC_BYTES = 32 * 2**20  # arrays above this are larger than the last-level cache here
+
+
+def _rows(table, **match):
+    cols = table.columns
+    for r in table.rows:
+        d = dict(zip(cols, r))
+        if all(d.get(k) == v for k, v in match.items()):
+            yield d
+
+
+def _one(table, **match):
+    return next(_rows(table, **match), None)
+
+
+def _verdict(ok):
+    return "n/a" if ok is None else ("met" if ok else "MISSED")
+
+
+def targets_table(tables):
+    by = {t.name: t for t in tables}
+    t = report.Table("targets", "Targets (from the tables above, this run)",
+                     ["target", "case", "measured", "bound", "verdict"])
+    comp = by.get("compile_latency")
+    if comp:
+        for k in SEEDS:
+            cold = _one(comp, kernel=k, compiler="tilec", path="source->PTX, cold process")
+            nv = _one(comp, kernel=k, compiler="nvcc", path="-ptx")
+            wp = _one(comp, kernel=k, compiler="warp")
+            warm = _one(comp, kernel=k, compiler="tilec", path="source->PTX, warm in-process")
+            c = cold and cold["median_ms"]
+            for peer, row in (("nvcc -ptx", nv), ("Warp first compile", wp)):
+                p = row and row["median_ms"]
+                x = p / c if p and c else None
+                t.add("cold tilec compile --emit=ptx >= 20x faster than " + peer, k,
+                      x and f"{x:.1f}x ({c:.0f} vs {p:.0f} ms)", ">= 20x", _verdict(x and x >= 20))
+            w = warm and warm["ms_per_kernel"]
+            t.add("warm in-process compile < 10 ms per kernel", k,
+                  w and f"{w:.1f} ms ({warm['kernels']} kernels, {warm['median_ms']:.1f} ms)", "< 10 ms",
+                  _verdict(w and w < 10))
+    cpu = by.get("cpu_throughput")
+    if cpu:
+        cases = list(dict.fromkeys((r[0], r[1], r[2]) for r in cpu.rows))
+        slower, compared = [], 0
+        for op, wb, size in cases:
+            tl = _one(cpu, op=op, row_B=wb, size_MiB=size, impl="tilec")
+            wp = _one(cpu, op=op, row_B=wb, size_MiB=size, impl="warp cpu")
+            if tl and wp and tl["min_ms"] and wp["min_ms"]:
+                compared += 1
+                if tl["min_ms"] > wp["min_ms"]:
+                    slower.append(f"{op} {wb} B {size:g} MiB ({wp['min_ms'] / tl['min_ms']:.2f}x)")
+        t.add("CPU faster than Warp's CPU device on every case", f"{compared} cases with both",
+              ("slower on: " + "; ".join(slower)) if slower else ("faster on all" if compared else None),
+              "all", _verdict(None if not compared else not slower))
+        for op, wb, size in cases:
+            tl = _one(cpu, op=op, row_B=wb, size_MiB=size, impl="tilec")
+            if not tl or tl["pct_of_copy"] is None:
+                continue
+            if op == "gather" and wb >= 1024 and size * 2**20 > LLC_BYTES:
+                t.add("CPU gather, rows >= 1 KiB, array > LLC: >= 60% of copy", f"{wb} B, {size:g} MiB",
+                      f"{tl['pct_of_copy']:.0f}%", ">= 60%", _verdict(tl["pct_of_copy"] >= 60))
+            if op.startswith("scatter"):
+                npy = _one(cpu, op=op, row_B=wb, size_MiB=size, impl="numpy")
+                hand = _one(cpu, op=op, row_B=wb, size_MiB=size, impl="hand C++")
+                if npy and npy["min_ms"]:
+                    x = npy["min_ms"] / tl["min_ms"]
+                    t.add("CPU scatter-add >= 10x faster than np.add.at", f"{op} {wb} B, {size:g} MiB",
+                          f"{x:.0f}x", ">= 10x", _verdict(x >= 10))
+                if hand and hand["min_ms"]:
+                    x = tl["min_ms"] / hand["min_ms"]
+                    t.add("CPU scatter-add within 1.5x of hand-written C++", f"{op} {wb} B, {size:g} MiB",
+                          f"{x:.2f}x its time", "<= 1.5x", _verdict(x <= 1.5))
+    ptx = by.get("ptx_quality")
+    if ptx:
+        for k in SEEDS:
+            tl, nv = _one(ptx, kernel=k, compiler="tilec"), _one(ptx, kernel=k, compiler="nvcc")
+            if not tl or tl["registers"] is None:
+                t.add("PTX of the seed kernels", k, None, "", "n/a")
+                continue
+            spills = (tl["spill_st_B"] or 0) + (tl["spill_ld_B"] or 0)
+            t.add("PTX: no spills", k, f"{spills} B", "0 B", _verdict(spills == 0))
+            if nv and nv["registers"]:
+                x = tl["registers"] / nv["registers"]
+                t.add("PTX: registers within 1.3x of nvcc", k, f"{tl['registers']} vs {nv['registers']} ({x:.2f}x)",
+                      "<= 1.3x", _verdict(x <= 1.3))
+            if tl["x_nvcc_instr"] is not None:
+                t.add("PTX: instructions within 1.3x of nvcc", k,
+                      f"{tl['ptx_instr']} vs {nv and nv['ptx_instr']} ({tl['x_nvcc_instr']:.2f}x)", "<= 1.3x",
+                      _verdict(tl["x_nvcc_instr"] <= 1.3))
+    gpu = by.get("gpu_bandwidth")
+    measured = gpu and any(r for r in gpu.rows if "pct_of_copy" in gpu.columns
+                           and dict(zip(gpu.columns, r)).get("pct_of_copy") is not None)
+    if gpu and measured:
+        cols = gpu.columns
+        for r in gpu.rows:
+            d = dict(zip(cols, r))
+            if d.get("impl") == "tilec" and d.get("row_B", 0) >= 512 and "10%" not in str(d.get("op")) \
+                    and "90%" not in str(d.get("op")) and d.get("pct_of_copy") is not None:
+                t.add("GPU gather / scatter-add, rows >= 512 B: >= 75% of copy", f"{d['op']} {d['row_B']} B",
+                      f"{d['pct_of_copy']:.0f}%", ">= 75%", _verdict(d["pct_of_copy"] >= 75))
+    else:
+        t.add("GPU gather / scatter-add, rows >= 512 B: >= 75% of copy", "cuda:0", None, ">= 75%",
+              "n/a (no GPU in this run)")
+    t.note("verdicts use the medians of the compile table and the best repetitions of the throughput table")
+    return t
