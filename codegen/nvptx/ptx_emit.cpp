@@ -1,6 +1,6 @@
 // PTX emission: an nvptx64 TargetMachine per architecture, the SIMT lowering with the NVPTX
 // target, math intrinsics (exp, log, pow, sin, cos) redirected to CUDA's libdevice (linked
-// only when used), the O3 pipeline, and LLVM's PTX printer.
+// only when used), the kernel pipeline, and LLVM's PTX printer.
 #include <cstdlib>
 #include <map>
 #include <mutex>
@@ -44,8 +44,10 @@ std::unique_ptr<llvm::TargetMachine> CreateNvptxTargetMachine(const std::string&
   });
   const llvm::Target* target = llvm::TargetRegistry::lookupTarget(kTriple, error);
   if (!target) return nullptr;
+  // ptxas is the optimizing back end: LLVM's machine-level O1 gives it the same PTX as O3 on
+  // our kernels at a fifth less compile time (O0 leaves stack frames behind).
   std::unique_ptr<llvm::TargetMachine> tm(target->createTargetMachine(
-      kTriple, arch, "", llvm::TargetOptions(), std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Aggressive));
+      kTriple, arch, "", llvm::TargetOptions(), std::nullopt, std::nullopt, llvm::CodeGenOptLevel::Less));
   if (!tm) error = "cannot create an NVPTX target machine for " + arch;
   return tm;
 }
@@ -143,7 +145,7 @@ std::unique_ptr<llvm::Module> BuildNvptx(const ir::Module& m, const PtxOptions& 
   if (!simt::LowerSimt(m, *mod, *target, opts.block_dim, layouts, error)) return nullptr;
   for (auto& l : layouts) info.push_back({l.name, l.block_dim, l.shared_bytes, l.barrier_sites});
   if (!LinkMath(*mod, error)) return nullptr;
-  if (opts.optimize) OptimizeModule(*mod, tm);
+  if (opts.optimize) OptimizeKernelModule(*mod, tm);
   return mod;
 }
 
