@@ -1,9 +1,13 @@
 // PTX emission: an nvptx64 TargetMachine per architecture, the SIMT lowering with the NVPTX
 // target, math intrinsics (exp, log, pow, sin, cos) redirected to CUDA's libdevice (linked
-// only when used), the kernel pipeline, and LLVM's PTX printer.
+// only when used), the kernel pipeline, and LLVM's PTX printer; a module's kernels compile on
+// parallel threads.
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <thread>
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LegacyPassManager.h>
@@ -136,13 +140,13 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
 
 std::unique_ptr<llvm::Module> BuildNvptx(const ir::Module& m, const PtxOptions& opts, llvm::LLVMContext& ctx,
                                          llvm::TargetMachine& tm, std::vector<SimtKernelInfo>& info,
-                                         std::string& error) {
+                                         std::string& error, const ir::Function* only = nullptr) {
   auto mod = std::make_unique<llvm::Module>("tilec_nvptx", ctx);
   mod->setDataLayout(tm.createDataLayout());
   mod->setTargetTriple(kTriple);
   auto target = simt::CreateNvptxTarget(std::atoi(opts.arch.c_str() + 3));
   std::vector<simt::SimtKernelLayout> layouts;
-  if (!simt::LowerSimt(m, *mod, *target, opts.block_dim, layouts, error)) return nullptr;
+  if (!simt::LowerSimt(m, *mod, *target, opts.block_dim, layouts, error, only)) return nullptr;
   for (auto& l : layouts) info.push_back({l.name, l.block_dim, l.shared_bytes, l.barrier_sites});
   if (!LinkMath(*mod, error)) return nullptr;
   if (opts.optimize) OptimizeKernelModule(*mod, tm);
@@ -158,6 +162,104 @@ bool CheckOptions(const PtxOptions& opts, std::string& error) {
     error = "block_dim must be 1 to 1024, got " + std::to_string(opts.block_dim);
     return false;
   }
+  return true;
+}
+
+// PTX for the kernels of `m` (all, or only `only`) as one text, in a context of its own.
+bool EmitPtxText(const ir::Module& m, const PtxOptions& opts, const ir::Function* only, std::string& ptx,
+                 std::vector<SimtKernelInfo>& info, std::string& error) {
+  auto tm = CreateNvptxTargetMachine(opts.arch, error);
+  if (!tm) return false;
+  llvm::LLVMContext ctx;
+  auto mod = BuildNvptx(m, opts, ctx, *tm, info, error, only);
+  if (!mod) return false;
+  llvm::SmallString<0> text;
+  llvm::raw_svector_ostream os(text);
+  llvm::legacy::PassManager pm;
+  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+    error = "the NVPTX target cannot emit assembly";
+    return false;
+  }
+  pm.run(*mod);
+  ptx = std::string(text.str());
+  return true;
+}
+
+// Splits one kernel's PTX into its header (through `.address_size`), its shared declarations
+// and the rest. Returns false when the text holds anything else at the top level (a device
+// function, a global, a string for print): such pieces cannot be joined by text.
+bool SplitPiece(const std::string& ptx, std::string& header, std::vector<std::string>& decls, std::string& body) {
+  size_t pos = 0;
+  bool in_header = true;
+  while (pos < ptx.size()) {
+    size_t end = ptx.find('\n', pos);
+    if (end == std::string::npos) end = ptx.size();
+    const std::string line = ptx.substr(pos, end - pos);
+    pos = end + 1;
+    if (in_header) {
+      header += line + "\n";
+      if (line.rfind(".address_size", 0) == 0) in_header = false;
+      continue;
+    }
+    if (line.rfind(".extern .shared ", 0) == 0 && line.back() == ';') {
+      decls.push_back(line);
+      continue;
+    }
+    if (!line.empty() && line[0] == '.' && line.rfind(".visible .entry ", 0) != 0) return false;
+    body += line + "\n";
+  }
+  return !in_header;
+}
+
+// Kernels are independent, so a module of several compiles as one LLVM module per kernel on
+// worker threads (each with its own LLVMContext), and the texts are joined: the header and the
+// shared declarations once, then every kernel in module order. Returns false, with `joined`
+// false, when the pieces cannot be joined; the caller then compiles the module as one.
+bool EmitPtxParallel(const ir::Module& m, const PtxOptions& opts, size_t workers, PtxModule& out,
+                     std::string& error, bool& joined) {
+  joined = false;
+  std::vector<const ir::Function*> kernels;
+  for (auto& f : m.functions()) kernels.push_back(f.get());
+  struct Piece {
+    std::string ptx, error;
+    std::vector<SimtKernelInfo> info;
+    bool ok = false;
+  };
+  std::vector<Piece> pieces(kernels.size());
+  std::atomic<size_t> next{0};
+  auto work = [&] {
+    for (size_t k; (k = next.fetch_add(1)) < kernels.size();) {
+      Piece& p = pieces[k];
+      p.ok = EmitPtxText(m, opts, kernels[k], p.ptx, p.info, p.error);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (size_t w = 1; w < workers; ++w) threads.emplace_back(work);
+  work();
+  for (std::thread& t : threads) t.join();
+
+  std::string header, body;
+  std::vector<std::string> decls;
+  out.kernels.clear();
+  for (Piece& p : pieces) {
+    if (!p.ok) {
+      error = p.error;
+      joined = true;  // a real failure, not a joining problem
+      return false;
+    }
+    std::string h, b;
+    std::vector<std::string> d;
+    if (!SplitPiece(p.ptx, h, d, b) || (!header.empty() && h != header)) return false;
+    header = h;
+    for (const std::string& x : d)
+      if (std::find(decls.begin(), decls.end(), x) == decls.end()) decls.push_back(x);
+    body += b;
+    out.kernels.insert(out.kernels.end(), p.info.begin(), p.info.end());
+  }
+  out.ptx = header + "\n";
+  for (const std::string& d : decls) out.ptx += d + "\n";
+  out.ptx += body;
+  joined = true;
   return true;
 }
 
@@ -178,23 +280,15 @@ bool EmitNvptxLlvmIr(const ir::Module& m, const PtxOptions& opts, std::string& l
 
 bool EmitPtx(const ir::Module& m, const PtxOptions& opts, PtxModule& out, std::string& error) {
   if (!CheckOptions(opts, error)) return false;
-  auto tm = CreateNvptxTargetMachine(opts.arch, error);
-  if (!tm) return false;
-  llvm::LLVMContext ctx;
-  out.kernels.clear();
-  auto mod = BuildNvptx(m, opts, ctx, *tm, out.kernels, error);
-  if (!mod) return false;
-  llvm::SmallString<0> text;
-  llvm::raw_svector_ostream os(text);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
-    error = "the NVPTX target cannot emit assembly";
-    return false;
-  }
-  pm.run(*mod);
-  out.ptx = std::string(text.str());
   out.arch = opts.arch;
-  return true;
+  const size_t workers = std::min<size_t>(m.functions().size(), std::max(1u, std::thread::hardware_concurrency()));
+  if (workers > 1) {
+    bool joined = false;
+    if (EmitPtxParallel(m, opts, workers, out, error, joined)) return true;
+    if (joined) return false;
+  }
+  out.kernels.clear();
+  return EmitPtxText(m, opts, nullptr, out.ptx, out.kernels, error);
 }
 
 }  // namespace tilec::codegen

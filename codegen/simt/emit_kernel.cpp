@@ -343,9 +343,10 @@ void Emitter::EmitWhile(const ir::Op& op) {
 }
 
 bool LowerSimt(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim,
-               std::vector<SimtKernelLayout>& layouts, std::string& error) {
+               std::vector<SimtKernelLayout>& layouts, std::string& error, const ir::Function* only) {
   Emitter e(m, mod, target, block_dim);
-  for (auto& f : m.functions()) layouts.push_back(e.EmitKernel(*f));
+  for (auto& f : m.functions())
+    if (!only || f.get() == only) layouts.push_back(e.EmitKernel(*f));
   std::string msg;
   llvm::raw_string_ostream os(msg);
   if (llvm::verifyModule(mod, &os)) {

@@ -51,7 +51,8 @@ std::unique_ptr<Target> CreateHostSimtTarget();
 // `arch` is "sm_75" ... "sm_90" (its number decides which reductions exist).
 std::unique_ptr<Target> CreateNvptxTarget(int sm);
 
-// Lowers every kernel of `m` into `mod` (whose data layout is already set) with the SIMT model.
+// Lowers every kernel of `m` (only `only`, when given) into `mod` (whose data layout is already
+// set) with the SIMT model.
 // Fills per-kernel shared bytes and barrier counts in module order. Returns false and sets
 // `error` if LLVM's verifier rejects the result (a compiler bug).
 struct SimtKernelLayout {
@@ -61,6 +62,7 @@ struct SimtKernelLayout {
   int barrier_sites = 0;
 };
 bool LowerSimt(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim,
-               std::vector<SimtKernelLayout>& layouts, std::string& error);
+               std::vector<SimtKernelLayout>& layouts, std::string& error,
+               const ir::Function* only = nullptr);
 
 }  // namespace tilec::codegen::simt

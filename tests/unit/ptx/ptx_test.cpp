@@ -77,6 +77,35 @@ TEST(Ptx, KernelMetadata) {
   EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[40\])"), 1) << body;
 }
 
+// Kernels compile apart (in parallel) and their texts are joined: one header, one declaration
+// of the dynamic shared memory, every entry once and in module order, metadata in that order.
+TEST(Ptx, KernelsCompiledApartFormOneModule) {
+  ir::Module m;
+  testing::AddGatherEvenRows(m);
+  testing::AddAccumulateEvenRows(m);
+  {
+    ir::Builder b(m);
+    b.SetInsertionPoint(m.AddFunction("empty")->body());
+    b.Return();
+  }
+  codegen::PtxModule p = Compile(m, "sm_90", 32);
+  EXPECT_EQ(CountMatches(p.ptx, R"(\.version )"), 1) << p.ptx;
+  EXPECT_EQ(CountMatches(p.ptx, R"(\.extern \.shared )"), 1) << p.ptx;
+  const char* names[] = {"gather_even_rows", "accumulate_even_rows", "empty"};
+  size_t last = 0;
+  ASSERT_EQ(p.kernels.size(), 3u);
+  for (int k = 0; k < 3; ++k) {
+    const std::string head = ".entry " + codegen::EntrySymbol(names[k]) + "(";
+    EXPECT_EQ(CountMatches(p.ptx, "\\.entry " + codegen::EntrySymbol(names[k]) + "\\("), 1) << names[k];
+    const size_t at = p.ptx.find(head);
+    EXPECT_GT(at, last) << names[k] << " out of order";
+    last = at;
+    EXPECT_EQ(p.kernels[size_t(k)].name, names[k]);
+  }
+  EXPECT_EQ(p.kernels[0].shared_bytes, 16u);
+  ExpectPtxasAccepts(p.ptx, "sm_90", "three kernels");
+}
+
 TEST(Ptx, GatherScatterKernelsAcceptedByPtxas) {
   ir::Module m;
   int n = 0;
