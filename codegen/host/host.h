@@ -18,7 +18,7 @@ std::unique_ptr<llvm::TargetMachine> CreateHostTargetMachine(std::string& error)
 // The new pass manager's O3 module pipeline, tuned for `tm`.
 void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm);
 // A lighter pipeline for GPU kernel modules: alwaysinline, then the per-function
-// simplification pipeline at O2.
+// simplification pipeline at O1.
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm);
 
 // Hands an optimized host module to a fresh ORC LLJIT (process symbols resolve libm, printf,

@@ -40,8 +40,8 @@ void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
 // A GPU kernel module needs no call-graph inliner (the lowering inlines @wp.func bodies, and
 // libdevice's functions are alwaysinline), no vectorizers and no module-level passes beyond
 // dropping dead functions: the per-function simplification pipeline (SROA, early CSE,
-// instcombine, CFG simplification, LICM, full unrolling, GVN) is what shapes its code, at a
-// third of the O3 pipeline's compile time. ptxas optimizes the PTX again.
+// instcombine, CFG simplification, LICM, full unrolling) is what shapes its code, at
+// less than half the O3 pipeline's compile time. ptxas optimizes the PTX again.
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::PassBuilder pb(&tm);
   Analyses a(pb);
