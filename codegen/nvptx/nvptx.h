@@ -15,6 +15,7 @@ struct PtxOptions {
   std::string arch = "sm_90";  // sm_75, sm_80, sm_86, sm_89 or sm_90
   int block_dim = 256;         // lanes per block of every tiled kernel
   bool optimize = true;
+  int threads = 0;  // kernels compiled at once (0: one per hardware thread)
 };
 
 struct PtxModule {

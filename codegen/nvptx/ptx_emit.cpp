@@ -281,7 +281,8 @@ bool EmitNvptxLlvmIr(const ir::Module& m, const PtxOptions& opts, std::string& l
 bool EmitPtx(const ir::Module& m, const PtxOptions& opts, PtxModule& out, std::string& error) {
   if (!CheckOptions(opts, error)) return false;
   out.arch = opts.arch;
-  const size_t workers = std::min<size_t>(m.functions().size(), std::max(1u, std::thread::hardware_concurrency()));
+  const size_t threads = opts.threads > 0 ? size_t(opts.threads) : std::max(1u, std::thread::hardware_concurrency());
+  const size_t workers = std::min<size_t>(m.functions().size(), threads);
   if (workers > 1) {
     bool joined = false;
     if (EmitPtxParallel(m, opts, workers, out, error, joined)) return true;

@@ -4,6 +4,9 @@
 // CAS loop below, and the barrier count the data flow needs.
 #include <gtest/gtest.h>
 
+#include <regex>
+#include <sstream>
+
 #include "codegen/nvptx/nvptx.h"
 #include "tests/unit/ptx/kernels.h"
 #include "tests/unit/ptx/ptxas.h"
@@ -17,12 +20,13 @@ using testing::IndexedSpec;
 
 const char* kArchs[] = {"sm_75", "sm_80", "sm_90"};
 
-codegen::PtxModule Compile(const ir::Module& m, const std::string& arch, int block_dim = 256) {
+codegen::PtxModule Compile(const ir::Module& m, const std::string& arch, int block_dim = 256, int threads = 0) {
   auto errors = ir::Verify(m);
   EXPECT_TRUE(errors.empty()) << errors.front();
   codegen::PtxOptions o;
   o.arch = arch;
   o.block_dim = block_dim;
+  o.threads = threads;
   codegen::PtxModule out;
   std::string error;
   EXPECT_TRUE(codegen::EmitPtx(m, o, out, error)) << error;
@@ -103,6 +107,18 @@ TEST(Ptx, KernelsCompiledApartFormOneModule) {
     EXPECT_EQ(p.kernels[size_t(k)].name, names[k]);
   }
   EXPECT_EQ(p.kernels[0].shared_bytes, 16u);
+  // The same kernels as one LLVM module on one thread: the same entries, line for line (labels
+  // are numbered per module: $L__BB<function>_<block>).
+  codegen::PtxModule one = Compile(m, "sm_90", 32, 1);
+  auto lines = [](const std::string& ptx) {
+    std::vector<std::string> out;
+    std::istringstream in(ptx);
+    const std::regex label(R"(\$L__BB\d+_)");
+    for (std::string l; std::getline(in, l);)
+      if (!l.empty() && l.find("//") == std::string::npos) out.push_back(std::regex_replace(l, label, "$$L__BB_"));
+    return out;
+  };
+  EXPECT_EQ(lines(p.ptx), lines(one.ptx));
   ExpectPtxasAccepts(p.ptx, "sm_90", "three kernels");
 }
 
