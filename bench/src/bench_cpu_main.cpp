@@ -14,6 +14,7 @@
 #include "bench/src/bench_util.h"
 #include "bench/src/cpu_loops.h"
 #include "bench/src/tilec_cpu.h"
+#include "tilec/array.h"
 
 using namespace tilec::bench;
 
@@ -73,6 +74,16 @@ double MaxRelDiff(const std::vector<float>& a, const std::vector<float>& b) {
   return diff / scale;
 }
 
+// A fixed run of floats in memory someone else owns.
+struct HostSpan {
+  float* p;
+  int64_t n;
+  float* data() const { return p; }
+  float* begin() const { return p; }
+  float* end() const { return p + n; }
+  float& operator[](int64_t i) const { return p[i]; }
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -89,14 +100,21 @@ int main(int argc, char** argv) {
 
   if (a.op == "copy") {
     const int64_t n = std::max<int64_t>(a.bytes, 4) / 4;
-    std::vector<float> src(n, 1.0f), dst(n, 0.0f);
-    Row("copy", Measure([&] { CopyFloats(pool, src.data(), dst.data(), n); }, a.reps, a.budget));
+    const tilec::rt::Array src = tilec::rt::Array::Empty({n}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+    const tilec::rt::Array dst = tilec::rt::Array::Zeros({n}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+    std::fill_n(static_cast<float*>(src.data()), n, 1.0f);
+    Row("copy", Measure([&] { CopyFloats(pool, static_cast<const float*>(src.data()), static_cast<float*>(dst.data()), n); },
+                        a.reps, a.budget));
     return 0;
   }
   if (a.op != "gather" && a.op != "scatter") return 2;
 
   const int64_t n = a.rows, w = a.width, elems = n * w;
-  std::vector<float> x(elems), y(elems, 0.0f);
+  // Every contestant works on arrays from tilec's runtime allocator, as a tilec user's arrays
+  // are (large ones start on huge pages where the kernel grants them).
+  const tilec::rt::Array x_array = tilec::rt::Array::Empty({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  const tilec::rt::Array y_array = tilec::rt::Array::Zeros({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  const HostSpan x{static_cast<float*>(x_array.data()), elems}, y{static_cast<float*>(y_array.data()), elems};
   for (int64_t i = 0; i < elems; ++i) x[i] = static_cast<float>(i % 1021) * 0.001f;
   const bool gather = a.op == "gather";
   std::vector<int32_t> idx = MakeIndices(n, n, gather ? 0.0 : a.dup, gather ? 7 : 11);
@@ -109,7 +127,7 @@ int main(int argc, char** argv) {
   };
   std::fill(y.begin(), y.end(), 0.0f);
   hand();
-  const std::vector<float> reference = y;
+  const std::vector<float> reference(y.begin(), y.end());
   Row("hand", Measure(hand, a.reps, a.budget));
 
   if (a.tilec_so.empty()) {
@@ -130,7 +148,7 @@ int main(int argc, char** argv) {
     Missing("tilec", std::string("launch failed (") + e.what() + ")");
     return 0;
   }
-  const double diff = MaxRelDiff(reference, y);
+  const double diff = MaxRelDiff(reference, std::vector<float>(y.begin(), y.end()));
   const bool valid = gather ? diff == 0.0 : diff < 1e-4;
   char note[64];
   std::snprintf(note, sizeof note, "%s (max rel diff %.2g)", valid ? "valid" : "WRONG RESULT", diff);

@@ -5,6 +5,8 @@
 #include <cstring>
 #include <mutex>
 
+#include <sys/mman.h>
+
 #include "runtime/src/internal.h"
 #include "tilec/error.h"
 
@@ -114,6 +116,9 @@ void Synchronize(std::optional<Device> device) {
 
 // --- raw memory -------------------------------------------------------------------------
 
+constexpr size_t kHugePageBytes = size_t(2) << 20;
+constexpr size_t kHugeArrayBytes = size_t(8) << 20;
+
 Buffer::~Buffer() {
   if (!owned || !ptr) return;
   if (device.is_cpu())
@@ -128,10 +133,17 @@ std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zer
   buf->bytes = bytes;
   buf->device = device;
   if (device.is_cpu()) {
-    // 64-byte alignment suits vector loads and keeps every element naturally aligned.
-    size_t rounded = (bytes + 63) / 64 * 64;
-    buf->ptr = std::aligned_alloc(64, rounded == 0 ? 64 : rounded);
+    // 64-byte alignment suits vector loads and keeps every element naturally aligned. Large
+    // arrays start on a huge-page boundary and ask for transparent huge pages: a kernel that
+    // gathers or scatters rows at random touches a new 4 KiB page per row, and a TLB miss per
+    // row costs about as much as the row's own memory access.
+    const size_t align = bytes >= kHugeArrayBytes ? kHugePageBytes : 64;
+    size_t rounded = (bytes + align - 1) / align * align;
+    buf->ptr = std::aligned_alloc(align, rounded == 0 ? align : rounded);
     if (!buf->ptr) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+#ifdef MADV_HUGEPAGE
+    if (align == kHugePageBytes) madvise(buf->ptr, rounded, MADV_HUGEPAGE);  // advice only
+#endif
     if (zero) std::memset(buf->ptr, 0, bytes);
   } else {
     buf->ptr = cuda::Alloc(device.ordinal, bytes);

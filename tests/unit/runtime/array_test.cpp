@@ -112,6 +112,19 @@ TEST(ArrayTest, ContiguousLayoutAndAbi) {
   EXPECT_EQ(abi.strides[1], 8);
 }
 
+// Small CPU arrays are 64-byte aligned; large ones start on a 2 MiB (huge page) boundary, and
+// both are zeroed exactly over their extent.
+TEST(ArrayTest, CpuAlignmentBySize) {
+  Array small = Array::Zeros({3, 5}, ScalarType::Float32, kCpu);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(small.data()) % 64, 0u);
+  const int64_t n = (int64_t(8) << 20) / 4 + 3;  // just over 8 MiB
+  Array big = Array::Zeros({n}, ScalarType::Float32, kCpu);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(big.data()) % (uintptr_t(2) << 20), 0u);
+  const float* p = static_cast<const float*>(big.data());
+  EXPECT_EQ(p[0], 0.0f);
+  EXPECT_EQ(p[n - 1], 0.0f);
+}
+
 TEST(ArrayTest, StridedCopyIntoViewTouchesOnlyTheView) {
   Array a = Array::FromVector(std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}, {8}, kCpu);
   Array v = a.Slice({S::Range(7, std::nullopt, -3)});  // elements 7, 4, 1
