@@ -213,8 +213,9 @@ bool SplitPiece(const std::string& ptx, std::string& header, std::vector<std::st
 
 // Kernels are independent, so a module of several compiles as one LLVM module per kernel on
 // worker threads (each with its own LLVMContext), and the texts are joined: the header and the
-// shared declarations once, then every kernel in module order. Returns false, with `joined`
-// false, when the pieces cannot be joined; the caller then compiles the module as one.
+// shared declarations once, then every kernel in module order. On failure `joined` says which:
+// false when the pieces cannot be joined (the caller compiles the module as one), true when a
+// kernel failed to compile (`error` says why).
 bool EmitPtxParallel(const ir::Module& m, const PtxOptions& opts, size_t workers, PtxModule& out,
                      std::string& error, bool& joined) {
   joined = false;
