@@ -37,12 +37,16 @@ void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
   mpm.run(m, a.mam);
 }
 
-// A GPU kernel module needs no call-graph inliner (the lowering inlines @wp.func bodies, and
-// libdevice's functions are alwaysinline), no vectorizers and no module-level passes beyond
+// A GPU kernel module without library code needs no call-graph inliner (the lowering inlines
+// @wp.func bodies), no vectorizers and no module-level passes beyond
 // dropping dead functions: the per-function simplification pipeline (SROA, early CSE,
 // instcombine, CFG simplification, LICM, full unrolling) is what shapes its code, at
 // less than half the O3 pipeline's compile time. ptxas optimizes the PTX again.
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
+  // Library bodies (libdevice's sinf, expf, ...) keep local arrays in their range reductions
+  // that only the full pipeline's late unrolling and SROA put back in registers.
+  for (const llvm::Function& f : m)
+    if (!f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::AlwaysInline)) return OptimizeModule(m, tm);
   llvm::PassBuilder pb(&tm);
   Analyses a(pb);
   const llvm::OptimizationLevel level = llvm::OptimizationLevel::O1;
