@@ -38,8 +38,9 @@ std::unique_ptr<ir::Module> LowerChecked(const sema::CheckedModule& checked, con
   return m;
 }
 
-bool AddAdjoints(ir::Module& m, diag::DiagnosticEngine& diags, InternalError& ice) {
-  if (!autodiff::BuildAdjoints(m, diags)) return false;
+namespace {
+// The module after adjoints were added must still verify; if not, that is a compiler bug.
+bool VerifyAdjoints(const ir::Module& m, InternalError& ice) {
   std::vector<std::string> errors = ir::Verify(m);
   if (!errors.empty()) {
     ice.message = "invalid adjoint Tile IR:";
@@ -47,6 +48,12 @@ bool AddAdjoints(ir::Module& m, diag::DiagnosticEngine& diags, InternalError& ic
     return false;
   }
   return true;
+}
+}  // namespace
+
+bool AddAdjoints(ir::Module& m, diag::DiagnosticEngine& diags, InternalError& ice) {
+  if (!autodiff::BuildAdjoints(m, diags)) return false;
+  return VerifyAdjoints(m, ice);
 }
 
 bool AddAdjointsDeferred(ir::Module& m, AdjointRejections& rejected, InternalError& ice) {
@@ -61,13 +68,7 @@ bool AddAdjointsDeferred(ir::Module& m, AdjointRejections& rejected, InternalErr
       rejected[f->name()] = os.str();
     }
   }
-  std::vector<std::string> errors = ir::Verify(m);
-  if (!errors.empty()) {
-    ice.message = "invalid adjoint Tile IR:";
-    for (const std::string& e : errors) ice.message += "\n  " + e;
-    return false;
-  }
-  return true;
+  return VerifyAdjoints(m, ice);
 }
 
 rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Module& ir,

@@ -181,10 +181,20 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   // Rows reached through an index tile are scattered over memory, and an atomic add waits for
   // its cache line: prefetch the row a few kilobytes ahead so that misses overlap.
   const int64_t ahead = std::clamp<int64_t>(int64_t(4096 / row_bytes), 1, 16);
-  auto prefetch_row = [&](llvm::Value* at_axis) {
+  // Byte offset of a row's leading coordinates (the row `at_axis` along the indexed axis, when
+  // given); `ok`, when asked for, says whether they are all inside the array.
+  auto lead = [&](llvm::Value* at_axis, llvm::Value** ok) {
     llvm::Value* byte_off = I64(0);
-    for (int d = 0; d < last; ++d)
-      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(global(d, d == axis ? at_axis : coord[size_t(d)]), a.strides[d]));
+    if (ok) *ok = b_.getTrue();
+    for (int d = 0; d < last; ++d) {
+      llvm::Value* g = global(d, d == axis && at_axis ? at_axis : coord[size_t(d)]);
+      if (ok) *ok = b_.CreateAnd(*ok, b_.CreateICmpULT(g, a.shape[d]));
+      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, a.strides[d]));
+    }
+    return byte_off;
+  };
+  auto prefetch_row = [&](llvm::Value* at_axis) {
+    llvm::Value* byte_off = lead(at_axis, nullptr);
     llvm::Value* base = b_.CreateGEP(b_.getInt8Ty(), a.data,
                                      {b_.CreateAdd(byte_off, b_.CreateMul(offsets[last], a.strides[last]))});
     // Every line of the row (a row starts a new page, where hardware prefetchers lose track).
@@ -250,13 +260,8 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   };
   auto row = [&](llvm::Value* row_lin) {
     prefetch_ahead();
-    llvm::Value* lead_ok = b_.getTrue();
-    llvm::Value* byte_off = I64(0);
-    for (int d = 0; d < last; ++d) {
-      llvm::Value* g = global(d, coord[d]);
-      lead_ok = b_.CreateAnd(lead_ok, b_.CreateICmpULT(g, a.shape[d]));
-      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, a.strides[d]));
-    }
+    llvm::Value* lead_ok = nullptr;
+    llvm::Value* byte_off = lead(nullptr, &lead_ok);
     llvm::Value* g0 = offsets[last];
     llvm::Value* extent = a.shape[last];
     llvm::Value* row_ok = b_.CreateAnd(b_.CreateICmpUGE(extent, I64(width)),

@@ -20,6 +20,17 @@ const std::set<std::string> kStages = {"tokens", "ast", "typed-ast", "tile-ir",
 
 // `--emit=ptx`, and `--emit=llvm --target=nvptx`: forward and adjoint kernels through the SIMT
 // lowering for `--arch` (default sm_90) with `--block-dim` lanes per block (default 256).
+// A text artifact to `-o FILE`, or to stdout without `-o`.
+int WriteOutput(const Options& opts, const std::string& text) {
+  if (auto out = opts.Get("o")) {
+    std::ofstream f(*out);
+    if (!(f << text)) return UsageError("cannot write `" + *out + "`");
+  } else {
+    std::cout << text;
+  }
+  return kExitOk;
+}
+
 int EmitGpu(const Options& opts, FrontendResult& fe, const sema::CheckedModule& checked, const std::string& emit) {
   codegen::PtxOptions popts;
   popts.arch = opts.Get("arch").value_or("sm_90");
@@ -54,13 +65,7 @@ int EmitGpu(const Options& opts, FrontendResult& fe, const sema::CheckedModule& 
     std::cerr << "internal compiler error: " << error << "\n";
     return kExitInternal;
   }
-  if (auto out = opts.Get("o")) {
-    std::ofstream f(*out);
-    if (!(f << text)) return UsageError("cannot write `" + *out + "`");
-  } else {
-    std::cout << text;
-  }
-  return kExitOk;
+  return WriteOutput(opts, text);
 }
 }
 
@@ -155,13 +160,7 @@ int RunCompile(const Options& opts) {
       }
       return kExitOk;
     }
-    if (auto out = opts.Get("o")) {
-      std::ofstream f(*out);
-      if (!(f << text)) return UsageError("cannot write `" + *out + "`");
-    } else {
-      std::cout << text;
-    }
-    return kExitOk;
+    return WriteOutput(opts, text);
   }
   PrintDiagnostics(opts, fe.diags);
   return UsageError("stage `" + (emit.empty() ? std::string("-o") : "--emit=" + emit) +
