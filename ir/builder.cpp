@@ -2,6 +2,8 @@
 // whether operands make sense, so malformed IR can still be built (tests rely on that).
 #include "ir/builder.h"
 
+#include <algorithm>
+
 namespace tilec::ir {
 
 Op* Builder::Create(OpCode code, std::vector<Value*> operands, std::vector<Type> result_types) {
@@ -13,7 +15,7 @@ Op* Builder::Create(OpCode code, std::vector<Value*> operands, std::vector<Type>
 
 Value* Builder::Const(const Type& type, ConstVal v) {
   Op* op = Create(OpCode::Const, {}, {type});
-  op->value = v;
+  op->value() = v;
   return op->result();
 }
 
@@ -57,7 +59,7 @@ Value* Builder::Clamp(Value* x, Value* lo, Value* hi) {
 
 Value* Builder::Cmp(CmpPred pred, Value* a, Value* b) {
   Op* op = Create(OpCode::Cmp, {a, b}, {Type::Scalar(ScalarType::Bool)});
-  op->pred = pred;
+  op->pred() = pred;
   return op->result();
 }
 
@@ -110,7 +112,7 @@ Value* Builder::AtomicAdd(Value* array, const std::vector<Value*>& indices, Valu
 
 Value* Builder::ArrayDim(Value* array, int dim) {
   Op* op = Create(OpCode::ArrayDim, {array}, {Type::Scalar(ScalarType::Int32)});
-  op->index = dim;
+  op->dim() = dim;
   return op->result();
 }
 
@@ -122,13 +124,13 @@ Value* Builder::FieldGet(Value* s, int field) {
     if (field >= 0 && field < int(def.fields.size())) t = Type::Elem(def.fields[field].type);
   }
   Op* op = Create(OpCode::FieldGet, {s}, {t});
-  op->index = field;
+  op->field() = field;
   return op->result();
 }
 
 Value* Builder::FieldSet(Value* s, int field, Value* v) {
   Op* op = Create(OpCode::FieldSet, {s, v}, {s->type()});
-  op->index = field;
+  op->field() = field;
   return op->result();
 }
 
@@ -139,10 +141,8 @@ Value* Builder::TileFull(Value* v, const std::vector<int64_t>& shape, Storage st
 Value* Builder::TileArange(ScalarType dtype, double start, double step, int64_t count,
                            Storage storage) {
   Op* op = Create(OpCode::TileArange, {}, {Type::Tile(ElemType::Of(dtype), {count}, storage)});
-  op->value.f = start;
-  op->value.i = int64_t(start);
-  op->value2.f = step;
-  op->value2.i = int64_t(step);
+  op->start() = ConstVal{int64_t(start), start};
+  op->step() = ConstVal{int64_t(step), step};
   return op->result();
 }
 
@@ -170,7 +170,7 @@ Value* Builder::TileLoadIndexed(Value* array, Value* indices, const std::vector<
   std::vector<Value*> ops{array, indices};
   ops.insert(ops.end(), offsets.begin(), offsets.end());
   Op* op = Create(OpCode::TileLoadIndexed, ops, {Type::Tile(array->type().elem, shape, storage)});
-  op->index = axis;
+  op->axis() = axis;
   return op->result();
 }
 
@@ -178,7 +178,7 @@ void Builder::TileStoreIndexed(Value* array, Value* indices, Value* tile,
                                const std::vector<Value*>& offsets, int axis) {
   std::vector<Value*> ops{array, indices, tile};
   ops.insert(ops.end(), offsets.begin(), offsets.end());
-  Create(OpCode::TileStoreIndexed, ops, {})->index = axis;
+  Create(OpCode::TileStoreIndexed, ops, {})->axis() = axis;
 }
 
 Value* Builder::TileAtomicAddIndexed(Value* array, Value* indices, Value* tile,
@@ -186,13 +186,50 @@ Value* Builder::TileAtomicAddIndexed(Value* array, Value* indices, Value* tile,
   std::vector<Value*> ops{array, indices, tile};
   ops.insert(ops.end(), offsets.begin(), offsets.end());
   Op* op = Create(OpCode::TileAtomicAddIndexed, ops, {tile->type()});
-  op->index = axis;
+  op->axis() = axis;
   return op->result();
 }
 
 Value* Builder::TileSum(Value* tile) {
   Type t = Type::Tile(tile->type().elem, {1}, Storage::Register);
   return Create(OpCode::TileSum, {tile}, {t})->result();
+}
+
+Value* Builder::TileReduce(ReduceKind kind, Value* tile, int axis) {
+  const Type& in = tile->type();
+  std::vector<int64_t> shape{1};
+  if (axis >= 0 && in.ndim > 1) {
+    shape = in.Shape();
+    shape.erase(shape.begin() + std::min(axis, in.ndim - 1));
+  }
+  Op* op = Create(OpCode::TileReduce, {tile}, {Type::Tile(in.elem, shape, Storage::Register)});
+  op->kind() = kind;
+  op->axis() = axis;
+  return op->result();
+}
+
+Value* Builder::TileScan(ReduceKind kind, Value* tile, bool inclusive) {
+  Op* op = Create(OpCode::TileScan, {tile}, {tile->type().WithStorage(Storage::Register)});
+  op->kind() = kind;
+  op->inclusive() = inclusive;
+  return op->result();
+}
+
+Value* Builder::TileBroadcast(Value* tile, const std::vector<int64_t>& shape) {
+  return Create(OpCode::TileBroadcast, {tile}, {Type::Tile(tile->type().elem, shape, Storage::Register)})->result();
+}
+
+Value* Builder::TileReshape(Value* tile, const std::vector<int64_t>& shape) {
+  return Create(OpCode::TileReshape, {tile}, {Type::Tile(tile->type().elem, shape, Storage::Register)})->result();
+}
+
+Value* Builder::TilePermute(Value* tile, const std::vector<int64_t>& perm) {
+  const Type& in = tile->type();
+  std::vector<int64_t> shape;
+  for (int64_t d : perm) shape.push_back(d >= 0 && d < in.ndim ? in.shape[size_t(d)] : 0);
+  Op* op = Create(OpCode::TilePermute, {tile}, {Type::Tile(in.elem, shape, Storage::Register)});
+  op->perm() = perm;
+  return op->result();
 }
 
 Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
@@ -212,7 +249,7 @@ Op* Builder::TileMap(const std::vector<Value*>& tiles, ElemType result_elem) {
 }
 
 void Builder::Print(std::vector<std::string> strs, const std::vector<Value*>& values) {
-  Create(OpCode::Print, values, {})->strs = std::move(strs);
+  Create(OpCode::Print, values, {})->texts() = std::move(strs);
 }
 
 Op* Builder::If(Value* cond, const std::vector<Type>& result_types) {

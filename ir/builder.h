@@ -70,11 +70,22 @@ class Builder {
   Value* TileAtomicAddIndexed(Value* array, Value* indices, Value* tile,
                               const std::vector<Value*>& offsets, int axis);
   Value* TileSum(Value* tile);
+  // Combines the elements along `axis` (that dimension removed; a 1-D tile gives shape (1,)),
+  // or all of them into shape (1,) with axis -1.
+  Value* TileReduce(ReduceKind kind, Value* tile, int axis = -1);
+  // Prefix combination in row-major order; same shape, register storage.
+  Value* TileScan(ReduceKind kind, Value* tile, bool inclusive);
+  // Extents of 1 (and missing leading dimensions, NumPy's rule) repeated to `shape`.
+  Value* TileBroadcast(Value* tile, const std::vector<int64_t>& shape);
+  // The same elements in row-major order under another shape (equal element counts).
+  Value* TileReshape(Value* tile, const std::vector<int64_t>& shape);
+  // Result dimension d is dimension perm[d] of `tile`; a transpose is {1, 0}.
+  Value* TilePermute(Value* tile, const std::vector<int64_t>& perm);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
   // A map whose region receives one element of each input and must yield the result
   // element (of `result_elem`); the caller fills op->region(0).
   Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);
-  // strs.size() == values.size() + 1: text before each value and after the last.
+  // texts.size() == values.size() + 1: text before each value and after the last.
   void Print(std::vector<std::string> strs, const std::vector<Value*>& values);
 
   // --- control flow; the caller fills the regions and their terminators ---

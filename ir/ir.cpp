@@ -2,35 +2,94 @@
 #include "ir/ir.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <utility>
 
 namespace tilec::ir {
 
 namespace {
-struct OpRow {
-  std::string_view name;
-  OpKind kind;
+
+constexpr AttrInfo kAttrInfo[] = {
+#define ATTR(name, accessor, kind) {#accessor, AttrKind::kind},
+#include "ir/attrs.def"
+#undef ATTR
 };
-constexpr OpRow kOpRows[] = {
-#define OP(name, spelling, kind) {spelling, OpKind::kind},
+
+const std::vector<OpInfo>& OpTable() {
+  static const std::vector<OpInfo> table = [] {
+    using enum OpFamily;
+    using enum AttrId;
+    return std::vector<OpInfo>{
+#define OP(name, spelling, family, operands, results, traits, ...) \
+  {spelling, family, operands, results, uint32_t(traits), {__VA_ARGS__}},
 #include "ir/ops.def"
 #undef OP
-};
+    };
+  }();
+  return table;
+}
+
+AttrValue DefaultAttr(AttrKind k) {
+  switch (k) {
+    case AttrKind::Scalar: return ConstVal{};
+    case AttrKind::Int: return int64_t{0};
+    case AttrKind::Pred: return CmpPred::Eq;
+    case AttrKind::Reduce: return ReduceKind::Add;
+    case AttrKind::Bool: return false;
+    case AttrKind::IntList: return std::vector<int64_t>{};
+    case AttrKind::Strings: return std::vector<std::string>{};
+  }
+  std::abort();
+}
+
 }  // namespace
 
-std::string_view OpName(OpCode code) { return kOpRows[int(code)].name; }
-OpKind KindOf(OpCode code) { return kOpRows[int(code)].kind; }
-bool IsTerminator(OpCode code) { return KindOf(code) == OpKind::Terminator; }
+const AttrInfo& InfoOf(AttrId id) { return kAttrInfo[int(id)]; }
+const OpInfo& InfoOf(OpCode code) { return OpTable()[size_t(code)]; }
+std::string_view OpName(OpCode code) { return InfoOf(code).name; }
+OpFamily FamilyOf(OpCode code) { return InfoOf(code).family; }
+bool IsTerminator(OpCode code) { return HasTrait(code, kTerminator); }
 
 bool HasSideEffects(OpCode code) {
-  switch (code) {
-    case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::TileStore:
-    case OpCode::TileAtomicAdd: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
-    case OpCode::Print: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
-      return true;
-    default:
-      return false;
-  }
+  return (InfoOf(code).traits & (kWritesMemory | kSideEffect)) != 0;
 }
+
+std::string_view ReduceKindName(ReduceKind k) {
+  switch (k) {
+    case ReduceKind::Add: return "add";
+    case ReduceKind::Mul: return "mul";
+    case ReduceKind::Min: return "min";
+    case ReduceKind::Max: return "max";
+    case ReduceKind::BitAnd: return "bit_and";
+    case ReduceKind::BitOr: return "bit_or";
+    case ReduceKind::BitXor: return "bit_xor";
+  }
+  return "?";
+}
+
+Op::Op(OpCode code, Loc loc) : code_(code), loc_(loc) {
+  for (AttrId id : InfoOf(code).attrs) attrs_.push_back(DefaultAttr(InfoOf(id).kind));
+}
+
+bool Op::has_attr(AttrId id) const {
+  for (AttrId a : InfoOf(code_).attrs)
+    if (a == id) return true;
+  return false;
+}
+
+const AttrValue& Op::attr(AttrId id) const {
+  const std::vector<AttrId>& declared = InfoOf(code_).attrs;
+  for (size_t i = 0; i < declared.size(); ++i)
+    if (declared[i] == id) return attrs_[i];
+  // A stage asked for an attribute ops.def does not give this op: a compiler bug, and going on
+  // would read another attribute's value.
+  std::fprintf(stderr, "internal compiler error: op `%s` has no attribute `%s`\n",
+               std::string(OpName(code_)).c_str(), std::string(InfoOf(id).name).c_str());
+  std::abort();
+}
+
+AttrValue& Op::attr(AttrId id) { return const_cast<AttrValue&>(std::as_const(*this).attr(id)); }
 
 std::string_view CmpPredName(CmpPred p) {
   switch (p) {

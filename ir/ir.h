@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "ir/types.h"
@@ -14,15 +15,72 @@
 namespace tilec::ir {
 
 enum class OpCode : uint8_t {
-#define OP(name, spelling, kind) name,
+#define OP(name, spelling, family, operands, results, traits, ...) name,
 #include "ir/ops.def"
 #undef OP
 };
 
-enum class OpKind : uint8_t { Elementwise, Other, Memory, Tile, Control, Terminator };
+// Hook dispatch: each family has its verifier, activity, reverse and emit rules in one place
+// per stage, reached through switches without `default:` (-Werror=switch).
+enum class OpFamily : uint8_t {
+  Constant, Tid, Select, Elementwise, Compare, Logic, Array, Struct, TileBuild, TileMap,
+  TileReduce, TileScan, TileShape, TileElement, TileMemory, Print, Control, Terminator,
+};
+
+// What an op does beyond computing its results from its operands.
+enum Trait : uint32_t {
+  kPure = 0,
+  kReadsMemory = 1u << 0,
+  kWritesMemory = 1u << 1,
+  kSideEffect = 1u << 2,        // effects that are not memory writes (print, terminators)
+  kCrossLane = 1u << 3,         // reads tile operands across lanes (SIMT: a shared copy)
+  kCrossLaneIndices = 1u << 4,  // reads its `indices` operand (operand 1) across lanes
+  kDiff = 1u << 5,              // has an adjoint rule (ir/autodiff)
+  kPiecewiseConst = 1u << 6,    // zero derivative almost everywhere: passes no gradient, exactly
+  kElementwise = 1u << 7,       // scalars, or tiles element by element
+  kRegions = 1u << 8,           // structured control flow with nested regions
+  kTerminator = 1u << 9,
+};
+inline constexpr uint32_t operator|(Trait a, Trait b) { return uint32_t(a) | uint32_t(b); }
+inline constexpr uint32_t operator|(uint32_t a, Trait b) { return a | uint32_t(b); }
+
+inline constexpr int kVariadic = -1;
+
+enum class AttrId : uint8_t {
+#define ATTR(name, accessor, kind) name,
+#include "ir/attrs.def"
+#undef ATTR
+};
+enum class AttrKind : uint8_t { Scalar, Int, Pred, Reduce, Bool, IntList, Strings };
+
+// The combiner of tile_reduce and tile_scan.
+enum class ReduceKind : uint8_t { Add, Mul, Min, Max, BitAnd, BitOr, BitXor };
+std::string_view ReduceKindName(ReduceKind k);  // add, mul, min, max, bit_and, bit_or, bit_xor
+
+struct AttrInfo {
+  std::string_view name;
+  AttrKind kind;
+};
+const AttrInfo& InfoOf(AttrId id);
+
+struct OpInfo {
+  std::string_view name;
+  OpFamily family;
+  int operands;  // or kVariadic
+  int results;   // or kVariadic
+  uint32_t traits;
+  std::vector<AttrId> attrs;  // declared order
+};
+const OpInfo& InfoOf(OpCode code);
+constexpr int kNumOpCodes = 0
+#define OP(name, ...) +1
+#include "ir/ops.def"
+#undef OP
+    ;
 
 std::string_view OpName(OpCode code);
-OpKind KindOf(OpCode code);
+OpFamily FamilyOf(OpCode code);
+inline bool HasTrait(OpCode code, Trait t) { return (InfoOf(code).traits & uint32_t(t)) != 0; }
 bool IsTerminator(OpCode code);
 // Ops with effects beyond their results: DCE keeps them.
 bool HasSideEffects(OpCode code);
@@ -49,9 +107,14 @@ class Value {
   bool is_block_arg() const { return def_ == nullptr; }
   const std::string& name() const { return name_; }  // optional hint for the printer
   void set_name(std::string n) { name_ = std::move(n); }
+  // The uniformity analysis' verdict (ir/passes/uniformity): the same on every lane of a
+  // block, or possibly different per lane. Values start uniform.
+  bool lane_varying() const { return lane_varying_; }
+  void set_lane_varying(bool v) { lane_varying_ = v; }
 
  private:
   Type type_;
+  bool lane_varying_ = false;
   Op* def_;
   Block* block_;
   int index_;
@@ -62,7 +125,14 @@ class Value {
 struct ConstVal {
   int64_t i = 0;
   double f = 0;
+  bool operator==(const ConstVal&) const = default;
 };
+
+// One attribute's value; the alternatives follow AttrKind's order.
+using AttrValue = std::variant<ConstVal, int64_t, CmpPred, ReduceKind, bool, std::vector<int64_t>,
+                               std::vector<std::string>>;
+template <AttrKind K>
+using AttrCpp = std::variant_alternative_t<size_t(K), AttrValue>;
 
 class Block {
  public:
@@ -89,7 +159,7 @@ class Block {
 
 class Op {
  public:
-  Op(OpCode code, Loc loc) : code_(code), loc_(loc) {}
+  Op(OpCode code, Loc loc);
   OpCode code() const { return code_; }
   std::string_view name() const { return OpName(code_); }
   const Loc& loc() const { return loc_; }
@@ -113,16 +183,25 @@ class Op {
   Block* parent_block() const { return parent_; }
   void set_parent_block(Block* b) { parent_ = b; }
 
-  // Attributes; which ones an op uses is listed in ops.def's comments and the verifier.
-  ConstVal value;         // Const: the constant; TileArange: start
-  ConstVal value2;        // TileArange: step
-  int64_t index = 0;      // ArrayDim: dimension; FieldGet/FieldSet: field; indexed ops: axis
-  CmpPred pred = CmpPred::Eq;  // Cmp
-  std::vector<std::string> strs;  // Print: literal text before each operand, and after the last
+  // The op's attributes, as ops.def declares them; asking for one it lacks is a compiler bug
+  // (reported, then abort).
+  AttrValue& attr(AttrId id);
+  const AttrValue& attr(AttrId id) const;
+  bool has_attr(AttrId id) const;
+  void CopyAttrsFrom(const Op& other) { attrs_ = other.attrs_; }  // same op code
+  const std::vector<AttrValue>& attrs() const { return attrs_; }
+#define ATTR(name, accessor, kind)                                                            \
+  AttrCpp<AttrKind::kind>& accessor() { return std::get<AttrCpp<AttrKind::kind>>(attr(AttrId::name)); } \
+  const AttrCpp<AttrKind::kind>& accessor() const {                                          \
+    return std::get<AttrCpp<AttrKind::kind>>(attr(AttrId::name));                            \
+  }
+#include "ir/attrs.def"
+#undef ATTR
 
  private:
   OpCode code_;
   Loc loc_;
+  std::vector<AttrValue> attrs_;
   Block* parent_ = nullptr;
   std::vector<Value*> operands_;
   std::vector<std::unique_ptr<Value>> results_;

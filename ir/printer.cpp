@@ -123,11 +123,43 @@ class Printer {
   std::string ConstStr(const Op& op) {
     const Type& t = op.result()->type();
     if (t.is_struct()) return "zero";
-    if (t.is_bool()) return op.value.i ? "true" : "false";
-    if (t.is_float()) return FormatFloat(op.value.f);
+    if (t.is_bool()) return op.value().i ? "true" : "false";
+    if (t.is_float()) return FormatFloat(op.value().f);
     if (t.is_int() && !IsSigned(t.elem.scalar) && t.elem.scalar == ScalarType::UInt64)
-      return std::to_string(uint64_t(op.value.i));
-    return std::to_string(op.value.i);
+      return std::to_string(uint64_t(op.value().i));
+    return std::to_string(op.value().i);
+  }
+
+  std::string GenericAttrs(const Op& op) {
+    const std::vector<AttrId>& ids = InfoOf(op.code()).attrs;
+    if (ids.empty()) return "";
+    std::string s = " {";
+    for (size_t i = 0; i < ids.size(); ++i) {
+      if (i) s += ", ";
+      s += std::string(InfoOf(ids[i]).name) + " = " + AttrText(op.attrs()[i]);
+    }
+    return s + "}";
+  }
+
+  static std::string AttrText(const AttrValue& v) {
+    struct Visit {
+      std::string operator()(const ConstVal& c) const { return std::to_string(c.i); }
+      std::string operator()(int64_t i) const { return std::to_string(i); }
+      std::string operator()(CmpPred p) const { return std::string(CmpPredName(p)); }
+      std::string operator()(ReduceKind k) const { return std::string(ReduceKindName(k)); }
+      std::string operator()(bool b) const { return b ? "true" : "false"; }
+      std::string operator()(const std::vector<int64_t>& l) const {
+        std::string s = "[";
+        for (size_t i = 0; i < l.size(); ++i) s += (i ? ", " : "") + std::to_string(l[i]);
+        return s + "]";
+      }
+      std::string operator()(const std::vector<std::string>& l) const {
+        std::string s = "[";
+        for (size_t i = 0; i < l.size(); ++i) s += (i ? ", " : "") + Escape(l[i]);
+        return s + "]";
+      }
+    };
+    return std::visit(Visit{}, v);
   }
 
   void PrintBlockOps(const Block& b, int depth) {
@@ -218,33 +250,40 @@ class Printer {
         os_ << "}\n";
         return;
       }
-      default:
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
+      case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
+      case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+      case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+      case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+      case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
+      case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
+      case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileSum:
+      case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
+      case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
+      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
         break;
     }
     ResultsPrefix(op);
     os_ << op.name();
-    std::string attrs;
-    switch (op.code()) {
-      case OpCode::Const: os_ << " " << ConstStr(op); break;
-      case OpCode::Cmp: os_ << " " << CmpPredName(op.pred); break;
-      case OpCode::TileArange: {
-        bool is_float = op.result()->type().elem.is_struct() ? false : IsFloat(op.result()->type().elem.scalar);
-        os_ << " start " << (is_float ? FormatFloat(op.value.f) : std::to_string(op.value.i)) << " step "
-            << (is_float ? FormatFloat(op.value2.f) : std::to_string(op.value2.i));
-        break;
-      }
-      case OpCode::ArrayDim: case OpCode::FieldGet: case OpCode::FieldSet:
-        attrs = (op.code() == OpCode::ArrayDim ? " {dim = " : " {field = ") + std::to_string(op.index) + "}";
-        break;
-      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
-        attrs = " {axis = " + std::to_string(op.index) + "}";
-        break;
-      default: break;
+    // Const, cmp, tile_arange and print have forms of their own; every other attribute prints
+    // generically as `{name = value, ...}` after the operands, in ops.def's order.
+    bool custom = op.code() == OpCode::Const || op.code() == OpCode::Cmp ||
+                  op.code() == OpCode::TileArange || op.code() == OpCode::Print;
+    std::string attrs = custom ? std::string() : GenericAttrs(op);
+    if (op.code() == OpCode::Const) os_ << " " << ConstStr(op);
+    if (op.code() == OpCode::Cmp) os_ << " " << CmpPredName(op.pred());
+    if (op.code() == OpCode::TileArange) {
+      bool is_float = op.result()->type().elem.is_struct() ? false : IsFloat(op.result()->type().elem.scalar);
+      os_ << " start " << (is_float ? FormatFloat(op.start().f) : std::to_string(op.start().i)) << " step "
+          << (is_float ? FormatFloat(op.step().f) : std::to_string(op.step().i));
     }
     if (op.code() == OpCode::Print) {
       for (int i = 0; i <= op.num_operands(); ++i) {
         os_ << (i ? ", " : " ");
-        os_ << Escape(i < int(op.strs.size()) ? op.strs[i] : std::string());
+        os_ << Escape(i < int(op.texts().size()) ? op.texts()[i] : std::string());
         if (i < op.num_operands()) os_ << ", " << Ref(op.operand(i));
       }
     } else if (op.num_operands()) {

@@ -119,7 +119,7 @@ class Verifier {
 
   void VerifyElementwise(const Op& op) {
     OpCode c = op.code();
-    int n = c == OpCode::Clamp ? 3 : (c >= OpCode::Neg && c <= OpCode::Ceil) || c == OpCode::Cast ? 1 : 2;
+    int n = InfoOf(c).operands;
     if (!Arity(op, n, 1)) return;
     const Type& rt = op.result()->type();
     const Type* tile = nullptr;
@@ -165,7 +165,21 @@ class Verifier {
       case OpCode::Pow: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
       case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
         need(is_float, "floating-point"); break;
-      default: need(is_int || is_float, "numeric"); break;
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv:
+      case OpCode::Mod: case OpCode::Min: case OpCode::Max: case OpCode::Neg: case OpCode::Abs:
+      case OpCode::Clamp:
+        need(is_int || is_float, "numeric"); break;
+      // Not elementwise: VerifyOp sends them elsewhere.
+      case OpCode::Cast: case OpCode::Const: case OpCode::Tid: case OpCode::Select: case OpCode::Cmp:
+      case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
+      case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
+      case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
+      case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
+      case OpCode::TileReshape: case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If:
+      case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        break;
     }
   }
 
@@ -238,13 +252,29 @@ class Verifier {
         int first = 1;
         if (c == OpCode::TileLoadIndexed) {
           if (op.num_operands() < 2) { Error(&op, "missing the indices operand"); return; }
-          CheckIndexTile(op, op.operand(1), rt, int(op.index));
+          CheckIndexTile(op, op.operand(1), rt, int(op.axis()));
           first = 2;
         }
         CheckOffsets(op, first, at.ndim);
         return;
       }
-      default: break;
+      case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileStoreIndexed:
+      case OpCode::TileAtomicAddIndexed:
+        break;
+      // Not memory ops: VerifyOp sends them elsewhere.
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
+      case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
+      case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+      case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+      case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+      case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayDim: case OpCode::ArrayGrad:
+      case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange:
+      case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
+      case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
+      case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::Print: case OpCode::If:
+      case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        return;
     }
     // Stores and atomic adds of a whole tile: (a, [indices,] t, offsets...).
     bool indexed = c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
@@ -256,7 +286,7 @@ class Verifier {
       Error(&op, "tile " + T(tt) + " must have the rank and element of the array " + T(at));
       return;
     }
-    if (indexed) CheckIndexTile(op, op.operand(1), tt, int(op.index));
+    if (indexed) CheckIndexTile(op, op.operand(1), tt, int(op.axis()));
     CheckOffsets(op, tile_pos + 1, at.ndim);
     if (c == OpCode::TileAtomicAdd || c == OpCode::TileAtomicAddIndexed) {
       CheckAtomicElem(op, tt.elem);
@@ -344,7 +374,24 @@ class Verifier {
         CheckYield(op, after, OpCode::Yield, inits, "after");
         return;
       }
-      default: return;
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
+      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
+      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+      case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
+      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::Yield:
+      case OpCode::Condition: case OpCode::Return:
+        return;  // not control flow: VerifyOp sends them elsewhere
     }
   }
 
@@ -361,17 +408,49 @@ class Verifier {
         if (!parent || parent->code() != OpCode::While || parent->region(0) != op.parent_block())
           Error(&op, "`condition` may only end the before region of a `while`");
         break;
-      default: break;
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
+      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
+      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+      case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
+      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
+      case OpCode::While:
+        break;  // not terminators
     }
   }
 
   void VerifyOp(const Op& op) {
     OpCode c = op.code();
-    if (KindOf(c) == OpKind::Elementwise) return VerifyElementwise(op);
-    if (KindOf(c) == OpKind::Memory) return VerifyMemory(op);
-    if (KindOf(c) == OpKind::Control) return VerifyControl(op);
-    if (KindOf(c) == OpKind::Terminator) return CheckTerminatorPlacement(op);
     switch (c) {
+      case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max:
+      case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr:
+      case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt:
+      case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor:
+      case OpCode::Ceil: case OpCode::Clamp:
+        return VerifyElementwise(op);
+      case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::TileLoad:
+      case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+        return VerifyMemory(op);
+      case OpCode::If: case OpCode::For: case OpCode::While:
+        return VerifyControl(op);
+      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        return CheckTerminatorPlacement(op);
+      case OpCode::TileReduce: case OpCode::TileScan:
+        return VerifyReduceOrScan(op);
+      case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
+        return VerifyShape(op);
       case OpCode::Const:
         if (Arity(op, 0, 1) && !op.result()->type().is_elem())
           Error(&op, "constants must be scalars or structs, found " + T(op.result()->type()));
@@ -402,7 +481,7 @@ class Verifier {
         return;
       case OpCode::ArrayDim:
         if (!Arity(op, 1, 1) || !ExpectArray(op, op.operand(0))) return;
-        if (op.index < 0 || op.index >= op.operand(0)->type().ndim) Error(&op, "dimension " + std::to_string(op.index) + " is out of range");
+        if (op.dim() < 0 || op.dim() >= op.operand(0)->type().ndim) Error(&op, "dimension " + std::to_string(op.dim()) + " is out of range");
         return;
       case OpCode::FieldGet: case OpCode::FieldSet: {
         if (!Arity(op, c == OpCode::FieldGet ? 1 : 2, 1)) return;
@@ -412,13 +491,13 @@ class Verifier {
           return;
         }
         const StructDef& def = m_.structs()[st.elem.struct_index];
-        if (op.index < 0 || op.index >= int(def.fields.size())) {
-          Error(&op, "field " + std::to_string(op.index) + " does not exist in `" + def.name + "`");
+        if (op.field() < 0 || op.field() >= int(def.fields.size())) {
+          Error(&op, "field " + std::to_string(op.field()) + " does not exist in `" + def.name + "`");
           return;
         }
-        Type ft = Type::Elem(def.fields[op.index].type);
+        Type ft = Type::Elem(def.fields[size_t(op.field())].type);
         if (c == OpCode::FieldGet && op.result()->type() != ft)
-          Error(&op, "result " + T(op.result()->type()) + " differs from field `" + def.fields[op.index].name + "` " + T(ft));
+          Error(&op, "result " + T(op.result()->type()) + " differs from field `" + def.fields[size_t(op.field())].name + "` " + T(ft));
         if (c == OpCode::FieldSet && (op.operand(1)->type() != ft || op.result()->type() != st))
           Error(&op, "value must have the field's type " + T(ft) + " and the result the struct's");
         return;
@@ -502,11 +581,95 @@ class Verifier {
       }
       case OpCode::Print:
         if (!Arity(op, -1, 0)) return;
-        if (int(op.strs.size()) != op.num_operands() + 1)
-          Error(&op, "expected " + std::to_string(op.num_operands() + 1) + " text pieces, found " + std::to_string(op.strs.size()));
+        if (int(op.texts().size()) != op.num_operands() + 1)
+          Error(&op, "expected " + std::to_string(op.num_operands() + 1) + " text pieces, found " + std::to_string(op.texts().size()));
         return;
-      default:
+    }
+  }
+
+  // tile_reduce {kind, axis} and tile_scan {kind, inclusive} of a tile of scalars.
+  void VerifyReduceOrScan(const Op& op) {
+    if (!Arity(op, 1, 1)) return;
+    const Type& in = op.operand(0)->type();
+    const Type& rt = op.result()->type();
+    if (!in.is_tile() || in.elem.is_struct() || in.elem.scalar == ScalarType::Bool) {
+      Error(&op, "operand must be a tile of numbers, found " + T(in));
+      return;
+    }
+    ReduceKind k = op.kind();
+    bool bitwise = k == ReduceKind::BitAnd || k == ReduceKind::BitOr || k == ReduceKind::BitXor;
+    if (bitwise && !IsInteger(in.elem.scalar))
+      Error(&op, "`" + std::string(ReduceKindName(k)) + "` needs integer elements, found " + T(in));
+    Type expect = in.WithStorage(Storage::Register);
+    if (op.code() == OpCode::TileReduce) {
+      int64_t axis = op.axis();
+      if (axis < -1 || axis >= in.ndim) {
+        Error(&op, "axis " + std::to_string(axis) + " is out of range for a " + std::to_string(in.ndim) + "-D tile");
         return;
+      }
+      std::vector<int64_t> shape{1};
+      if (axis >= 0 && in.ndim > 1) {
+        shape = in.Shape();
+        shape.erase(shape.begin() + axis);
+      }
+      expect = Type::Tile(in.elem, shape, Storage::Register);
+    }
+    if (rt != expect) Error(&op, "result " + T(rt) + " must be " + T(expect));
+  }
+
+  // tile_broadcast, tile_reshape, tile_permute: the result type holds the new shape.
+  void VerifyShape(const Op& op) {
+    if (!Arity(op, 1, 1)) return;
+    const Type& in = op.operand(0)->type();
+    const Type& rt = op.result()->type();
+    if (!in.is_tile() || !rt.is_tile() || !(in.elem == rt.elem) || rt.storage != Storage::Register) {
+      Error(&op, "expected a tile in and a register tile of the same element out, found " + T(in) + " and " + T(rt));
+      return;
+    }
+    switch (op.code()) {
+      case OpCode::TileReshape:
+        if (in.NumElements() != rt.NumElements())
+          Error(&op, "cannot reshape " + T(in) + " to " + T(rt) + ": element counts differ");
+        return;
+      case OpCode::TileBroadcast:
+        if (rt.ndim < in.ndim) { Error(&op, "cannot broadcast " + T(in) + " to fewer dimensions " + T(rt)); return; }
+        for (int d = 0; d < in.ndim; ++d) {
+          int64_t e = in.shape[d], r = rt.shape[d + rt.ndim - in.ndim];
+          if (e != 1 && e != r) {
+            Error(&op, "cannot broadcast " + T(in) + " to " + T(rt) + ": extent " + std::to_string(e) + " is neither 1 nor " + std::to_string(r));
+            return;
+          }
+        }
+        return;
+      case OpCode::TilePermute: {
+        const std::vector<int64_t>& perm = op.perm();
+        std::vector<bool> seen(size_t(in.ndim), false);
+        bool ok = int(perm.size()) == in.ndim && rt.ndim == in.ndim;
+        for (size_t d = 0; ok && d < perm.size(); ++d) {
+          ok = perm[d] >= 0 && perm[d] < in.ndim && !seen[size_t(perm[d])];
+          if (ok) seen[size_t(perm[d])] = true;
+          if (ok) ok = rt.shape[d] == in.shape[size_t(perm[d])];
+        }
+        if (!ok) Error(&op, "perm must be a permutation of the " + std::to_string(in.ndim) + " dimensions of " + T(in) + " giving " + T(rt));
+        return;
+      }
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
+      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
+      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+      case OpCode::TileScan: case OpCode::TileExtract: case OpCode::TileInsert:
+      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
+      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
+      case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        return;  // not shape ops
     }
   }
 

@@ -83,6 +83,8 @@ class Graph {
         return;
       case OpCode::Select: all_to_result(1, 3); return;
       case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileSum:
+      case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+      case OpCode::TilePermute:
         all_to_result(0, c == OpCode::FieldSet ? 2 : 1);
         return;
       case OpCode::TileExtract: all_to_result(0, 1); return;
@@ -125,9 +127,20 @@ class Graph {
         }
         return;
       }
-      default: break;
+      case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
+      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+        all_to_result(0, op.num_operands());
+        return;
+      // No differentiable data flows from operands to results.
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: case OpCode::Print:
+      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+        return;
     }
-    if (ir::KindOf(c) == ir::OpKind::Elementwise && op.num_results() == 1) all_to_result(0, op.num_operands());
   }
 
   const ir::Module& m_;

@@ -48,8 +48,24 @@ std::string OpWord(const ir::Op& op) {
     case OpCode::ArrayLoad: return "element read";
     case OpCode::ArrayStore: return "element store";
     case OpCode::AtomicAdd: return "`atomic_add`";
-    default: return "`" + std::string(op.name()) + "`";
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
+    case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
+    case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayDim:
+    case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+    case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+    case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return "`" + std::string(op.name()) + "`";
   }
+  return "`" + std::string(op.name()) + "`";
 }
 
 }  // namespace

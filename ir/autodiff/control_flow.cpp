@@ -19,19 +19,49 @@ void Generator::ReverseBlock(const ir::Block& b) {
 void Generator::ReverseOp(const ir::Op& op) {
   OpCode c = op.code();
   b_.set_loc(op.loc());
+  switch (RuleOf(c)) {
+    case RuleFamily::If: IfRule(op); return;
+    case RuleFamily::For: ForRule(op); return;
+    case RuleFamily::While: WhileRule(op); return;
+    case RuleFamily::Map: MapRule(op); return;
+    case RuleFamily::Elementwise: ElementwiseRule(op); return;
+    case RuleFamily::Memory: MemoryRule(op); return;
+    case RuleFamily::Other: OtherRule(op); return;
+    case RuleFamily::TileShape: TileShapeRule(op); return;
+    case RuleFamily::None: return;
+  }
+}
+
+RuleFamily RuleOf(OpCode c) {
   switch (c) {
-    case OpCode::If: IfRule(op); return;
-    case OpCode::For: ForRule(op); return;
-    case OpCode::While: WhileRule(op); return;
-    case OpCode::TileMap: MapRule(op); return;
-    default: break;
+    case OpCode::If: return RuleFamily::If;
+    case OpCode::For: return RuleFamily::For;
+    case OpCode::While: return RuleFamily::While;
+    case OpCode::TileMap: return RuleFamily::Map;
+    case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+    case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max:
+    case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
+    case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs:
+    case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos:
+    case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      return RuleFamily::Elementwise;
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::TileLoad:
+    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+      return RuleFamily::Memory;
+    case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+    case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert:
+      return RuleFamily::Other;
+    case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
+    case OpCode::TileReshape: case OpCode::TilePermute:
+      return RuleFamily::TileShape;
+    // Piecewise constant, or no differentiable operand: nothing flows back.
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: case OpCode::Print:
+    case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      return RuleFamily::None;
   }
-  switch (ir::KindOf(c)) {
-    case ir::OpKind::Elementwise: ElementwiseRule(op); return;
-    case ir::OpKind::Memory: MemoryRule(op); return;
-    case ir::OpKind::Terminator: return;
-    default: OtherRule(op); return;
-  }
+  return RuleFamily::None;
 }
 
 std::vector<const ir::Value*> Generator::OuterActiveUses(const ir::Op& op) const {

@@ -27,6 +27,12 @@ struct Activity {
 };
 Activity AnalyzeActivity(const ir::Module& m, const ir::Function& f);
 
+// Which rule of the reverse sweep handles an op; ReverseOp dispatches on it.
+enum class RuleFamily : uint8_t { None, Elementwise, Memory, Other, Map, If, For, While, TileShape };
+RuleFamily RuleOf(ir::OpCode c);
+// The elementwise rule table has an entry for `c` (rules.cpp).
+bool HasElementwiseRule(ir::OpCode c);
+
 class Generator {
  public:
   Generator(ir::Module& m, const ir::Function& fwd, ir::Function& adj, const Activity& act);
@@ -62,6 +68,7 @@ class Generator {
   void ElementwiseRule(const ir::Op& op);
   void OtherRule(const ir::Op& op);  // select, struct fields, tile construction/map/sum/extract
   void MapRule(const ir::Op& op);
+  void TileShapeRule(const ir::Op& op);  // reductions, scans, broadcast, reshape, permute
   void MemoryRule(const ir::Op& op);
   void IfRule(const ir::Op& op);
   void ForRule(const ir::Op& op);

@@ -17,7 +17,7 @@ void Generator::MemoryRule(const ir::Op& op) {
   if (!IsDiffElem(m_, array->type().elem)) return;  // integer data gets nothing
   b_.set_loc(op.loc());
   bool indexed = c == OpCode::TileLoadIndexed || c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
-  int axis = int(op.index);
+  int axis = indexed ? int(op.axis()) : 0;
   auto mapped = [&](int from, int to) {
     std::vector<ir::Value*> v;
     for (int i = from; i < to; ++i) v.push_back(P(op.operand(i)));
@@ -93,7 +93,20 @@ void Generator::MemoryRule(const ir::Op& op) {
       Accum(t, read);
       return;
     }
-    default: return;
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
+    case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
+    case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayDim:
+    case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+    case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+    case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return;  // not memory ops: ReverseOp sends them to other rules
   }
 }
 

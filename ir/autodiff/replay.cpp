@@ -22,11 +22,7 @@ ir::Op* Generator::CloneOp(const ir::Op& op) {
   for (auto& r : op.results()) types.push_back(r->type());
   b_.set_loc(op.loc());
   ir::Op* c = b_.Create(op.code(), operands, types);
-  c->value = op.value;
-  c->value2 = op.value2;
-  c->index = op.index;
-  c->pred = op.pred;
-  c->strs = op.strs;
+  c->CopyAttrsFrom(op);
   for (int i = 0; i < op.num_results(); ++i) primal_[op.result(i)] = c->result(i);
   for (auto& region : op.regions()) {
     ir::Block* nb = c->AddRegion();
@@ -60,7 +56,20 @@ void Generator::ReplayBlock(const ir::Block& src) {
         primal_[op.result()] = z;
         continue;
       }
-      default:
+      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
+      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet:
+      case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum:
+      case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
+      case OpCode::TileReshape: case OpCode::TilePermute: case OpCode::TileExtract:
+      case OpCode::TileInsert: case OpCode::TileLoad: case OpCode::TileLoadIndexed:
+      case OpCode::If: case OpCode::For: case OpCode::While:
         CloneOp(op);
     }
   }

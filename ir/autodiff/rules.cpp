@@ -51,6 +51,8 @@ const Rule* FindRule(OpCode c) {
 
 }  // namespace
 
+bool HasElementwiseRule(OpCode c) { return FindRule(c) != nullptr; }
+
 std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector<ir::Value*>& x, ir::Value* r,
                                                   ir::Value* d) {
   ir::Builder& b = b_;
@@ -95,8 +97,23 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
       ir::Value* inside = b.Select(below, z, b.Select(above, z, d));
       return {inside, b.Select(below, d, z), b.Select(above, d, z)};
     }
-    default: return std::vector<ir::Value*>(x.size(), nullptr);
+    // No table entry: ElementwiseRule never asks.
+    case OpCode::Const: case OpCode::Tid: case OpCode::Select: case OpCode::FloorDiv:
+    case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
+    case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor: case OpCode::Ceil:
+    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+    case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad:
+    case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange:
+    case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
+    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
+    case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
+    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
+    case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return std::vector<ir::Value*>(x.size(), nullptr);
   }
+  return std::vector<ir::Value*>(x.size(), nullptr);
 }
 
 void Generator::ElementwiseRule(const ir::Op& op) {
@@ -153,15 +170,15 @@ void Generator::OtherRule(const ir::Op& op) {
     case OpCode::FieldGet: {
       // r = s.f  =>  ds.f += d
       const ir::Value* s = op.operand(0);
-      if (Active(s)) Accum(s, b_.FieldSet(Zero(AdjType(s->type())), int(op.index), d));
+      if (Active(s)) Accum(s, b_.FieldSet(Zero(AdjType(s->type())), int(op.field()), d));
       return;
     }
     case OpCode::FieldSet: {
       // r = s with .f = v  =>  dv = d.f, ds = d with .f = 0
       const ir::Value* s = op.operand(0);
       const ir::Value* v = op.operand(1);
-      if (Active(v)) Accum(v, b_.FieldGet(d, int(op.index)));
-      if (Active(s)) Accum(s, b_.FieldSet(d, int(op.index), Zero(v->type())));
+      if (Active(v)) Accum(v, b_.FieldGet(d, int(op.field())));
+      if (Active(s)) Accum(s, b_.FieldSet(d, int(op.field()), Zero(v->type())));
       return;
     }
     case OpCode::TileFull: {
@@ -194,7 +211,35 @@ void Generator::OtherRule(const ir::Op& op) {
       adj_map()[t] = b_.Create(OpCode::TileInsert, ops, {AdjType(t->type())})->result();
       return;
     }
-    default: return;
+    case OpCode::TileInsert: {
+      // r = t with [i...] = v  =>  dv = d[i...], dt = d with [i...] = 0
+      const ir::Value* t = op.operand(0);
+      const ir::Value* v = op.operand(1);
+      std::vector<ir::Value*> idx;
+      for (int i = 2; i < op.num_operands(); ++i) idx.push_back(P(op.operand(i)));
+      if (Active(v)) Accum(v, b_.TileExtract(d, idx));
+      if (Active(t)) {
+        std::vector<ir::Value*> ops{d, Zero(v->type())};
+        ops.insert(ops.end(), idx.begin(), idx.end());
+        Accum(t, b_.Create(OpCode::TileInsert, ops, {AdjType(t->type())})->result());
+      }
+      return;
+    }
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Add: case OpCode::Sub:
+    case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow:
+    case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
+    case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad:
+    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileReduce: case OpCode::TileScan:
+    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
+    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return;  // ReverseOp sends them to other rules
   }
 }
 

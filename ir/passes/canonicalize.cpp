@@ -71,8 +71,23 @@ std::optional<ConstVal> FoldInt(OpCode code, int64_t a, int64_t b, ScalarType t)
     case OpCode::BitAnd: return Int(a & b, t);
     case OpCode::BitOr: return Int(a | b, t);
     case OpCode::BitXor: return Int(a ^ b, t);
-    default: return std::nullopt;
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Pow:
+    case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
+    case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+    case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: case OpCode::Cmp:
+    case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
+    case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
+    case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
+    case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
+    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
+    case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
+    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
+    case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return std::nullopt;
   }
+  return std::nullopt;
 }
 
 std::optional<ConstVal> FoldFloat(OpCode code, double a, double b, ScalarType t) {
@@ -85,8 +100,24 @@ std::optional<ConstVal> FoldFloat(OpCode code, double a, double b, ScalarType t)
     case OpCode::Div: return f32 ? r(float(a) / float(b)) : r(a / b);
     case OpCode::Min: return r(std::fmin(a, b));
     case OpCode::Max: return r(std::fmax(a, b));
-    default: return std::nullopt;
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
+    case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::BitAnd:
+    case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg:
+    case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
+    case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
+    case OpCode::Clamp: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
+    case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
+    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
+    case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
+    case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
+    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
+    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
+    case OpCode::Condition: case OpCode::Return:
+      return std::nullopt;
   }
+  return std::nullopt;
 }
 
 std::optional<bool> FoldCmp(CmpPred p, const ConstVal& a, const ConstVal& b, ScalarType t) {
@@ -135,25 +166,40 @@ std::optional<ConstVal> Fold(const Op& op) {
   ScalarType t = op.operand(0)->type().elem.scalar;
   ScalarType rt = op.result()->type().elem.scalar;
   switch (op.code()) {
-    case OpCode::Cast: return FoldCast(cs[0]->value, t, rt);
+    case OpCode::Cast: return FoldCast(cs[0]->value(), t, rt);
     case OpCode::Neg:
-      return IsFloat(t) ? Flt(-cs[0]->value.f, t) : Int(int64_t(0 - uint64_t(cs[0]->value.i)), t);
-    case OpCode::Not: return Int(!cs[0]->value.i, t);
-    case OpCode::BitNot: return Int(~cs[0]->value.i, t);
+      return IsFloat(t) ? Flt(-cs[0]->value().f, t) : Int(int64_t(0 - uint64_t(cs[0]->value().i)), t);
+    case OpCode::Not: return Int(!cs[0]->value().i, t);
+    case OpCode::BitNot: return Int(~cs[0]->value().i, t);
     case OpCode::Cmp: {
-      auto b = FoldCmp(op.pred, cs[0]->value, cs[1]->value, t);
+      auto b = FoldCmp(op.pred(), cs[0]->value(), cs[1]->value(), t);
       if (!b) return std::nullopt;
       return Int(*b, ScalarType::Bool);
     }
-    case OpCode::And: return Int(cs[0]->value.i && cs[1]->value.i, ScalarType::Bool);
-    case OpCode::Or: return Int(cs[0]->value.i || cs[1]->value.i, ScalarType::Bool);
-    case OpCode::Select: return cs[0]->value.i ? cs[1]->value : cs[2]->value;
-    default: break;
+    case OpCode::And: return Int(cs[0]->value().i && cs[1]->value().i, ScalarType::Bool);
+    case OpCode::Or: return Int(cs[0]->value().i || cs[1]->value().i, ScalarType::Bool);
+    case OpCode::Select: return cs[0]->value().i ? cs[1]->value() : cs[2]->value();
+    case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv:
+    case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd:
+    case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr:
+      break;  // folded below
+    case OpCode::Const: case OpCode::Tid: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
+    case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
+    case OpCode::Clamp: case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet:
+    case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum:
+    case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
+    case OpCode::TileReshape: case OpCode::TilePermute: case OpCode::TileExtract:
+    case OpCode::TileInsert: case OpCode::TileLoad: case OpCode::TileStore:
+    case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
+    case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
+    case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      return std::nullopt;
   }
   if (op.num_operands() != 2 || op.result()->type() != op.operand(0)->type()) return std::nullopt;
-  if (IsFloat(t)) return FoldFloat(op.code(), cs[0]->value.f, cs[1]->value.f, t);
+  if (IsFloat(t)) return FoldFloat(op.code(), cs[0]->value().f, cs[1]->value().f, t);
   if (t == ScalarType::Bool) return std::nullopt;
-  return FoldInt(op.code(), cs[0]->value.i, cs[1]->value.i, t);
+  return FoldInt(op.code(), cs[0]->value().i, cs[1]->value().i, t);
 }
 
 class Canonicalizer {
@@ -171,10 +217,10 @@ class Canonicalizer {
   static ConstKey KeyOf(const Op& op) {
     const Type& t = op.result()->type();
     uint64_t fbits = 0;
-    std::memcpy(&fbits, &op.value.f, sizeof fbits);
+    std::memcpy(&fbits, &op.value().f, sizeof fbits);
     bool is_float = t.is_scalar() && IsFloat(t.elem.scalar);
     return {int(t.kind), t.is_struct() ? 1000 + t.elem.struct_index : int(t.elem.scalar),
-            is_float ? 0 : op.value.i, is_float ? fbits : 0};
+            is_float ? 0 : op.value().i, is_float ? fbits : 0};
   }
 
   void ProcessBlock(Block* b, std::map<ConstKey, Value*> consts) {
@@ -185,7 +231,7 @@ class Canonicalizer {
         // Turn the op into a constant in place: same result value, no operands.
         auto c = std::make_unique<Op>(OpCode::Const, op->loc());
         Value* r = c->AddResult(op->result()->type());
-        c->value = *folded;
+        c->value() = *folded;
         Value* old = op->result();
         ops[i] = std::move(c);
         ops[i]->set_parent_block(b);
@@ -207,7 +253,7 @@ class Canonicalizer {
         continue;
       }
       if (op->code() == OpCode::If && op->operand(0)->def() && op->operand(0)->def()->code() == OpCode::Const) {
-        InlineIf(b, i, op->operand(0)->def()->value.i != 0);
+        InlineIf(b, i, op->operand(0)->def()->value().i != 0);
         --i;  // revisit the first inlined op
         ++changes_;
         continue;

@@ -1,0 +1,125 @@
+// Adjoints of the generic tile ops: reductions, scans and the shape ops. Each is the
+// transpose of its forward op, built from the generic ops themselves (LANGUAGE.md §6 v2):
+// a sum broadcasts back, a broadcast sums back, reshape and permute invert.
+#include "ir/autodiff/internal.h"
+
+namespace tilec::autodiff::detail {
+
+using ir::OpCode;
+
+namespace {
+
+// `shape` with an extent of 1 inserted at `axis`.
+std::vector<int64_t> WithUnitAxis(std::vector<int64_t> shape, int axis) {
+  shape.insert(shape.begin() + axis, 1);
+  return shape;
+}
+
+}  // namespace
+
+void Generator::TileShapeRule(const ir::Op& op) {
+  ir::Value* d = Adj(op.result());
+  const ir::Value* t = op.operand(0);
+  if (!d || !Active(t)) return;
+  const ir::Type& tt = t->type();
+  std::vector<int64_t> shape = tt.Shape();
+  switch (op.code()) {
+    case OpCode::TileReduce: {
+      int axis = int(op.axis());
+      // The reduced dimension back as an extent of 1, then repeated.
+      auto spread = [&](ir::Value* v) {
+        if (axis >= 0 && tt.ndim > 1) v = b_.TileReshape(v, WithUnitAxis(d->type().Shape(), axis));
+        return b_.TileBroadcast(v, shape);
+      };
+      switch (op.kind()) {
+        case ir::ReduceKind::Add:
+          // r = sum(t)  =>  dt = broadcast(d)
+          Accum(t, spread(d));
+          return;
+        case ir::ReduceKind::Min: case ir::ReduceKind::Max: {
+          if (axis >= 0 && tt.ndim > 1) {
+            Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) +
+                                "` reduction along one axis of a multi-dimensional tile is not supported yet");
+            return;
+          }
+          // r = max(t)  =>  dt[e] = d where e is the first element equal to r, else 0; the one
+          // element that the result came from receives it, as a subgradient.
+          int64_t n = tt.NumElements();
+          ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
+          if (tt.ndim > 1) lin = b_.TileReshape(lin, shape);
+          ir::Value* r = b_.TileBroadcast(P(op.result()), shape);
+          ir::Op* cand = b_.TileMap({P(t), r, lin}, ir::ElemType::Of(ScalarType::Int32));
+          {
+            ir::Builder::InsertionGuard g(b_);
+            ir::Block* body = cand->region(0);
+            b_.SetInsertionPoint(body);
+            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+            b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, int32_t(n)))});
+          }
+          ir::Value* first = b_.TileBroadcast(b_.TileReduce(ir::ReduceKind::Min, cand->result(), -1), shape);
+          ir::Op* grad = b_.TileMap({lin, first, b_.TileBroadcast(d, shape)}, AdjType(tt).elem);
+          {
+            ir::Builder::InsertionGuard g(b_);
+            ir::Block* body = grad->region(0);
+            b_.SetInsertionPoint(body);
+            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+            b_.Yield({b_.Select(hit, body->arg(2), Zero(tt.ElemValueType()))});
+          }
+          Accum(t, grad->result());
+          return;
+        }
+        case ir::ReduceKind::Mul: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr:
+        case ir::ReduceKind::BitXor:
+          Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) +
+                              "` reduction is not supported yet");
+          return;
+      }
+      return;
+    }
+    case OpCode::TileScan:
+      Unsupported(op, "the gradient of a tile scan is not supported yet");
+      return;
+    case OpCode::TileBroadcast: {
+      // r = broadcast(t)  =>  dt = d summed over every repeated dimension, highest first so
+      // the axis numbers below stay valid.
+      const ir::Type& rt = op.result()->type();
+      int lead = rt.ndim - tt.ndim;
+      ir::Value* acc = d;
+      for (int a = rt.ndim - 1; a >= 0; --a) {
+        bool repeated = a < lead || (tt.shape[a - lead] == 1 && rt.shape[a] != 1);
+        if (repeated) acc = b_.TileReduce(ir::ReduceKind::Add, acc, acc->type().ndim > 1 ? a : -1);
+      }
+      if (acc->type().Shape() != shape) acc = b_.TileReshape(acc, shape);
+      Accum(t, acc);
+      return;
+    }
+    case OpCode::TileReshape:
+      // r = reshape(t)  =>  dt = reshape(d) back
+      Accum(t, b_.TileReshape(d, shape));
+      return;
+    case OpCode::TilePermute: {
+      // r = permute(t, p)  =>  dt = permute(d, p^-1)
+      const std::vector<int64_t>& perm = op.perm();
+      std::vector<int64_t> inverse(perm.size());
+      for (size_t k = 0; k < perm.size(); ++k) inverse[size_t(perm[k])] = int64_t(k);
+      Accum(t, b_.TilePermute(d, inverse));
+      return;
+    }
+    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
+    case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
+    case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
+    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
+    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
+    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
+    case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
+    case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
+    case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
+    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
+    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If:
+    case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      return;  // not generic tile ops: ReverseOp sends them to other rules
+  }
+}
+
+}  // namespace tilec::autodiff::detail
