@@ -1,5 +1,6 @@
-// The compiler facade: wires parse -> sema -> lower_to_ir -> passes -> codegen, and builds
-// the runtime signature from the checker's parameter information and the IR kernels.
+// The compiler facade: the building blocks the pipeline (compiler/pipeline.cpp) runs, the
+// runtime signature from the checker's parameter information and the IR kernels, and the
+// source-to-module entry points (thin wrappers over compiler::Run, plus the PTX cache).
 #include "compiler/compiler.h"
 
 #include <cstdlib>
@@ -9,10 +10,9 @@
 #include "codegen/codegen.h"
 #include "codegen/nvptx/nvptx.h"
 #include "codegen/simt/simt.h"
+#include "compiler/pipeline.h"
 #include "frontend/lower_to_ir/lower_to_ir.h"
-#include "frontend/parse/parse.h"
 #include "ir/autodiff/autodiff.h"
-#include "ir/passes/pipeline.h"
 #include "ir/verifier.h"
 #include "tilec/abi.h"
 #include "tilec/cache.h"
@@ -28,13 +28,12 @@ std::unique_ptr<ir::Module> LowerChecked(const sema::CheckedModule& checked, con
                                          diag::DiagnosticEngine& diags, InternalError& ice) {
   std::unique_ptr<ir::Module> m = lower::LowerToIr(checked, file, diags);
   if (!m || diags.has_errors()) return nullptr;
-  std::vector<std::string> errors = ir::Verify(*m);
-  if (errors.empty()) errors = ir::RunDefaultPasses(*m);
-  if (!errors.empty()) {
+  if (std::vector<std::string> errors = ir::Verify(*m); !errors.empty()) {
     ice.message = "invalid Tile IR:";
     for (const std::string& e : errors) ice.message += "\n  " + e;
     return nullptr;
   }
+  if (!RunIrPasses(*m, ir::DefaultPassList(), {}, ice)) return nullptr;
   return m;
 }
 
@@ -125,35 +124,22 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
 }
 
 namespace {
-
-// Source to Tile IR with (deferred) adjoints: the part every forward-code path shares.
-struct Lowered {
-  std::unique_ptr<sema::CheckedModule> checked;
-  std::unique_ptr<ir::Module> ir;
-  AdjointRejections rejected;
-};
-
-std::optional<Lowered> LowerSource(const SourceFile& file, diag::DiagnosticEngine& diags,
-                                   const CompileOptions& opts, InternalError& ice) {
-  std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
-  if (diags.has_errors()) return std::nullopt;
-  sema::CheckOptions copts;
-  copts.external_constants = opts.constants;
-  Lowered out;
-  out.checked = sema::Check(*parsed, diags, copts);
-  if (diags.has_errors()) return std::nullopt;
-  out.ir = LowerChecked(*out.checked, &file, diags, ice);
-  if (!out.ir || !AddAdjointsDeferred(*out.ir, out.rejected, ice)) return std::nullopt;
-  return out;
+// What the facade's engine-taking entry points share: the pipeline's diagnostics and internal
+// error handed to the caller's, and the compiled module only when nothing failed.
+std::optional<CompiledModule> Finish(PipelineResult& r, diag::DiagnosticEngine& diags, InternalError& ice) {
+  AppendDiagnostics(r.diags, diags);
+  if (r.ice.is_set()) ice = r.ice;
+  if (!r.ok()) return std::nullopt;
+  return std::move(r.compiled);
 }
-
 }  // namespace
 
 std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
                                             const CompileOptions& opts, InternalError& ice) {
-  std::optional<Lowered> l = LowerSource(file, diags, opts, ice);
-  if (!l) return std::nullopt;
-  return JitModule(*l->checked, *l->ir, opts, ice, &l->rejected);
+  PipelineOptions po;
+  po.compile = opts;
+  PipelineResult r = Run(file, po, Stage::Jit);
+  return Finish(r, diags, ice);
 }
 
 namespace {
@@ -218,34 +204,16 @@ std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::Dia
       // No usable cache directory or a damaged entry: compile as if there were no cache.
     }
   }
-  std::optional<Lowered> l = LowerSource(file, diags, opts, ice);
-  if (!l) return std::nullopt;
-  codegen::PtxOptions popts;
-  popts.arch = arch;
-  // Plain launches (block_dim 0) run one logical thread per lane; the value only sizes tiled
-  // kernels, of which such a module has none.
-  popts.block_dim = block_dim > 0 ? block_dim : 256;
-  popts.optimize = opts.optimize;
-  codegen::PtxModule ptx;
-  std::string error;
-  if (!codegen::EmitPtx(*l->ir, popts, ptx, error)) {
-    ice.message = "PTX generation failed: " + error;
-    return std::nullopt;
-  }
-  CompiledModule out;
-  out.signature = SignatureOf(*l->checked, *l->ir, &l->rejected);
-  for (rt::KernelSignature& k : out.signature.kernels) {
-    k.ptx = ptx.ptx;
-    k.block_dim = k.tiled ? block_dim : 0;
-    for (const codegen::SimtKernelInfo& info : ptx.kernels) {
-      if (info.name == k.name) k.shared_bytes = info.shared_bytes;
-      if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;
-    }
-  }
-  out.resolve = [](const std::string&) -> void* { return nullptr; };
+  PipelineOptions po;
+  po.compile = opts;
+  po.arch = arch;
+  po.block_dim = block_dim;
+  PipelineResult r = Run(file, po, Stage::Ptx);
+  std::optional<CompiledModule> out = Finish(r, diags, ice);
+  if (!out) return std::nullopt;
   if (!entry.empty()) {
     try {
-      rt::AtomicWriteFile(entry, rt::SerializeSignature(out.signature));
+      rt::AtomicWriteFile(entry, rt::SerializeSignature(out->signature));
     } catch (const rt::Error&) {
       // A read-only or full cache only costs the next process a compile.
     }

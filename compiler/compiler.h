@@ -1,6 +1,7 @@
 // libtilec, the compiler facade: source (or an already checked module) to Tile IR, to host
 // code in-process (JIT) or on disk (AOT shared object), with the ModuleSignature the runtime
-// validates launches against. This is what the CLI, the host interpreter and the REPL call.
+// validates launches against. The stages in one place are compiler::Run (compiler/pipeline.h);
+// the entry points here are its building blocks and thin wrappers over it.
 #pragma once
 #include <map>
 #include <memory>
@@ -47,8 +48,8 @@ struct InternalError {
   bool is_set() const { return !message.empty(); }
 };
 
-// Lowers a checked module (it must have no errors) and runs the IR pipeline, verifying after
-// each pass in debug builds. Returns null when lowering reported diagnostics or on an
+// Lowers a checked module (it must have no errors) and runs the default IR pass list, verifying
+// after each pass. Returns null when lowering reported diagnostics or on an
 // internal error.
 std::unique_ptr<ir::Module> LowerChecked(const sema::CheckedModule& checked, const SourceFile* file,
                                          diag::DiagnosticEngine& diags, InternalError& ice);
@@ -77,12 +78,12 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
                                         const CompileOptions& opts, InternalError& ice,
                                         const AdjointRejections* rejected = nullptr);
 
-// Everything from source text: parse, check (with opts.constants), lower, JIT.
-// Returns nullopt when `diags` has errors or `ice` is set.
+// Everything from source text: parse, check (with opts.constants), lower, JIT; that is,
+// Run(file, {opts}, Stage::Jit) with its diagnostics added to `diags`. Returns nullopt when `diags` has errors or `ice` is set.
 std::optional<CompiledModule> CompileSource(const SourceFile& file, diag::DiagnosticEngine& diags,
                                             const CompileOptions& opts, InternalError& ice);
 
-// For the CUDA device: the same pipeline to one PTX module for `arch` (sm_75 ... sm_90) with
+// For the CUDA device: the same pipeline (Stage::Ptx) to one PTX module for `arch` (sm_75 ... sm_90) with
 // `block_dim` lanes per block. The signature carries the PTX, block_dim and the dynamic shared
 // bytes of each forward and adjoint entry; the module has no CPU code. Variants are cached on
 // disk (rt::KernelCacheDir; TILEC_CACHE=0 turns the cache off), keyed by the source, its file

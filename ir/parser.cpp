@@ -18,8 +18,8 @@ namespace {
 using diag::Code;
 
 bool IsWordChar(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '$' || c == '.';
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '$' ||
+         c == '.';
 }
 
 const std::unordered_map<std::string_view, OpCode>& OpsByName() {
@@ -56,8 +56,10 @@ class Parser {
     m_ = m.get();
     for (SkipAll(); !AtEnd(); SkipAll()) {
       std::string_view w = PeekWord();
-      bool ok = w == "struct" ? ParseStruct() : w == "kernel" ? ParseKernel()
-                              : Fail(Code::IrSyntax, "expected `struct` or `kernel` at the top level, found " + Found());
+      bool ok = w == "struct"   ? ParseStruct()
+                : w == "kernel" ? ParseKernel()
+                                : Fail(Code::IrSyntax,
+                                       "expected `struct` or `kernel` at the top level, found " + Found());
       if (!ok) return nullptr;
     }
     return m;
@@ -143,11 +145,13 @@ class Parser {
   }
   bool Expect(std::string_view s, std::string_view where) {
     if (Eat(s)) return true;
-    return Fail(Code::IrSyntax, "expected `" + std::string(s) + "` " + std::string(where) + ", found " + Found());
+    return Fail(Code::IrSyntax,
+                "expected `" + std::string(s) + "` " + std::string(where) + ", found " + Found());
   }
   bool ExpectWord(std::string_view w, std::string_view where) {
     if (EatWord(w)) return true;
-    return Fail(Code::IrSyntax, "expected `" + std::string(w) + "` " + std::string(where) + ", found " + Found());
+    return Fail(Code::IrSyntax,
+                "expected `" + std::string(w) + "` " + std::string(where) + ", found " + Found());
   }
   bool ExpectEol(std::string_view after) {
     SkipInline();
@@ -168,8 +172,10 @@ class Parser {
     while (e < src_.size()) {
       char c = src_[e];
       bool exp_sign = (c == '-' || c == '+') && (src_[e - 1] == 'e' || src_[e - 1] == 'E');
-      if (IsWordChar(c) || exp_sign) ++e;
-      else break;
+      if (IsWordChar(c) || exp_sign)
+        ++e;
+      else
+        break;
     }
     pos_ = e;
     return src_.substr(b, e - b);
@@ -185,7 +191,8 @@ class Parser {
     }
     auto [p, ec] = std::from_chars(t.data(), t.data() + t.size(), out);
     if (ec != std::errc() || p != t.data() + t.size())
-      return FailAt(Code::IrBadLiteral, b, pos_, "invalid integer `" + std::string(t) + "` " + std::string(what));
+      return FailAt(Code::IrBadLiteral, b, pos_,
+                    "invalid integer `" + std::string(t) + "` " + std::string(what));
     return true;
   }
 
@@ -204,10 +211,15 @@ class Parser {
         continue;
       }
       char n = Cur();
-      if (n == 'n') out += '\n';
-      else if (n == 't') out += '\t';
-      else if (n == '"' || n == '\\') out += n;
-      else return FailAt(Code::IrBadLiteral, pos_ - 1, pos_ + 1, "invalid escape `\\" + std::string(1, n) + "` in a string literal");
+      if (n == 'n')
+        out += '\n';
+      else if (n == 't')
+        out += '\t';
+      else if (n == '"' || n == '\\')
+        out += n;
+      else
+        return FailAt(Code::IrBadLiteral, pos_ - 1, pos_ + 1,
+                      "invalid escape `\\" + std::string(1, n) + "` in a string literal");
       ++pos_;
     }
   }
@@ -245,7 +257,8 @@ class Parser {
   };
   bool Define(const Pending& p, Value* v) {
     if (!defined_.insert(p.name).second)
-      return FailAt(Code::IrRedefinition, p.begin, p.end, "value `" + p.name + "` is defined twice in this kernel");
+      return FailAt(Code::IrRedefinition, p.begin, p.end,
+                    "value `" + p.name + "` is defined twice in this kernel");
     scopes_.back()[p.name] = v;
     return true;
   }
@@ -258,10 +271,7 @@ class Parser {
   }
 
   // --- types ---
-  bool ParseElem(ElemType& out) {
-    SkipInline();
-    size_t b = pos_;
-    std::string_view w = ReadWord();
+  bool LookupElem(std::string_view w, ElemType& out) const {
     for (int i = 0; i < kNumScalarTypes; ++i)
       if (ScalarName(ScalarType(i)) == w) {
         out = ElemType::Of(ScalarType(i));
@@ -272,7 +282,16 @@ class Parser {
         out = ElemType::Struct(int(i));
         return true;
       }
+    return false;
+  }
+
+  bool ParseElem(ElemType& out) {
+    SkipInline();
+    size_t b = pos_;
+    std::string_view w = PeekWord();
     if (w.empty()) return Fail(Code::IrSyntax, "expected an element type, found " + Found());
+    pos_ += w.size();
+    if (LookupElem(w, out)) return true;
     return FailAt(Code::IrUnknownType, b, pos_, "unknown element type `" + std::string(w) + "`");
   }
 
@@ -300,13 +319,15 @@ class Parser {
         int64_t n = 0;
         auto [p, ec] = std::from_chars(src_.data() + s, src_.data() + pos_, n);
         if (ec != std::errc() || n <= 0)
-          return FailAt(Code::IrBadLiteral, s, pos_, "invalid tile extent `" + std::string(src_.substr(s, pos_ - s)) + "`");
+          return FailAt(Code::IrBadLiteral, s, pos_,
+                        "invalid tile extent `" + std::string(src_.substr(s, pos_ - s)) + "`");
         shape.push_back(n);
         if (Cur() != 'x') break;
         ++pos_;
       }
       if (int(shape.size()) > kMaxDims)
-        return FailAt(Code::IrUnknownType, b, pos_, "a tile has at most " + std::to_string(kMaxDims) + " dimensions");
+        return FailAt(Code::IrUnknownType, b, pos_,
+                      "a tile has at most " + std::to_string(kMaxDims) + " dimensions");
       Storage st = Storage::Register;
       if (Eat(",")) {
         if (!ExpectWord("shared", "as a tile's storage")) return false;
@@ -323,7 +344,8 @@ class Parser {
       if (ec == std::errc() && p == digits.data() + digits.size() && nd >= 1 && nd <= kMaxDims) {
         pos_ += w.size();
         ElemType e;
-        if (!Expect("<", "after `" + std::string(w) + "`") || !ParseElem(e) || !Expect(">", "to close the array type"))
+        if (!Expect("<", "after `" + std::string(w) + "`") || !ParseElem(e) ||
+            !Expect(">", "to close the array type"))
           return false;
         out = Type::Array(e, nd);
         return true;
@@ -331,10 +353,9 @@ class Parser {
     }
     ElemType e;
     if (w.empty()) return Fail(Code::IrSyntax, "expected a type, found " + Found());
-    if (!ParseElem(e)) {
-      diags_.Clear();
+    pos_ += w.size();
+    if (!LookupElem(w, e))
       return FailAt(Code::IrUnknownType, b, pos_, "unknown type `" + std::string(w) + "`");
-    }
     out = Type::Elem(e);
     return true;
   }
@@ -358,14 +379,14 @@ class Parser {
 
   // --- structs and kernels ---
   bool ParseStruct() {
-    size_t b = pos_;
     EatWord("struct");
     SkipInline();
     size_t nb = pos_;
     std::string name(ReadWord());
     if (name.empty()) return Fail(Code::IrSyntax, "expected a struct name, found " + Found());
     for (const StructDef& s : m_->structs())
-      if (s.name == name) return FailAt(Code::IrRedefinition, nb, pos_, "struct `" + name + "` is defined twice");
+      if (s.name == name)
+        return FailAt(Code::IrRedefinition, nb, pos_, "struct `" + name + "` is defined twice");
     StructDef def;
     def.name = name;
     std::vector<std::pair<int64_t, size_t>> offsets;  // as written, and where
@@ -376,7 +397,8 @@ class Parser {
         f.name = std::string(ReadWord());
         if (f.name.empty()) return Fail(Code::IrSyntax, "expected a field name, found " + Found());
         int64_t off = 0;
-        if (!Expect(":", "after the field name") || !ParseElem(f.type) || !Expect("@", "before the field offset"))
+        if (!Expect(":", "after the field name") || !ParseElem(f.type) ||
+            !Expect("@", "before the field offset"))
           return false;
         SkipInline();
         size_t ob = pos_;
@@ -392,7 +414,8 @@ class Parser {
     if (!ExpectWord("size", "after the struct fields") || !ReadInt(size, "as the struct size")) return false;
     SkipInline();
     size_t ab = pos_;
-    if (!ExpectWord("align", "after the struct size") || !ReadInt(align, "as the struct alignment")) return false;
+    if (!ExpectWord("align", "after the struct size") || !ReadInt(align, "as the struct alignment"))
+      return false;
     if (!ExpectEol("the struct")) return false;
     // The layout is C's natural one, computed here; text that disagrees describes another ABI.
     int idx = m_->AddStruct(std::move(def));
@@ -403,10 +426,13 @@ class Parser {
                       "field `" + s.fields[i].name + "` of `" + s.name + "` is at offset " +
                           std::to_string(s.fields[i].offset) + ", not " + std::to_string(offsets[i].first));
     if (int64_t(s.size) != size)
-      return FailAt(Code::IrBadLiteral, sb, sb + 4, "struct `" + s.name + "` has size " + std::to_string(s.size) + ", not " + std::to_string(size));
+      return FailAt(
+          Code::IrBadLiteral, sb, sb + 4,
+          "struct `" + s.name + "` has size " + std::to_string(s.size) + ", not " + std::to_string(size));
     if (int64_t(s.align) != align)
-      return FailAt(Code::IrBadLiteral, ab, ab + 5, "struct `" + s.name + "` has alignment " + std::to_string(s.align) + ", not " + std::to_string(align));
-    (void)b;
+      return FailAt(Code::IrBadLiteral, ab, ab + 5,
+                    "struct `" + s.name + "` has alignment " + std::to_string(s.align) + ", not " +
+                        std::to_string(align));
     return true;
   }
 
@@ -417,7 +443,8 @@ class Parser {
     size_t nb = pos_;
     std::string name(ReadWord());
     if (name.empty()) return Fail(Code::IrSyntax, "expected a kernel name after `@`, found " + Found());
-    if (m_->FindFunction(name)) return FailAt(Code::IrRedefinition, nb - 1, pos_, "kernel `@" + name + "` is defined twice");
+    if (m_->FindFunction(name))
+      return FailAt(Code::IrRedefinition, nb - 1, pos_, "kernel `@" + name + "` is defined twice");
     Function* f = m_->AddFunction(name, Loc{file_, {uint32_t(b), uint32_t(pos_)}});
     // The printer does not print Function::adjoint_of; autodiff names adjoints `k$adjoint`.
     constexpr std::string_view kAdj = "$adjoint";
@@ -430,7 +457,8 @@ class Parser {
       do {
         Pending p;
         Type t;
-        if (!ReadPending(p, "as a kernel parameter") || !Expect(":", "after the parameter name") || !ParseType(t))
+        if (!ReadPending(p, "as a kernel parameter") || !Expect(":", "after the parameter name") ||
+            !ParseType(t))
           return false;
         Value* v = f->AddParam(p.name.substr(1), t, Loc{file_, {uint32_t(p.begin), uint32_t(p.end)}});
         if (!Define(p, v)) return false;
@@ -438,9 +466,13 @@ class Parser {
       if (!Expect(")", "after the kernel parameters")) return false;
     }
     for (std::string_view w = PeekWord(); !w.empty(); w = PeekWord()) {
-      if (w == "tiled") f->tiled = true;
-      else if (w == "no_backward") f->enable_backward = false;
-      else return Fail(Code::IrSyntax, "expected `tiled`, `no_backward` or `{` after the kernel parameters, found " + Found());
+      if (w == "tiled")
+        f->tiled = true;
+      else if (w == "no_backward")
+        f->enable_backward = false;
+      else
+        return Fail(Code::IrSyntax,
+                    "expected `tiled`, `no_backward` or `{` after the kernel parameters, found " + Found());
       pos_ += w.size();
     }
     if (!Expect("{", "to open the kernel body") || !ExpectEol("`{`")) return false;
@@ -485,7 +517,8 @@ class Parser {
     do {
       Pending p;
       Type t;
-      if (!ReadPending(p, "as a region argument") || !Expect(":", "after the region argument") || !ParseType(t))
+      if (!ReadPending(p, "as a region argument") || !Expect(":", "after the region argument") ||
+          !ParseType(t))
         return false;
       names.push_back(p);
       types.push_back(t);
@@ -512,8 +545,8 @@ class Parser {
                         std::string_view op, size_t at) {
     if (results.size() == types.size()) return true;
     return FailAt(Code::IrArity, at, pos_,
-                  "`" + std::string(op) + "` names " + std::to_string(results.size()) + " results but gives " +
-                      std::to_string(types.size()) + " result types");
+                  "`" + std::string(op) + "` names " + std::to_string(results.size()) +
+                      " results but gives " + std::to_string(types.size()) + " result types");
   }
 
   bool ParseOp(Block* block) {
@@ -533,18 +566,18 @@ class Parser {
     std::string_view name = ReadWord();
     if (name.empty()) return Fail(Code::IrSyntax, "expected an op name, found " + Found());
     auto it = OpsByName().find(name);
-    if (it == OpsByName().end()) return FailAt(Code::IrUnknownOp, nb, pos_, "unknown op `" + std::string(name) + "`");
+    if (it == OpsByName().end())
+      return FailAt(Code::IrUnknownOp, nb, pos_, "unknown op `" + std::string(name) + "`");
     OpCode code = it->second;
     auto op = std::make_unique<Op>(code, Loc{file_, {uint32_t(b), uint32_t(pos_)}});
     Op* raw = op.get();
-    bool ok;
-    switch (code) {
-      case OpCode::If: ok = ParseIf(raw, results, nb); break;
-      case OpCode::For: ok = ParseFor(raw, results, nb); break;
-      case OpCode::While: ok = ParseWhile(raw, results, nb); break;
-      case OpCode::TileMap: ok = ParseTileMap(raw, results, nb); break;
-      default: ok = ParseGeneric(raw, results, nb); break;
-    }
+    // Not a switch: every op without a form of its own is generic, and a `default:` over
+    // OpCode is what the design rules out.
+    bool ok = code == OpCode::If        ? ParseIf(raw, results, nb)
+              : code == OpCode::For     ? ParseFor(raw, results, nb)
+              : code == OpCode::While   ? ParseWhile(raw, results, nb)
+              : code == OpCode::TileMap ? ParseTileMap(raw, results, nb)
+                                        : ParseGeneric(raw, results, nb);
     if (!ok) return false;
     block->Append(std::move(op));
     return true;
@@ -553,13 +586,15 @@ class Parser {
   bool ParseIf(Op* op, const std::vector<Pending>& results, size_t nb) {
     Value* cond;
     std::vector<Type> types;
-    if (!Use("as the `if` condition", cond) || !ParseArrowTypes(types) || !CheckResultTypes(results, types, "if", nb))
+    if (!Use("as the `if` condition", cond) || !ParseArrowTypes(types) ||
+        !CheckResultTypes(results, types, "if", nb))
       return false;
     op->operands().push_back(cond);
     for (const Type& t : types) op->AddResult(t);
     Block* then_b = op->AddRegion();
     Block* else_b = op->AddRegion();
-    if (!Expect("{", "to open the `if` region") || !ExpectEol("`{`") || !ParseRegion(then_b, {}, nb)) return false;
+    if (!Expect("{", "to open the `if` region") || !ExpectEol("`{`") || !ParseRegion(then_b, {}, nb))
+      return false;
     if (!Expect("}", "to close the `if` region") || !ExpectWord("else", "after the `if` region") ||
         !Expect("{", "to open the `else` region") || !ExpectEol("`{`") || !ParseRegion(else_b, {}, nb) ||
         !ExpectClose("the `else` region"))
@@ -571,8 +606,9 @@ class Parser {
     std::vector<Pending> args(1);
     Value *lo, *hi, *step;
     if (!ReadPending(args[0], "as the loop variable") || !Expect("=", "after the loop variable") ||
-        !Use("as the lower bound", lo) || !ExpectWord("to", "after the lower bound") || !Use("as the upper bound", hi) ||
-        !ExpectWord("step", "after the upper bound") || !Use("as the step", step))
+        !Use("as the lower bound", lo) || !ExpectWord("to", "after the lower bound") ||
+        !Use("as the upper bound", hi) || !ExpectWord("step", "after the upper bound") ||
+        !Use("as the step", step))
       return false;
     op->operands() = {lo, hi, step};
     Block* body = op->AddRegion();
@@ -625,8 +661,8 @@ class Parser {
       return false;
     std::vector<Pending> after_args;
     std::vector<Type> after_types;
-    if (!Expect("}", "to close the `while` condition region") || !ExpectWord("do", "after the condition region") ||
-        !ParseBlockArgs(after_args, after_types))
+    if (!Expect("}", "to close the `while` condition region") ||
+        !ExpectWord("do", "after the condition region") || !ParseBlockArgs(after_args, after_types))
       return false;
     Block* after = op->AddRegion();
     for (const Type& t : after_types) after->AddArg(t);
@@ -659,20 +695,21 @@ class Parser {
     std::string n(info.name);
     if (info.operands != kVariadic && op->num_operands() != info.operands)
       return FailAt(Code::IrArity, nb, nb + n.size(),
-                    "`" + n + "` takes " + std::to_string(info.operands) + " operand" + (info.operands == 1 ? "" : "s") +
-                        ", found " + std::to_string(op->num_operands()));
+                    "`" + n + "` takes " + std::to_string(info.operands) + " operand" +
+                        (info.operands == 1 ? "" : "s") + ", found " + std::to_string(op->num_operands()));
     if (info.results != kVariadic && op->num_results() != info.results)
       return FailAt(Code::IrArity, nb, nb + n.size(),
-                    "`" + n + "` has " + std::to_string(info.results) + " result" + (info.results == 1 ? "" : "s") +
-                        ", found " + std::to_string(op->num_results()));
+                    "`" + n + "` has " + std::to_string(info.results) + " result" +
+                        (info.results == 1 ? "" : "s") + ", found " + std::to_string(op->num_results()));
     return true;
   }
 
   // A number or word as a constant of type `t`, in the printer's spelling (ConstStr).
   bool ConstFromText(std::string_view text, size_t at, const Type& t, ConstVal& out) {
     auto bad = [&](std::string why) {
-      return FailAt(Code::IrBadLiteral, at, at + std::max<size_t>(text.size(), 1),
-                    "invalid constant `" + std::string(text) + "` for type `" + TypeName(t, m_->structs()) + "`" + why);
+      return FailAt(
+          Code::IrBadLiteral, at, at + std::max<size_t>(text.size(), 1),
+          "invalid constant `" + std::string(text) + "` for type `" + TypeName(t, m_->structs()) + "`" + why);
     };
     const char* b = text.data();
     const char* e = text.data() + text.size();
@@ -686,10 +723,14 @@ class Parser {
     }
     if (t.is_float()) {
       double v;
-      if (text == "nan") v = std::numeric_limits<double>::quiet_NaN();
-      else if (text == "inf") v = std::numeric_limits<double>::infinity();
-      else if (text == "-inf") v = -std::numeric_limits<double>::infinity();
-      else if (auto [p, ec] = std::from_chars(b, e, v); ec != std::errc() || p != e || text.empty()) return bad("");
+      if (text == "nan")
+        v = std::numeric_limits<double>::quiet_NaN();
+      else if (text == "inf")
+        v = std::numeric_limits<double>::infinity();
+      else if (text == "-inf")
+        v = -std::numeric_limits<double>::infinity();
+      else if (auto [p, ec] = std::from_chars(b, e, v); ec != std::errc() || p != e || text.empty())
+        return bad("");
       out.f = v;
       // Builder::ConstFloat keeps the truncated integer too; out of range it stays 0.
       if (std::isfinite(v) && std::fabs(v) < 9.2e18) out.i = int64_t(v);
@@ -697,10 +738,12 @@ class Parser {
     }
     if (t.Is(ScalarType::UInt64)) {
       uint64_t u;
-      if (auto [p, ec] = std::from_chars(b, e, u); ec != std::errc() || p != e || text.empty()) return bad("");
+      if (auto [p, ec] = std::from_chars(b, e, u); ec != std::errc() || p != e || text.empty())
+        return bad("");
       out.i = int64_t(u);
     } else {
-      if (auto [p, ec] = std::from_chars(b, e, out.i); ec != std::errc() || p != e || text.empty()) return bad("");
+      if (auto [p, ec] = std::from_chars(b, e, out.i); ec != std::errc() || p != e || text.empty())
+        return bad("");
     }
     out.f = double(out.i);
     return true;
@@ -713,14 +756,17 @@ class Parser {
       case AttrKind::Int: {
         int64_t v;
         if (!ReadInt(v, where)) return false;
-        if (kind == AttrKind::Int) out = v;
-        else out = ConstVal{v, double(v)};
+        if (kind == AttrKind::Int)
+          out = v;
+        else
+          out = ConstVal{v, double(v)};
         return true;
       }
       case AttrKind::Pred: {
         CmpPred p;
         if (!EnumFromName(PeekWord(), CmpPredName, p))
-          return Fail(Code::IrBadAttribute, "expected a predicate (eq, ne, lt, le, gt, ge) " + where + ", found " + Found());
+          return Fail(Code::IrBadAttribute,
+                      "expected a predicate (eq, ne, lt, le, gt, ge) " + where + ", found " + Found());
         ReadWord();
         out = p;
         return true;
@@ -728,16 +774,20 @@ class Parser {
       case AttrKind::Reduce: {
         ReduceKind k;
         if (!EnumFromName(PeekWord(), ReduceKindName, k))
-          return Fail(Code::IrBadAttribute, "expected a reduction kind (add, mul, min, max, bit_and, bit_or, bit_xor) " +
-                                                where + ", found " + Found());
+          return Fail(Code::IrBadAttribute,
+                      "expected a reduction kind (add, mul, min, max, bit_and, bit_or, bit_xor) " + where +
+                          ", found " + Found());
         ReadWord();
         out = k;
         return true;
       }
       case AttrKind::Bool:
-        if (EatWord("true")) out = true;
-        else if (EatWord("false")) out = false;
-        else return Fail(Code::IrBadAttribute, "expected `true` or `false` " + where + ", found " + Found());
+        if (EatWord("true"))
+          out = true;
+        else if (EatWord("false"))
+          out = false;
+        else
+          return Fail(Code::IrBadAttribute, "expected `true` or `false` " + where + ", found " + Found());
         return true;
       case AttrKind::IntList: {
         std::vector<int64_t> l;
@@ -794,9 +844,11 @@ class Parser {
         return FailAt(Code::IrBadAttribute, ab, pos_,
                       "`" + opname + "` has no attribute `" + std::string(an) + "` (it has " + names + ")");
       }
-      if (seen[k]) return FailAt(Code::IrBadAttribute, ab, pos_, "attribute `" + std::string(an) + "` is given twice");
+      if (seen[k])
+        return FailAt(Code::IrBadAttribute, ab, pos_, "attribute `" + std::string(an) + "` is given twice");
       seen[k] = true;
-      if (!Expect("=", "after the attribute name") || !ParseAttrValue(InfoOf(ids[k]).kind, op->attr(ids[k]), an))
+      if (!Expect("=", "after the attribute name") ||
+          !ParseAttrValue(InfoOf(ids[k]).kind, op->attr(ids[k]), an))
         return false;
     } while (Eat(","));
     if (!Expect("}", "to close the attributes")) return false;
@@ -820,7 +872,8 @@ class Parser {
     } else if (code == OpCode::Cmp) {
       CmpPred p;
       if (!EnumFromName(PeekWord(), CmpPredName, p))
-        return Fail(Code::IrBadAttribute, "expected a predicate (eq, ne, lt, le, gt, ge) after `cmp`, found " + Found());
+        return Fail(Code::IrBadAttribute,
+                    "expected a predicate (eq, ne, lt, le, gt, ge) after `cmp`, found " + Found());
       ReadWord();
       op->pred() = p;
     } else if (code == OpCode::TileArange) {
@@ -846,9 +899,11 @@ class Parser {
       }
       op->texts() = std::move(texts);
     } else if (Peek('%')) {
-      if (!UseList(op->operands(), std::string("as an operand of `") + std::string(OpName(code)) + "`")) return false;
+      if (!UseList(op->operands(), std::string("as an operand of `") + std::string(OpName(code)) + "`"))
+        return false;
     }
-    bool custom = code == OpCode::Const || code == OpCode::Cmp || code == OpCode::TileArange || code == OpCode::Print;
+    bool custom =
+        code == OpCode::Const || code == OpCode::Cmp || code == OpCode::TileArange || code == OpCode::Print;
     if (!custom && !ParseGenericAttrs(op, nb)) return false;
     std::vector<Type> types;
     if (!results.empty()) {
@@ -856,7 +911,8 @@ class Parser {
           !CheckResultTypes(results, types, OpName(code), nb))
         return false;
     } else if (Peek(':')) {
-      return Fail(Code::IrArity, "result types given to `" + std::string(OpName(code)) + "` without result names");
+      return Fail(Code::IrArity,
+                  "result types given to `" + std::string(OpName(code)) + "` without result names");
     }
     for (const Type& t : types) op->AddResult(t);
     if (!CheckArity(op, nb)) return false;
@@ -864,8 +920,10 @@ class Parser {
     if (code == OpCode::TileArange) {
       Type elem = types[0].ElemValueType();
       if (!types[0].is_tile())
-        return FailAt(Code::IrBadLiteral, nb, nb + 11, "`tile_arange` gives a tile, not `" + TypeName(types[0], m_->structs()) + "`");
-      if (!ConstFromText(start_text, start_at, elem, op->start()) || !ConstFromText(step_text, step_at, elem, op->step()))
+        return FailAt(Code::IrBadLiteral, nb, nb + 11,
+                      "`tile_arange` gives a tile, not `" + TypeName(types[0], m_->structs()) + "`");
+      if (!ConstFromText(start_text, start_at, elem, op->start()) ||
+          !ConstFromText(step_text, step_at, elem, op->step()))
         return false;
     }
     if (!ExpectEol("`" + std::string(OpName(code)) + "`")) return false;
@@ -884,7 +942,8 @@ class Parser {
 
 }  // namespace
 
-std::unique_ptr<Module> ParseModule(std::string_view text, const SourceFile* file, diag::DiagnosticEngine& diags) {
+std::unique_ptr<Module> ParseModule(std::string_view text, const SourceFile* file,
+                                    diag::DiagnosticEngine& diags) {
   return Parser(text, file, diags).Run();
 }
 

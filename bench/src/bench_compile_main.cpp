@@ -1,7 +1,7 @@
 // bench_compile: warm in-process compile latency. For each .tile file, compiles it `reps`
 // times in one process (the compiler's one-time set-up is paid by a warm-up compile first):
-//   host-jit: source -> parse -> check -> Tile IR (+ adjoints) -> host JIT (compiler facade)
-//   ptx:      source -> parse -> check -> Tile IR (+ adjoints) -> PTX text for --arch
+//   host-jit: compiler::Run to the jit end: parse, check, Tile IR (+ adjoints), host JIT
+//   ptx:      compiler::Run to the ptx end: parse, check, Tile IR (+ adjoints), PTX for --arch
 // Prints CSV on stdout: kernel,mode,status,min_s,median_s,reps,note
 #include <algorithm>
 #include <chrono>
@@ -12,11 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "compiler/compiler.h"
-#include "frontend/parse/parse.h"
-#if TILEC_BENCH_HAVE_NVPTX
-#include "codegen/nvptx/nvptx.h"
-#endif
+#include "compiler/pipeline.h"
 
 namespace {
 
@@ -37,37 +33,31 @@ std::string Rendered(const diag::DiagnosticEngine& diags) {
   return os.str();
 }
 
+std::string Failure(const compiler::PipelineResult& r) {
+  return r.ice.is_set() ? "internal error: " + r.ice.message : "diagnostics: " + Rendered(r.diags);
+}
+
 // One compile; returns an empty string on success, else why it failed.
 std::string CompileHost(const SourceFile& file) {
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  auto m = compiler::CompileSource(file, diags, {}, ice);
-  if (m) return "";
-  return ice.is_set() ? "internal error: " + ice.message : "diagnostics: " + Rendered(diags);
+  const compiler::PipelineOptions defaults;
+  compiler::PipelineResult r = compiler::Run(file, defaults, compiler::Stage::Jit);
+  return r.ok() ? "" : Failure(r);
 }
 
 // "#smem,<kernel>,<bytes>" lines: the dynamic shared memory each kernel's launch requests,
 // which ptxas -v cannot see.
 std::string smem_lines;
 
+// Every adjoint must build: a benchmark kernel whose gradient is rejected is a broken input.
 std::string CompilePtx(const SourceFile& file, const std::string& arch) {
 #if TILEC_BENCH_HAVE_NVPTX
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  auto parsed = parse::ParseFile(file, diags);
-  if (diags.has_errors()) return "diagnostics: " + Rendered(diags);
-  auto checked = sema::Check(*parsed, diags);
-  if (diags.has_errors()) return "diagnostics: " + Rendered(diags);
-  auto m = compiler::LowerChecked(*checked, &file, diags, ice);
-  if (!m || !compiler::AddAdjoints(*m, diags, ice))
-    return ice.is_set() ? "internal error: " + ice.message : "diagnostics: " + Rendered(diags);
-  codegen::PtxOptions opts;
-  opts.arch = arch;
-  codegen::PtxModule out;
-  std::string error;
-  if (!codegen::EmitPtx(*m, opts, out, error)) return "ptx emission failed: " + error;
+  compiler::PipelineOptions po;
+  po.adjoints = compiler::AdjointMode::Strict;
+  po.arch = arch;
+  compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::Ptx);
+  if (!r.ok()) return Failure(r);
   smem_lines.clear();
-  for (const auto& k : out.kernels)
+  for (const auto& k : r.ptx.kernels)
     smem_lines += "#smem," + k.name + "," + std::to_string(k.shared_bytes) + "\n";
   return "";
 #else
@@ -102,19 +92,15 @@ int WriteSo(const std::string& out, const std::string& path) {
   std::string text, error;
   if (!SourceFile::Load(path, text, error)) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
   const SourceFile file(path, text);
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  auto parsed = parse::ParseFile(file, diags);
-  std::unique_ptr<sema::CheckedModule> checked;
-  if (!diags.has_errors()) checked = sema::Check(*parsed, diags);
-  std::unique_ptr<ir::Module> m;
-  if (!diags.has_errors()) m = compiler::LowerChecked(*checked, &file, diags, ice);
-  if (m && !compiler::AddAdjoints(*m, diags, ice)) m.reset();
-  if (!m) {
-    std::fprintf(stderr, "error: %s\n", ice.is_set() ? ice.message.c_str() : Rendered(diags).c_str());
+  compiler::PipelineOptions po;
+  po.adjoints = compiler::AdjointMode::Strict;
+  po.output_path = out;
+  compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::SharedObject);
+  if (!r.ok()) {
+    std::string why = !r.write_error.empty() ? r.write_error : r.ice.is_set() ? r.ice.message : Rendered(r.diags);
+    std::fprintf(stderr, "error: %s\n", why.c_str());
     return 1;
   }
-  if (!compiler::WriteSharedObject(*checked, *m, out, error)) return std::fprintf(stderr, "error: %s\n", error.c_str()), 1;
   return 0;
 }
 

@@ -10,9 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/nvptx/nvptx.h"
-#include "compiler/compiler.h"
-#include "frontend/parse/parse.h"
+#include "compiler/pipeline.h"
 #include "tilec/runtime.h"
 
 using namespace tilec;
@@ -21,34 +19,20 @@ namespace {
 
 constexpr int kBlock = 256;
 
-// tilec's module: parse, check, lower, PTX; signature entries get the PTX and shared bytes.
+// tilec's module: compiler::Run to the ptx end; its signature carries the PTX and shared bytes.
 bool CompileTilec(const std::string& path, rt::ModuleSignature& out, std::string& why) {
   std::string text;
   if (!SourceFile::Load(path, text, why)) return false;
   SourceFile file(path, text);
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  auto parsed = parse::ParseFile(file, diags);
-  if (diags.has_errors()) return why = "diagnostics in " + path, false;
-  auto checked = sema::Check(*parsed, diags);
-  if (diags.has_errors()) return why = "diagnostics in " + path, false;
-  auto m = compiler::LowerChecked(*checked, &file, diags, ice);
-  if (!m) return why = ice.is_set() ? ice.message : "lowering failed", false;
-  codegen::PtxOptions popts;
-  popts.block_dim = kBlock;
-  codegen::PtxModule ptx;
-  if (!codegen::EmitPtx(*m, popts, ptx, why)) return false;
-  rt::ModuleSignature sig = compiler::SignatureOf(*checked, *m);
-  for (rt::KernelSignature& k : sig.kernels) {
-    k.ptx = ptx.ptx;
-    for (const auto& info : ptx.kernels) {
-      if (info.name == k.name) {
-        k.block_dim = info.block_dim;
-        k.shared_bytes = info.shared_bytes;
-      }
-    }
-  }
-  out = sig;
+  // Forward kernels only: bench_gpu launches no adjoints.
+  compiler::PipelineOptions po;
+  po.adjoints = compiler::AdjointMode::None;
+  po.block_dim = kBlock;
+  compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::Ptx);
+  if (r.diags.has_errors()) return why = "diagnostics in " + path, false;
+  if (r.ice.is_set()) return why = r.ice.message, false;
+  if (!r.compiled) return why = "lowering failed", false;
+  out = r.compiled->signature;
   return true;
 }
 

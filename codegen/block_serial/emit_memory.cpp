@@ -4,8 +4,11 @@
 // out-of-bounds store or add is skipped and reports zero as its previous value), once per row
 // where a whole row can be checked at once.
 #include <algorithm>
+#include <cstddef>
 
 #include "codegen/block_serial/emitter.h"
+#include "codegen/op_cases.h"
+#include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::bs {
 
@@ -78,33 +81,72 @@ llvm::Value* Emitter::EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const 
 }
 
 void Emitter::EmitArrayOp(const ir::Op& op) {
-  const ArrayVal& a = GetArray(op.operand(0));
   const ir::Type& at = op.operand(0)->type();
-  llvm::Value* off = I64(0);
-  for (int d = 0; d < at.ndim; ++d) {
-    const ir::Value* idx = op.operand(1 + d);
-    off = b_.CreateAdd(off, b_.CreateMul(AsI64(Get(idx), idx->type().elem.scalar), a.strides[d]));
-  }
-  llvm::Value* ptr = b_.CreateGEP(b_.getInt8Ty(), a.data, {off});
+  auto element_ptr = [&] {
+    const ArrayVal& a = GetArray(op.operand(0));
+    llvm::Value* off = I64(0);
+    for (int d = 0; d < at.ndim; ++d) {
+      const ir::Value* idx = op.operand(1 + d);
+      off = b_.CreateAdd(off, b_.CreateMul(AsI64(Get(idx), idx->type().elem.scalar), a.strides[d]));
+    }
+    return b_.CreateGEP(b_.getInt8Ty(), a.data, {off});
+  };
   llvm::Type* mt = MemTy(at.elem);
   switch (op.code()) {
-    case OpCode::ArrayLoad: Set(op.result(), FromMem(b_.CreateLoad(mt, ptr), at.elem)); return;
-    case OpCode::ArrayStore: b_.CreateStore(ToMem(Get(op.operand(1 + at.ndim)), at.elem), ptr); return;
-    case OpCode::AtomicAdd: Set(op.result(), EmitElemAtomicAdd(ptr, Get(op.operand(1 + at.ndim)), at.elem)); return;
-    default: return;
+    case OpCode::ArrayLoad: Set(op.result(), FromMem(b_.CreateLoad(mt, element_ptr()), at.elem)); return;
+    case OpCode::ArrayStore: b_.CreateStore(ToMem(Get(op.operand(1 + at.ndim)), at.elem), element_ptr()); return;
+    case OpCode::AtomicAdd:
+      Set(op.result(), EmitElemAtomicAdd(element_ptr(), Get(op.operand(1 + at.ndim)), at.elem));
+      return;
+    case OpCode::ArrayDim:
+      Set(op.result(), b_.CreateTrunc(GetArray(op.operand(0)).shape[op.dim()], b_.getInt32Ty()));
+      return;
+    case OpCode::ArrayGrad: {
+      // The grad buffer with the array's strides; without one, zero extents make every
+      // bounds-checked access a no-op (see ops.def).
+      const ir::Value* src = op.operand(0);
+      const ir::Block* body = src->is_block_arg() ? src->owner_block() : nullptr;
+      ArrayVal g = GetArray(src);
+      llvm::Value* slot = nullptr;
+      if (body && !body->parent_op())
+        slot = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getPtrTy(), fn_->getArg(0), src->index()));
+      llvm::Value* null = llvm::ConstantPointerNull::get(b_.getPtrTy());
+      llvm::Value* grad = slot ? b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, offsetof(tilec_array, grad)), "grad")
+                               : null;
+      llvm::Value* none = b_.CreateICmpEQ(grad, null);
+      g.data = grad;
+      for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
+      arrays_[op.result()] = g;
+      return;
+    }
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "block-serial array emitter");
   }
 }
 
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
-  OpCode c = op.code();
   const ir::Type& at = op.operand(0)->type();
   const ArrayVal& a = GetArray(op.operand(0));
-  bool indexed = c == OpCode::TileLoadIndexed || c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
-  bool is_load = c == OpCode::TileLoad || c == OpCode::TileLoadIndexed;
-  bool is_store = c == OpCode::TileStore || c == OpCode::TileStoreIndexed;
+  bool indexed = false, is_load = false, is_store = false;
+  switch (op.code()) {
+    case OpCode::TileLoad: is_load = true; break;
+    case OpCode::TileStore: is_store = true; break;
+    case OpCode::TileAtomicAdd: break;
+    case OpCode::TileLoadIndexed: indexed = is_load = true; break;
+    case OpCode::TileStoreIndexed: indexed = is_store = true; break;
+    case OpCode::TileAtomicAddIndexed: indexed = true; break;
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "block-serial tile memory emitter");
+  }
   int tile_pos = is_load ? -1 : indexed ? 2 : 1;
   int off_pos = is_load ? (indexed ? 2 : 1) : tile_pos + 1;
-  int axis = indexed ? int(op.index) : -1;
+  int axis = indexed ? int(op.axis()) : -1;
   const ir::Type& tt = is_load ? op.result()->type() : op.operand(tile_pos)->type();
   const ir::ElemType& e = tt.elem;
   llvm::Type* mt = MemTy(e);

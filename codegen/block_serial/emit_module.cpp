@@ -1,10 +1,14 @@
 // Block-serial lowering: kernel entries (argument unpacking and the loop over the grid
 // range), op dispatch, structured control flow and loop nests.
+#include <cstddef>
+
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "codegen/block_serial/emitter.h"
 #include "codegen/codegen.h"
+#include "codegen/op_cases.h"
+#include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen {
 
@@ -58,8 +62,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
       ArrayVal a;
       a.data = b_.CreateLoad(ptr, slot, p->name() + ".data");
       for (int d = 0; d < t.ndim; ++d) {
-        a.shape[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 16 + 8 * d));
-        a.strides[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 48 + 8 * d));
+        a.shape[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, offsetof(tilec_array, shape) + sizeof(int64_t) * d));
+        a.strides[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, offsetof(tilec_array, strides) + sizeof(int64_t) * d));
       }
       arrays_[p] = a;
     } else {
@@ -68,7 +72,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
     }
   }
   for (int d = 0; d < ir::kMaxDims; ++d)
-    launch_dims_[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(i64, launch, d), "dim" + std::to_string(d));
+    launch_dims_[d] = b_.CreateLoad(
+        i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), launch, offsetof(tilec_launch, dim) + sizeof(int64_t) * d), "dim" + std::to_string(d));
 
   // for (linear = first; linear < last; ++linear) { block program }
   llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "grid.header", fn_);
@@ -111,66 +116,42 @@ void Emitter::EmitBlock(const ir::Block& b) {
 }
 
 void Emitter::EmitOp(const ir::Op& op) {
+  switch (ir::FamilyOf(op.code())) {
+    case ir::OpFamily::Constant: Set(op.result(), EmitConst(op)); return;
+    case ir::OpFamily::Tid: EmitTid(op); return;
+    case ir::OpFamily::Select:
+      Set(op.result(), b_.CreateSelect(Get(op.operand(0)), Get(op.operand(1)), Get(op.operand(2))));
+      return;
+    case ir::OpFamily::Elementwise: EmitElementwise(op); return;
+    case ir::OpFamily::Compare:
+      Set(op.result(), EmitCmp(op.pred(), op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
+      return;
+    case ir::OpFamily::Logic: Set(op.result(), EmitLogic(op.code(), Get(op.operand(0)), Get(op.operand(1)))); return;
+    case ir::OpFamily::Array: EmitArrayOp(op); return;
+    case ir::OpFamily::Struct:
+      Set(op.result(), EmitStructOp(op, Get(op.operand(0)), op.num_operands() > 1 ? Get(op.operand(1)) : nullptr));
+      return;
+    case ir::OpFamily::TileBuild: case ir::OpFamily::TileMap: case ir::OpFamily::TileReduce:
+    case ir::OpFamily::TileScan: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
+      EmitTileOp(op);
+      return;
+    case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); return;
+    case ir::OpFamily::Print: EmitPrint(op); return;
+    case ir::OpFamily::Control: EmitControl(op); return;
+    case ir::OpFamily::Terminator: op_cases::NotHandledHere(op, "block-serial op dispatch (terminators end regions)");
+  }
+}
+
+void Emitter::EmitControl(const ir::Op& op) {
   switch (op.code()) {
-    case OpCode::Const: Set(op.result(), EmitConst(op)); return;
-    case OpCode::Tid: EmitTid(op); return;
     case OpCode::If: EmitIf(op); return;
     case OpCode::For: EmitFor(op); return;
     case OpCode::While: EmitWhile(op); return;
-    case OpCode::Print: EmitPrint(op); return;
-    case OpCode::Cmp:
-      Set(op.result(), EmitCmp(op.pred, op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
-      return;
-    case OpCode::And: Set(op.result(), b_.CreateAnd(Get(op.operand(0)), Get(op.operand(1)))); return;
-    case OpCode::Or: Set(op.result(), b_.CreateOr(Get(op.operand(0)), Get(op.operand(1)))); return;
-    case OpCode::Select:
-      Set(op.result(), b_.CreateSelect(Get(op.operand(0)), Get(op.operand(1)), Get(op.operand(2))));
-      return;
-    case OpCode::FieldGet: {
-      const ir::StructDef& s = irm_.structs()[op.operand(0)->type().elem.struct_index];
-      llvm::Value* raw = b_.CreateExtractValue(Get(op.operand(0)), {unsigned(op.index)});
-      Set(op.result(), FromMem(raw, s.fields[op.index].type));
-      return;
-    }
-    case OpCode::FieldSet: {
-      const ir::StructDef& s = irm_.structs()[op.operand(0)->type().elem.struct_index];
-      llvm::Value* mem = ToMem(Get(op.operand(1)), s.fields[op.index].type);
-      Set(op.result(), b_.CreateInsertValue(Get(op.operand(0)), mem, {unsigned(op.index)}));
-      return;
-    }
-    default: break;
-  }
-  switch (ir::KindOf(op.code())) {
-    case ir::OpKind::Elementwise: EmitElementwise(op); return;
-    case ir::OpKind::Memory:
-      if (op.code() == OpCode::ArrayLoad || op.code() == OpCode::ArrayStore || op.code() == OpCode::AtomicAdd)
-        EmitArrayOp(op);
-      else
-        EmitTileMemoryOp(op);
-      return;
-    case ir::OpKind::Tile: EmitTileOp(op); return;
-    default: break;
-  }
-  if (op.code() == OpCode::ArrayGrad) {
-    // The grad buffer with the array's strides; without one, zero extents make every
-    // bounds-checked access a no-op (see ops.def).
-    const ir::Value* src = op.operand(0);
-    const ir::Block* body = src->is_block_arg() ? src->owner_block() : nullptr;
-    ArrayVal g = GetArray(src);
-    llvm::Value* slot = nullptr;
-    if (body && !body->parent_op())
-      slot = b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getPtrTy(), fn_->getArg(0), src->index()));
-    llvm::Value* grad = slot ? static_cast<llvm::Value*>(b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 8), "grad"))
-                             : static_cast<llvm::Value*>(llvm::ConstantPointerNull::get(b_.getPtrTy()));
-    llvm::Value* none = b_.CreateICmpEQ(grad, llvm::ConstantPointerNull::get(b_.getPtrTy()));
-    g.data = grad;
-    for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
-    arrays_[op.result()] = g;
-    return;
-  }
-  if (op.code() == OpCode::ArrayDim) {
-    const ArrayVal& a = GetArray(op.operand(0));
-    Set(op.result(), b_.CreateTrunc(a.shape[op.index], b_.getInt32Ty()));
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+    TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "block-serial control-flow emitter");
   }
 }
 

@@ -2,9 +2,13 @@
 // the project's integer rules (wrap-around, truncating `/` and `%` that yield 0 for a zero
 // divisor instead of trapping, flooring `//`), casts (saturating float-to-int) and 16-bit
 // floats, which are computed in float32 and rounded to nearest even after every op.
+#include <algorithm>
+
+#include <llvm/ADT/APFloat.h>
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/block_serial/emitter.h"
+#include "codegen/op_cases.h"
 #include "support/half.h"
 
 namespace tilec::codegen::bs {
@@ -56,12 +60,16 @@ llvm::Value* Emitter::EmitConst(const ir::Op& op) {
   if (t.is_struct()) return Zero(t.elem);
   ScalarType s = t.elem.scalar;
   switch (s) {
-    case ScalarType::Float32: return llvm::ConstantFP::get(b_.getFloatTy(), double(float(op.value.f)));
-    case ScalarType::Float64: return llvm::ConstantFP::get(b_.getDoubleTy(), op.value.f);
-    case ScalarType::Float16: return b_.getInt16(FloatToHalf(float(op.value.f)));
-    case ScalarType::BFloat16: return b_.getInt16(FloatToBFloat16(float(op.value.f)));
-    default: return llvm::ConstantInt::get(ValTy(s), uint64_t(op.value.i), IsSigned(s));
+    case ScalarType::Float32: return llvm::ConstantFP::get(b_.getFloatTy(), double(float(op.value().f)));
+    case ScalarType::Float64: return llvm::ConstantFP::get(b_.getDoubleTy(), op.value().f);
+    case ScalarType::Float16: return b_.getInt16(FloatToHalf(float(op.value().f)));
+    case ScalarType::BFloat16: return b_.getInt16(FloatToBFloat16(float(op.value().f)));
+    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::Int16: case ScalarType::Int32:
+    case ScalarType::Int64: case ScalarType::UInt8: case ScalarType::UInt16: case ScalarType::UInt32:
+    case ScalarType::UInt64:
+      return llvm::ConstantInt::get(ValTy(s), uint64_t(op.value().i), IsSigned(s));
   }
+  return Zero(t.elem);
 }
 
 llvm::Value* Emitter::AsI64(llvm::Value* v, ScalarType t) {
@@ -272,8 +280,127 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Cos: return unary_intrinsic(llvm::Intrinsic::cos);
     case OpCode::Floor: return unary_intrinsic(llvm::Intrinsic::floor);
     case OpCode::Ceil: return unary_intrinsic(llvm::Intrinsic::ceil);
-    default: return llvm::UndefValue::get(ty);
+    case OpCode::Cast: return EmitCast(a[0], in, out);  // taken above, before any widening
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
+    TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(code, "scalar elementwise emitter");
   }
+  op_cases::NotHandledHere(code, "scalar elementwise emitter");
+}
+
+llvm::Value* Emitter::EmitLogic(OpCode code, llvm::Value* a, llvm::Value* b) {
+  switch (code) {
+    case OpCode::And: return b_.CreateAnd(a, b);
+    case OpCode::Or: return b_.CreateOr(a, b);
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(code, "logic emitter");
+  }
+  op_cases::NotHandledHere(code, "logic emitter");
+}
+
+llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value* v) {
+  const ir::StructDef& def = irm_.structs()[size_t(op.operand(0)->type().elem.struct_index)];
+  unsigned field = unsigned(op.field());
+  switch (op.code()) {
+    case OpCode::FieldGet: return FromMem(b_.CreateExtractValue(s, {field}), def.fields[field].type);
+    case OpCode::FieldSet: return b_.CreateInsertValue(s, ToMem(v, def.fields[field].type), {field});
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op.code(), "struct emitter");
+  }
+  op_cases::NotHandledHere(op.code(), "struct emitter");
+}
+
+// ---------------------------------------------------------------- reductions and scans
+
+ScalarType Emitter::AccType(ScalarType elem) { return Is16BitFloat(elem) ? ScalarType::Float32 : elem; }
+
+llvm::Value* Emitter::Combine(ir::ReduceKind k, ScalarType acc, llvm::Value* a, llvm::Value* b) {
+  // The elementwise ops already have the semantics asked of the kinds: minnum/maxnum for
+  // floats (a NaN operand is missing, as C fmin/fmax), signed or unsigned by type for ints,
+  // wrap-around integer adds and multiplies.
+  OpCode code = OpCode::Add;
+  switch (k) {
+    case ir::ReduceKind::Add: code = OpCode::Add; break;
+    case ir::ReduceKind::Mul: code = OpCode::Mul; break;
+    case ir::ReduceKind::Min: code = OpCode::Min; break;
+    case ir::ReduceKind::Max: code = OpCode::Max; break;
+    case ir::ReduceKind::BitAnd: code = OpCode::BitAnd; break;
+    case ir::ReduceKind::BitOr: code = OpCode::BitOr; break;
+    case ir::ReduceKind::BitXor: code = OpCode::BitXor; break;
+  }
+  return EmitScalarElementwise(code, acc, acc, {a, b});
+}
+
+llvm::Value* Emitter::ReduceIdentity(ir::ReduceKind k, ScalarType acc) {
+  llvm::Type* ty = ValTy(acc);
+  if (IsFloat(acc)) {
+    const llvm::fltSemantics& sem = ty->getFltSemantics();
+    switch (k) {
+      case ir::ReduceKind::Mul: return llvm::ConstantFP::get(ty, 1.0);
+      case ir::ReduceKind::Min: return llvm::ConstantFP::get(ty, llvm::APFloat::getInf(sem, false));
+      case ir::ReduceKind::Max: return llvm::ConstantFP::get(ty, llvm::APFloat::getInf(sem, true));
+      case ir::ReduceKind::Add: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr: case ir::ReduceKind::BitXor:
+        return llvm::ConstantFP::get(ty, 0.0);
+    }
+  }
+  unsigned bits = ty->getIntegerBitWidth();
+  bool is_signed = IsSigned(acc) && acc != ScalarType::Bool;
+  switch (k) {
+    case ir::ReduceKind::Mul: return llvm::ConstantInt::get(ty, 1);
+    case ir::ReduceKind::Min:
+      return llvm::ConstantInt::get(ctx_, is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits));
+    case ir::ReduceKind::Max:
+      return llvm::ConstantInt::get(ctx_, is_signed ? llvm::APInt::getSignedMinValue(bits) : llvm::APInt::getMinValue(bits));
+    case ir::ReduceKind::BitAnd: return llvm::ConstantInt::get(ctx_, llvm::APInt::getAllOnes(bits));
+    case ir::ReduceKind::Add: case ir::ReduceKind::BitOr: case ir::ReduceKind::BitXor: return llvm::ConstantInt::get(ty, 0);
+  }
+  return llvm::ConstantInt::get(ty, 0);
+}
+
+int Emitter::ReduceAxis(const ir::Op& op) {
+  const ir::Type& in = op.operand(0)->type();
+  if (op.axis() < 0 || in.ndim <= 1) return -1;
+  return int(std::min<int64_t>(op.axis(), in.ndim - 1));  // as ir::Builder shapes the result
+}
+
+llvm::Value* Emitter::ReduceSourceIndex(const ir::Type& in, int axis, const std::vector<llvm::Value*>& out_coords,
+                                        llvm::Value* k) {
+  llvm::Value* lin = I64(0);
+  for (int d = 0; d < in.ndim; ++d) {
+    llvm::Value* c = d < axis ? out_coords[size_t(d)] : d == axis ? k : out_coords[size_t(d - 1)];
+    lin = b_.CreateAdd(b_.CreateMul(lin, I64(in.shape[d])), c);
+  }
+  return lin;
+}
+
+llvm::Value* Emitter::BroadcastSourceIndex(const ir::Type& in, const ir::Type& out,
+                                           const std::vector<llvm::Value*>& out_coords) {
+  // NumPy's rule: dimensions align at the end; extents of 1 repeat their only element.
+  const int lead = out.ndim - in.ndim;
+  llvm::Value* lin = I64(0);
+  for (int d = 0; d < in.ndim; ++d) {
+    llvm::Value* c = in.shape[d] == 1 ? I64(0) : out_coords[size_t(d + lead)];
+    lin = b_.CreateAdd(b_.CreateMul(lin, I64(in.shape[d])), c);
+  }
+  return lin;
+}
+
+llvm::Value* Emitter::PermuteSourceIndex(const ir::Type& in, const std::vector<int64_t>& perm,
+                                         const std::vector<llvm::Value*>& out_coords) {
+  std::vector<int64_t> stride(size_t(in.ndim), 1);
+  for (int d = in.ndim - 2; d >= 0; --d) stride[size_t(d)] = stride[size_t(d + 1)] * in.shape[d + 1];
+  llvm::Value* lin = I64(0);
+  for (size_t d = 0; d < perm.size(); ++d)
+    lin = b_.CreateAdd(lin, b_.CreateMul(out_coords[d], I64(stride[size_t(perm[d])])));
+  return lin;
 }
 
 }  // namespace tilec::codegen::bs

@@ -1,7 +1,8 @@
 // Block-serial lowering of tile values: buffers, elementwise ops as flat loops over all
 // elements (vectorizable), construction, tile_map with its region inlined in the loop,
-// tile_sum, element reads, and print.
+// reductions and scans (sequential, row-major), shape ops, element reads, and print.
 #include "codegen/block_serial/emitter.h"
+#include "codegen/op_cases.h"
 
 namespace tilec::codegen::bs {
 
@@ -69,10 +70,10 @@ void Emitter::EmitTileOp(const ir::Op& op) {
           // start + i * step in the element type (float32 for the 16-bit floats).
           llvm::Type* ft = s == ScalarType::Float64 ? b_.getDoubleTy() : b_.getFloatTy();
           llvm::Value* fi = b_.CreateUIToFP(i, ft);
-          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.value.f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.value2.f)));
+          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.start().f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.step().f)));
           v = FromF32(v, s);
         } else {
-          v = b_.CreateAdd(I64(op.value.i), b_.CreateMul(i, I64(op.value2.i)));
+          v = b_.CreateAdd(I64(op.start().i), b_.CreateMul(i, I64(op.step().i)));
           v = b_.CreateTrunc(v, ValTy(s));
         }
         b_.CreateStore(ToMem(v, rt.elem), TileElemPtr(dst, rt.elem, i));
@@ -151,7 +152,78 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), dst);
       return;
     }
-    default: return;
+    case OpCode::TileReduce: {
+      const ir::Type& in = op.operand(0)->type();
+      const ir::Type& rt = op.result()->type();
+      const ScalarType s = in.elem.scalar, acc_s = AccType(s);
+      const int axis = ReduceAxis(op);
+      const int64_t n = axis < 0 ? in.NumElements() : in.shape[axis];
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* dst = AllocTile(rt, "reduce");
+      llvm::Value* acc = EntryAlloca(ValTy(acc_s), "acc", 8);
+      // Sequential, from the first element (an all-NaN min stays NaN), in the order the SIMT
+      // lowering uses too.
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
+        auto elem = [&](llvm::Value* k) {
+          llvm::Value* at = axis < 0 ? k : ReduceSourceIndex(in, axis, coords, k);
+          return ToF32(FromMem(b_.CreateLoad(MemTy(in.elem), TileElemPtr(src, in.elem, at)), in.elem), s);
+        };
+        b_.CreateStore(elem(I64(0)), acc);
+        EmitCountedLoop(I64(n - 1), [&](llvm::Value* j) {
+          llvm::Value* x = elem(b_.CreateAdd(j, I64(1)));
+          b_.CreateStore(Combine(op.kind(), acc_s, b_.CreateLoad(ValTy(acc_s), acc), x), acc);
+        });
+        llvm::Value* r = FromF32(b_.CreateLoad(ValTy(acc_s), acc), s);
+        b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileScan: {
+      const ir::Type& rt = op.result()->type();
+      const ScalarType s = rt.elem.scalar, acc_s = AccType(s);
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* dst = AllocTile(rt, "scan");
+      llvm::Value* acc = EntryAlloca(ValTy(acc_s), "acc", 8);
+      b_.CreateStore(ReduceIdentity(op.kind(), acc_s), acc);
+      EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
+        llvm::Value* x = ToF32(FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(src, rt.elem, i)), rt.elem), s);
+        llvm::Value* before = b_.CreateLoad(ValTy(acc_s), acc);
+        llvm::Value* next = b_.CreateSelect(b_.CreateICmpEQ(i, I64(0)), x, Combine(op.kind(), acc_s, before, x));
+        b_.CreateStore(next, acc);
+        llvm::Value* r = FromF32(op.inclusive() ? next : before, s);
+        b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, i));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileBroadcast: case OpCode::TilePermute: {
+      const ir::Type& in = op.operand(0)->type();
+      const ir::Type& rt = op.result()->type();
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* dst = AllocTile(rt, std::string(op.name()).c_str());
+      llvm::Type* mt = MemTy(rt.elem);
+      const bool broadcast = op.code() == OpCode::TileBroadcast;
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
+        llvm::Value* at = broadcast ? BroadcastSourceIndex(in, rt, coords) : PermuteSourceIndex(in, op.perm(), coords);
+        b_.CreateStore(b_.CreateLoad(mt, TileElemPtr(src, in.elem, at)), TileElemPtr(dst, rt.elem, out_lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileReshape: {
+      // Row-major order is kept, so the buffer is the same; a copy rather than an alias keeps
+      // every tile value its own buffer (slots of loops and ifs are written in place).
+      const ir::Type& rt = op.result()->type();
+      llvm::Value* dst = AllocTile(rt, "reshape");
+      CopyTile(dst, Get(op.operand(0)), rt);
+      Set(op.result(), dst);
+      return;
+    }
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+    TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "block-serial tile emitter");
   }
 }
 
@@ -191,7 +263,7 @@ void Emitter::EmitPrint(const ir::Op& op) {
     }
   };
   for (int i = 0; i <= op.num_operands(); ++i) {
-    if (i < int(op.strs.size())) fmt += EscapePercent(op.strs[i]);
+    if (i < int(op.texts().size())) fmt += EscapePercent(op.texts()[i]);
     if (i == op.num_operands()) break;
     const ir::Value* v = op.operand(i);
     const ir::Type& t = v->type();

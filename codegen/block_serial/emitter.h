@@ -61,6 +61,27 @@ class Emitter {
   llvm::Value* ToF32(llvm::Value* v, ScalarType t);    // 16-bit floats widened, others as float
   llvm::Value* FromF32(llvm::Value* f, ScalarType t);  // rounding to nearest even
   llvm::Value* AsI64(llvm::Value* v, ScalarType t);    // integer index widened to i64
+  llvm::Value* EmitLogic(ir::OpCode code, llvm::Value* a, llvm::Value* b);
+  // field_get (v unused) or field_set of struct value `s`.
+  llvm::Value* EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value* v);
+
+  // ---- reductions and scans, shared with SIMT so both combine in the same order and type ----
+  // The type elements are combined in: float32 for the 16-bit floats (rounded once per
+  // result element, as tile_sum), the element type otherwise.
+  static ScalarType AccType(ScalarType elem);
+  llvm::Value* Combine(ir::ReduceKind k, ScalarType acc, llvm::Value* a, llvm::Value* b);
+  // What an exclusive scan gives its first element (the kind's identity, +0.0 for float adds).
+  llvm::Value* ReduceIdentity(ir::ReduceKind k, ScalarType acc);
+  // The dimension tile_reduce combines along, or -1 for every element.
+  static int ReduceAxis(const ir::Op& op);
+  // Row-major linear index (i64) in `in` of coordinate `k` along `axis`, the other coordinates
+  // being those of a result element of the reduction.
+  llvm::Value* ReduceSourceIndex(const ir::Type& in, int axis, const std::vector<llvm::Value*>& out_coords,
+                                 llvm::Value* k);
+  // The input element a result coordinate of tile_broadcast / tile_permute reads.
+  llvm::Value* BroadcastSourceIndex(const ir::Type& in, const ir::Type& out, const std::vector<llvm::Value*>& out_coords);
+  llvm::Value* PermuteSourceIndex(const ir::Type& in, const std::vector<int64_t>& perm,
+                                  const std::vector<llvm::Value*>& out_coords);
 
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op);
@@ -98,6 +119,7 @@ class Emitter {
   const ir::Module& irm() const { return irm_; }
 
  private:
+  void EmitControl(const ir::Op& op);
   void EmitIf(const ir::Op& op);
   void EmitFor(const ir::Op& op);
   void EmitWhile(const ir::Op& op);

@@ -3,15 +3,26 @@
 // ids from special registers, bar.sync, dynamic shared memory, and atomics: `red` inline
 // PTX where the previous value is unused, `atomicrmw` (LLVM emits `atom`, or a CAS loop for
 // bfloat16 below sm_90) where it is used.
+#include <cstddef>
+
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
 #include "codegen/codegen.h"
 #include "codegen/simt/target.h"
+#include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
 
 namespace {
+
+static_assert(offsetof(tilec_array, data) == 0 && offsetof(tilec_array, grad) == 8 &&
+                  offsetof(tilec_array, shape) == 16 && offsetof(tilec_array, strides) == 16 + 8 * TILEC_MAX_DIMS &&
+                  sizeof(tilec_array) == 16 + 16 * TILEC_MAX_DIMS,
+              "the PTX array parameter type no longer matches tilec_array");
+static_assert(offsetof(tilec_launch, dim) == 0 && offsetof(tilec_launch, ndim) == 8 * TILEC_MAX_DIMS &&
+                  offsetof(tilec_launch, block_dim) == 8 * TILEC_MAX_DIMS + 4,
+              "the PTX launch parameter type no longer matches tilec_launch");
 
 class NvptxTarget : public Target {
  public:
@@ -23,8 +34,10 @@ class NvptxTarget : public Target {
     llvm::IRBuilder<>& b = types.b();
     llvm::Type* i64 = b.getInt64Ty();
     llvm::Type* ptr = b.getPtrTy();
-    auto* array_ty = llvm::StructType::get(ctx, {ptr, ptr, llvm::ArrayType::get(i64, 4), llvm::ArrayType::get(i64, 4)});
-    auto* launch_ty = llvm::StructType::get(ctx, {llvm::ArrayType::get(i64, 4), b.getInt32Ty(), b.getInt32Ty()});
+    // The .param aggregates mirror abi.h field by field (checked below, next to the types).
+    auto* dims_ty = llvm::ArrayType::get(i64, TILEC_MAX_DIMS);
+    auto* array_ty = llvm::StructType::get(ctx, {ptr, ptr, dims_ty, dims_ty});
+    auto* launch_ty = llvm::StructType::get(ctx, {dims_ty, b.getInt32Ty(), b.getInt32Ty()});
     std::vector<llvm::Type*> params;
     std::vector<llvm::Type*> byval;  // null: passed as a plain value
     std::vector<unsigned> aligns;
@@ -78,7 +91,8 @@ class NvptxTarget : public Target {
     llvm::Value* nctaid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
     llvm::Value* total = b.getInt64(1);
     for (int d = 0; d < ir::kMaxDims; ++d)
-      total = b.CreateMul(total, b.CreateLoad(i64, b.CreateConstGEP1_64(i64, frame.launch, uint64_t(d))));
+      total = b.CreateMul(total, b.CreateLoad(i64, b.CreateConstGEP1_64(b.getInt8Ty(), frame.launch,
+                                                                        offsetof(tilec_launch, dim) + sizeof(int64_t) * d)));
     frame.end = total;
     if (f.tiled) {
       // One block program per CTA at a time; CTAs stride over the programs.
@@ -131,7 +145,10 @@ class NvptxTarget : public Target {
             reg = "h";
           }
           break;
-        default: break;
+        // No reduction instruction: the atomic below.
+        case ScalarType::Bool: case ScalarType::Int8: case ScalarType::Int16: case ScalarType::UInt8:
+        case ScalarType::UInt16:
+          break;
       }
       if (suffix) {
         auto* fty = llvm::FunctionType::get(b.getVoidTy(), {ptr->getType(), v->getType()}, false);

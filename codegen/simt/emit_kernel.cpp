@@ -1,10 +1,14 @@
 // SIMT lowering: kernel bodies (parameters, the loop over block programs), op dispatch,
 // structured control flow (conditions are block-uniform, so every lane takes the same path
 // and barriers inside regions are legal), and the module-level driver.
+#include <cstddef>
+
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "codegen/op_cases.h"
 #include "codegen/simt/emitter.h"
+#include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
 
@@ -76,8 +80,10 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
       bs::ArrayVal a;
       a.data = target_.GlobalPtr(b_, b_.CreateLoad(ptr, slot, p->name() + ".data"));
       for (int d = 0; d < t.ndim; ++d) {
-        a.shape[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 16 + 8 * d));
-        a.strides[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, 48 + 8 * d));
+        a.shape[d] = b_.CreateLoad(
+            i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, offsetof(tilec_array, shape) + sizeof(int64_t) * d));
+        a.strides[d] = b_.CreateLoad(
+            i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), slot, offsetof(tilec_array, strides) + sizeof(int64_t) * d));
       }
       arrays_[p] = a;
       param_slots_[p] = slot;
@@ -88,7 +94,9 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
     }
   }
   for (int d = 0; d < ir::kMaxDims; ++d)
-    launch_dims_[d] = b_.CreateLoad(i64, b_.CreateConstGEP1_64(i64, frame_.launch, d), "dim" + std::to_string(d));
+    launch_dims_[d] = b_.CreateLoad(
+        i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, dim) + sizeof(int64_t) * d),
+        "dim" + std::to_string(d));
 
   // for (prog = first; prog < end; prog += step) { block program }
   llvm::Function* fn = frame_.fn;
@@ -142,64 +150,46 @@ void Emitter::EmitBlock(const ir::Block& b) {
 
 void Emitter::EmitOp(const ir::Op& op) {
   if (!in_map_ && plan_->BarrierBefore(&op)) target_.Barrier(b_);
-  switch (op.code()) {
-    case OpCode::Const: Set(op.result(), scalar_.EmitConst(op)); break;
-    case OpCode::Tid: EmitTid(op); break;
-    case OpCode::If: EmitIf(op); break;
-    case OpCode::For: EmitFor(op); break;
-    case OpCode::While: EmitWhile(op); break;
-    case OpCode::Print: EmitPrint(op); break;
-    case OpCode::Cmp:
-      Set(op.result(), scalar_.EmitCmp(op.pred, op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
-      break;
-    case OpCode::And: Set(op.result(), b_.CreateAnd(Get(op.operand(0)), Get(op.operand(1)))); break;
-    case OpCode::Or: Set(op.result(), b_.CreateOr(Get(op.operand(0)), Get(op.operand(1)))); break;
-    case OpCode::Select:
+  switch (ir::FamilyOf(op.code())) {
+    case ir::OpFamily::Constant: Set(op.result(), scalar_.EmitConst(op)); break;
+    case ir::OpFamily::Tid: EmitTid(op); break;
+    case ir::OpFamily::Select:
       Set(op.result(), b_.CreateSelect(Get(op.operand(0)), Get(op.operand(1)), Get(op.operand(2))));
       break;
-    case OpCode::FieldGet: {
-      const ir::StructDef& s = irm_.structs()[size_t(op.operand(0)->type().elem.struct_index)];
-      llvm::Value* raw = b_.CreateExtractValue(Get(op.operand(0)), {unsigned(op.index)});
-      Set(op.result(), scalar_.FromMem(raw, s.fields[size_t(op.index)].type));
+    case ir::OpFamily::Elementwise: EmitElementwise(op); break;
+    case ir::OpFamily::Compare:
+      Set(op.result(), scalar_.EmitCmp(op.pred(), op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
       break;
-    }
-    case OpCode::FieldSet: {
-      const ir::StructDef& s = irm_.structs()[size_t(op.operand(0)->type().elem.struct_index)];
-      llvm::Value* mem = scalar_.ToMem(Get(op.operand(1)), s.fields[size_t(op.index)].type);
-      Set(op.result(), b_.CreateInsertValue(Get(op.operand(0)), mem, {unsigned(op.index)}));
+    case ir::OpFamily::Logic: Set(op.result(), scalar_.EmitLogic(op.code(), Get(op.operand(0)), Get(op.operand(1)))); break;
+    case ir::OpFamily::Array: EmitArrayOp(op); break;
+    case ir::OpFamily::Struct:
+      Set(op.result(), scalar_.EmitStructOp(op, Get(op.operand(0)), op.num_operands() > 1 ? Get(op.operand(1)) : nullptr));
       break;
-    }
-    case OpCode::ArrayGrad: {
-      // The grad buffer with the array's strides; without one, zero extents make every
-      // bounds-checked access a no-op (ops.def).
-      const ir::Value* src = op.operand(0);
-      bs::ArrayVal g = arrays_.at(src);
-      auto it = param_slots_.find(src);
-      llvm::Value* null = llvm::ConstantPointerNull::get(b_.getPtrTy());
-      llvm::Value* grad = it == param_slots_.end()
-                              ? null
-                              : b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), it->second, 8), "grad");
-      llvm::Value* none = b_.CreateICmpEQ(grad, null);
-      g.data = target_.GlobalPtr(b_, grad);
-      for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
-      arrays_[op.result()] = g;
+    case ir::OpFamily::TileBuild: case ir::OpFamily::TileMap: case ir::OpFamily::TileReduce:
+    case ir::OpFamily::TileScan: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
+      EmitTileOp(op);
       break;
-    }
-    case OpCode::ArrayDim:
-      Set(op.result(), b_.CreateTrunc(arrays_.at(op.operand(0)).shape[op.index], b_.getInt32Ty()));
-      break;
-    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: EmitArrayOp(op); break;
-    default:
-      switch (ir::KindOf(op.code())) {
-        case ir::OpKind::Elementwise: EmitElementwise(op); break;
-        case ir::OpKind::Memory: EmitTileMemoryOp(op); break;
-        case ir::OpKind::Tile: EmitTileOp(op); break;
-        default: break;
-      }
+    case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); break;
+    case ir::OpFamily::Print: EmitPrint(op); break;
+    case ir::OpFamily::Control: EmitControl(op); break;
+    case ir::OpFamily::Terminator: op_cases::NotHandledHere(op, "SIMT op dispatch (terminators end regions)");
   }
-  bool control = op.code() == OpCode::If || op.code() == OpCode::For || op.code() == OpCode::While;
-  if (!in_map_ && !control)
+  // Control flow writes its results' copies itself, after the merge.
+  if (!in_map_ && !ir::HasTrait(op.code(), ir::kRegions))
     for (auto& r : op.results()) WriteCopy(r.get());
+}
+
+void Emitter::EmitControl(const ir::Op& op) {
+  switch (op.code()) {
+    case OpCode::If: EmitIf(op); return;
+    case OpCode::For: EmitFor(op); return;
+    case OpCode::While: EmitWhile(op); return;
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+    TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "SIMT control-flow emitter");
+  }
 }
 
 // ---------------------------------------------------------------- slots and regions

@@ -3,7 +3,11 @@
 // dimension (out-of-bounds reads give zero, stores and adds are skipped and report zero).
 // Scalar side effects run on lane 0; a used scalar atomic result is broadcast through shared
 // memory. Atomic adds whose previous values are unused may become reductions (target).
+#include <cstddef>
+
+#include "codegen/op_cases.h"
 #include "codegen/simt/emitter.h"
+#include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
 
@@ -36,8 +40,37 @@ llvm::Value* Emitter::ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::
 }
 
 void Emitter::EmitArrayOp(const ir::Op& op) {
-  const bs::ArrayVal& a = arrays_.at(op.operand(0));
   const ir::Type& at = op.operand(0)->type();
+  switch (op.code()) {
+    case OpCode::ArrayDim:
+      Set(op.result(), b_.CreateTrunc(arrays_.at(op.operand(0)).shape[op.dim()], b_.getInt32Ty()));
+      return;
+    case OpCode::ArrayGrad: {
+      // The grad buffer with the array's strides; without one, zero extents make every
+      // bounds-checked access a no-op (ops.def).
+      const ir::Value* src = op.operand(0);
+      bs::ArrayVal g = arrays_.at(src);
+      auto it = param_slots_.find(src);
+      llvm::Value* null = llvm::ConstantPointerNull::get(b_.getPtrTy());
+      llvm::Value* grad =
+          it == param_slots_.end()
+              ? null
+              : b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), it->second, offsetof(tilec_array, grad)),
+                              "grad");
+      llvm::Value* none = b_.CreateICmpEQ(grad, null);
+      g.data = target_.GlobalPtr(b_, grad);
+      for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
+      arrays_[op.result()] = g;
+      return;
+    }
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: break;
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "SIMT array emitter");
+  }
+  const bs::ArrayVal& a = arrays_.at(op.operand(0));
   llvm::Value* off = I64(0);
   for (int d = 0; d < at.ndim; ++d) {
     const ir::Value* idx = op.operand(1 + d);
@@ -76,21 +109,36 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), at.elem));
       return;
     }
-    default: return;
+    case OpCode::ArrayDim: case OpCode::ArrayGrad:  // returned above
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "SIMT array emitter");
   }
 }
 
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
-  OpCode c = op.code();
   const ir::Type& at = op.operand(0)->type();
   const bs::ArrayVal& a = arrays_.at(op.operand(0));
-  bool indexed = IsIndexedOp(c);
-  bool is_load = c == OpCode::TileLoad || c == OpCode::TileLoadIndexed;
-  bool is_store = c == OpCode::TileStore || c == OpCode::TileStoreIndexed;
+  bool indexed = false, is_load = false, is_store = false;
+  switch (op.code()) {
+    case OpCode::TileLoad: is_load = true; break;
+    case OpCode::TileStore: is_store = true; break;
+    case OpCode::TileAtomicAdd: break;
+    case OpCode::TileLoadIndexed: indexed = is_load = true; break;
+    case OpCode::TileStoreIndexed: indexed = is_store = true; break;
+    case OpCode::TileAtomicAddIndexed: indexed = true; break;
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "SIMT tile memory emitter");
+  }
   bool is_atomic = !is_load && !is_store;
   int tile_pos = is_load ? -1 : indexed ? 2 : 1;
   int off_pos = is_load ? (indexed ? 2 : 1) : tile_pos + 1;
-  int axis = indexed ? int(op.index) : -1;
+  int axis = indexed ? int(op.axis()) : -1;
   const ir::Type& tt = is_load ? op.result()->type() : op.operand(tile_pos)->type();
   const ir::ElemType& e = tt.elem;
   llvm::Type* mt = scalar_.MemTy(e);

@@ -1,7 +1,9 @@
 // SIMT lowering of tile values: the lane-to-element mapping (lane L mod B, slot L div B),
 // register slots and shared regions, shared copies for cross-lane reads, elementwise ops,
-// construction, tile_map, tile_sum (every lane sums the shared copy in row-major order, the
-// same order as the CPU, so results agree bit for bit), element reads and print.
+// construction, tile_map, reductions and scans (every lane combines from the shared copy in
+// row-major order, the same order as the CPU, so results agree bit for bit), shape ops,
+// element reads and print.
+#include "codegen/op_cases.h"
 #include "codegen/simt/emitter.h"
 
 namespace tilec::codegen::simt {
@@ -144,10 +146,10 @@ void Emitter::EmitTileOp(const ir::Op& op) {
         if (IsFloat(s)) {
           llvm::Type* ft = s == ScalarType::Float64 ? b_.getDoubleTy() : b_.getFloatTy();
           llvm::Value* fi = b_.CreateUIToFP(lin, ft);
-          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.value.f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.value2.f)));
+          v = b_.CreateFAdd(llvm::ConstantFP::get(ft, op.start().f), b_.CreateFMul(fi, llvm::ConstantFP::get(ft, op.step().f)));
           v = scalar_.FromF32(v, s);
         } else {
-          v = b_.CreateAdd(I64(op.value.i), b_.CreateMul(lin, I64(op.value2.i)));
+          v = b_.CreateAdd(I64(op.start().i), b_.CreateMul(lin, I64(op.step().i)));
           v = b_.CreateTrunc(v, scalar_.ValTy(s));
         }
         StoreElem(dst, rt.elem, slot, lin, v);
@@ -223,8 +225,100 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), b_.CreateSelect(inb, v, scalar_.Zero(tt.elem)));
       return;
     }
-    default: return;
+    case OpCode::TileReduce: EmitReduce(op); return;
+    case OpCode::TileScan: EmitScan(op); return;
+    case OpCode::TileBroadcast: case OpCode::TilePermute: {
+      // Each lane gathers its elements from the shared copy of the input.
+      const ir::Type& in = op.operand(0)->type();
+      llvm::Value* src = CrossLanePtr(op.operand(0));
+      llvm::Type* mt = scalar_.MemTy(rt.elem);
+      const bool broadcast = op.code() == OpCode::TileBroadcast;
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        std::vector<llvm::Value*> coords;
+        for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+        llvm::Value* at = broadcast ? scalar_.BroadcastSourceIndex(in, rt, coords)
+                                    : scalar_.PermuteSourceIndex(in, op.perm(), coords);
+        b_.CreateStore(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {at})), ElemPtr(dst, rt.elem, slot, lin));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileReshape: {
+      // Element L keeps its row-major index, hence its lane and slot: a copy within each lane.
+      const TileRep& src = tiles_.at(op.operand(0));
+      llvm::Type* mt = scalar_.MemTy(rt.elem);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        b_.CreateStore(b_.CreateLoad(mt, ElemPtr(src, rt.elem, slot, lin)), ElemPtr(dst, rt.elem, slot, lin));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+    TILEC_CASES(Control) TILEC_CASES(Terminator)
+      op_cases::NotHandledHere(op, "SIMT tile emitter");
   }
+}
+
+// Every lane combines, for each result element it owns, the inputs from the shared copy in the
+// block-serial order (the first element, then the rest along the axis), so both execution
+// models round identically.
+void Emitter::EmitReduce(const ir::Op& op) {
+  const ir::Type& in = op.operand(0)->type();
+  const ir::Type& rt = op.result()->type();
+  const ScalarType s = in.elem.scalar, acc_s = bs::Emitter::AccType(s);
+  const int axis = bs::Emitter::ReduceAxis(op);
+  const int64_t n = axis < 0 ? in.NumElements() : in.shape[axis];
+  llvm::Value* src = CrossLanePtr(op.operand(0));
+  llvm::Type* mt = scalar_.MemTy(in.elem);
+  llvm::Type* acc_ty = scalar_.ValTy(acc_s);
+  llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+  TileRep dst = NewTile(op.result());
+  ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+    std::vector<llvm::Value*> coords;
+    if (axis >= 0)
+      for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+    auto elem = [&](llvm::Value* k) {
+      llvm::Value* at = axis < 0 ? k : scalar_.ReduceSourceIndex(in, axis, coords, k);
+      return scalar_.ToF32(scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {at})), in.elem), s);
+    };
+    b_.CreateStore(elem(I64(0)), acc);
+    Loop(I64(1), I64(n), [&](llvm::Value* k) {
+      b_.CreateStore(scalar_.Combine(op.kind(), acc_s, b_.CreateLoad(acc_ty, acc), elem(k)), acc);
+    });
+    StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s));
+  });
+  tiles_[op.result()] = dst;
+}
+
+// The block-serial running combination, element by element in row-major order. A lane's
+// elements come in increasing order, so it carries the running value from one to the next and
+// reads each input element once.
+void Emitter::EmitScan(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  const ScalarType s = rt.elem.scalar, acc_s = bs::Emitter::AccType(s);
+  llvm::Value* src = CrossLanePtr(op.operand(0));
+  llvm::Type* mt = scalar_.MemTy(rt.elem);
+  llvm::Type* acc_ty = scalar_.ValTy(acc_s);
+  llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+  llvm::Value* next_in = EntryAlloca(b_.getInt64Ty(), "scan.pos", 8);
+  b_.CreateStore(scalar_.ReduceIdentity(op.kind(), acc_s), acc);
+  b_.CreateStore(I64(0), next_in);
+  TileRep dst = NewTile(op.result());
+  ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+    // Inclusive: inputs up to and including this element; exclusive: those before it.
+    llvm::Value* end = op.inclusive() ? b_.CreateAdd(lin, I64(1)) : lin;
+    Loop(b_.CreateLoad(b_.getInt64Ty(), next_in), end, [&](llvm::Value* i) {
+      llvm::Value* x = scalar_.ToF32(scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {i})), rt.elem), s);
+      llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
+      b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(i, I64(0)), x, scalar_.Combine(op.kind(), acc_s, cur, x)), acc);
+    });
+    b_.CreateStore(end, next_in);
+    StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s));
+  });
+  tiles_[op.result()] = dst;
 }
 
 
@@ -254,7 +348,7 @@ void Emitter::EmitPrint(const ir::Op& op) {
       }
     };
     for (int i = 0; i <= op.num_operands(); ++i) {
-      if (i < int(op.strs.size())) fmt += bs::EscapePercent(op.strs[size_t(i)]);
+      if (i < int(op.texts().size())) fmt += bs::EscapePercent(op.texts()[size_t(i)]);
       if (i == op.num_operands()) break;
       const ir::Value* v = op.operand(i);
       const ir::Type& t = v->type();

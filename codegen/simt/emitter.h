@@ -28,6 +28,7 @@ class Emitter {
   // ---- kernel, control flow (emit_kernel.cpp) ----
   void EmitBlock(const ir::Block& b);
   void EmitOp(const ir::Op& op);
+  void EmitControl(const ir::Op& op);
   void EmitIf(const ir::Op& op);
   void EmitFor(const ir::Op& op);
   void EmitWhile(const ir::Op& op);
@@ -59,6 +60,8 @@ class Emitter {
   llvm::Value* Coord(const ir::Type& t, llvm::Value* lin, int d);  // i64
   void EmitElementwise(const ir::Op& op);
   void EmitTileOp(const ir::Op& op);
+  void EmitReduce(const ir::Op& op);
+  void EmitScan(const ir::Op& op);
   void EmitPrint(const ir::Op& op);
 
   // ---- memory (emit_memory.cpp) ----

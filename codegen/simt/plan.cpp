@@ -2,6 +2,7 @@
 // analysis over the structured IR (loops iterate to a fixed point; the whole body sits in the
 // grid loop). A barrier goes where an access would race with one since the last barrier.
 #include "codegen/simt/plan.h"
+#include "codegen/op_cases.h"
 
 #include <algorithm>
 #include <functional>
@@ -12,10 +13,6 @@
 namespace tilec::codegen::simt {
 
 using ir::OpCode;
-
-bool IsIndexedOp(OpCode c) {
-  return c == OpCode::TileLoadIndexed || c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
-}
 
 uint32_t Plan::ElemBytes(const ir::ElemType& e) const {
   if (e.is_struct()) return module_->structs()[size_t(e.struct_index)].size;
@@ -63,6 +60,12 @@ bool SameSet(const State& a, const State& b) {
   for (const Access& x : a)
     if (std::find(b.begin(), b.end(), x) == b.end()) return false;
   return true;
+}
+
+// Operand `i` of `op` is read by lanes other than its elements' owners (ops.def traits), so a
+// register tile there needs a shared copy.
+bool ReadsAcrossLanes(const ir::Op& op, int i) {
+  return ir::HasTrait(op.code(), ir::kCrossLane) || (i == 1 && ir::HasTrait(op.code(), ir::kCrossLaneIndices));
 }
 
 bool IsLoop(OpCode c) { return c == OpCode::For || c == OpCode::While; }
@@ -134,9 +137,7 @@ class PlanBuilder {
         const ir::Value* v = op->operand(i);
         uses[v].push_back(op);
         if (in_map || !v->type().is_tile()) continue;
-        OpCode c = op->code();
-        if ((IsIndexedOp(c) && i == 1) || c == OpCode::TileSum || c == OpCode::TileExtract || c == OpCode::Print)
-          cross.insert(v);
+        if (ReadsAcrossLanes(*op, i)) cross.insert(v);
       }
     }
     auto interval = [&](const ir::Value* v, int& first, int& last) {
@@ -217,7 +218,7 @@ class PlanBuilder {
     for (int i = first_offset; i < op.num_operands(); ++i) {
       const ir::Value* o = op.operand(i);
       bool constant = o->def() && o->def()->code() == OpCode::Const;
-      if (constant) k << 'c' << o->def()->value.i;
+      if (constant) k << 'c' << o->def()->value().i;
       else k << 'v' << static_cast<const void*>(o);
       k << ',';
     }
@@ -250,7 +251,13 @@ class PlanBuilder {
         case OpCode::ArrayLoad: out.push_back(Global(op->operand(0), false, false, Pattern::Any)); break;
         case OpCode::ArrayStore: out.push_back(Global(op->operand(0), true, false, Pattern::Any)); break;
         case OpCode::AtomicAdd: out.push_back(Global(op->operand(0), true, true, Pattern::Any)); break;
-        default: break;
+        // Nothing else in a map region touches global memory (per-element code: no tiles).
+        case OpCode::ArrayDim: case OpCode::ArrayGrad:
+        TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
+        TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+          break;
       }
     });
   }
@@ -260,7 +267,7 @@ class PlanBuilder {
     for (int i = 0; i < op.num_operands(); ++i) {
       const ir::Value* v = op.operand(i);
       if (!v->type().is_tile()) continue;
-      bool cross = (IsIndexedOp(c) && i == 1) || c == OpCode::TileSum || c == OpCode::TileExtract || c == OpCode::Print;
+      bool cross = ReadsAcrossLanes(op, i);
       int prim = p_.Primary(v);
       if (cross) {
         int s = prim >= 0 ? prim : p_.Copy(v);
@@ -295,7 +302,13 @@ class PlanBuilder {
       case OpCode::TileStoreIndexed: pre.push_back(Global(op.operand(0), true, false, Pattern::Any)); break;
       case OpCode::TileAtomicAddIndexed: pre.push_back(Global(op.operand(0), true, true, Pattern::Any)); break;
       case OpCode::TileMap: MapRegionAccesses(op.region(0), pre); break;
-      default: break;
+      // No global memory; their tile operands and results were added above.
+      case OpCode::ArrayDim: case OpCode::ArrayGrad:
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print) TILEC_CASES(Control)
+      TILEC_CASES(Terminator)
+        break;
     }
     for (auto& r : op.results()) {
       int prim = p_.Primary(r.get());
@@ -365,7 +378,10 @@ class PlanBuilder {
           Check(s, accs, op, record);
           break;
         }
-        default: {
+        TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+        TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileMemory) TILEC_CASES(Print) {
           std::vector<Access> pre, post;
           bool internal = false;
           OpAccesses(*op, pre, internal, post);

@@ -70,7 +70,4 @@ class Plan {
   std::unordered_set<const ir::Value*> used_;
 };
 
-// True for the ops whose `indices` operand (operand 1) is read by every lane.
-bool IsIndexedOp(ir::OpCode c);
-
 }  // namespace tilec::codegen::simt

@@ -1,8 +1,6 @@
-// Calls: builtins by name from the checker's resolved CallInfo (tile construction, memory,
-// maps, reductions, tile operators, scalar math, atomics, print, casts), struct constructors,
-// and @wp.func calls, which are inlined with their own variable scope.
-#include <cstring>
-
+// Calls: a builtin lowers as its table row says (the row's LowerKind and IR op, read from the
+// checker's resolved CallInfo), struct constructors build field by field, and @wp.func calls
+// are inlined with their own variable scope.
 #include "frontend/lower_to_ir/lowerer.h"
 
 namespace tilec::lower {
@@ -10,24 +8,6 @@ namespace tilec::lower {
 using ir::OpCode;
 
 namespace {
-
-int ParamIndex(const sema::CallInfo& ci, const char* name) {
-  if (!ci.overload) return -1;
-  for (size_t k = 0; k < ci.overload->params.size(); ++k)
-    if (std::strcmp(ci.overload->params[k].name, name) == 0) return int(k);
-  return -1;
-}
-
-std::optional<OpCode> MathOp(const std::string& n) {
-  static const std::pair<const char*, OpCode> kMap[] = {
-      {"sqrt", OpCode::Sqrt}, {"exp", OpCode::Exp}, {"log", OpCode::Log}, {"sin", OpCode::Sin},
-      {"cos", OpCode::Cos},   {"floor", OpCode::Floor}, {"ceil", OpCode::Ceil}, {"abs", OpCode::Abs},
-      {"min", OpCode::Min},   {"max", OpCode::Max},  {"pow", OpCode::Pow},   {"clamp", OpCode::Clamp},
-  };
-  for (auto& [name, op] : kMap)
-    if (n == name) return op;
-  return std::nullopt;
-}
 
 // Applies a math builtin to scalars of one type.
 ir::Value* ApplyMath(ir::Builder& b, OpCode op, const std::vector<ir::Value*>& args) {
@@ -56,9 +36,7 @@ std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, in
   return out;
 }
 
-ir::Value* Lowerer::TileBinaryOp(const std::string& name, ir::Value* a, ir::Value* b) {
-  OpCode op = name == "tile_add" ? OpCode::Add : name == "tile_sub" ? OpCode::Sub
-            : name == "tile_mul" ? OpCode::Mul : OpCode::Div;
+ir::Value* Lowerer::TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b) {
   // A scalar operand takes the tile's element type.
   if (a->type().is_tile() && !b->type().is_tile()) b = Convert(b, a->type().ElemValueType());
   if (b->type().is_tile() && !a->type().is_tile()) a = Convert(a, b->type().ElemValueType());
@@ -104,14 +82,19 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
 ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   const sema::Type* result_type = cm_.TypeOf(e);
   ir::Type rt = IrType(result_type);
-  auto arg = [&](const char* name) -> const ast::Expr* {
-    int k = ParamIndex(ci, name);
+  using P = sema::Param;
+  auto arg = [&](P p) -> const ast::Expr* {
+    int k = ci.overload ? ci.overload->Index(p) : -1;
     return k >= 0 && k < int(ci.args.size()) ? ci.args[k] : nullptr;
   };
-  auto const_arg = [&](const char* name) -> std::optional<sema::ConstValue> {
-    int k = ParamIndex(ci, name);
+  auto const_arg = [&](P p) -> std::optional<sema::ConstValue> {
+    int k = ci.overload ? ci.overload->Index(p) : -1;
     if (k < 0 || k >= int(ci.const_args.size())) return std::nullopt;
     return ci.const_args[k];
+  };
+  auto axis = [&]() {
+    auto c = const_arg(P::Axis);
+    return c ? int(c->AsInt()) : 0;
   };
 
   if (ci.kind == sema::CallInfo::Kind::StructCtor) {
@@ -127,125 +110,131 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     ir::Value* r = InlineFunc(ci.func_index, args);
     return r ? r : b_.ConstInt(ScalarType::Int32, 0);
   }
-  std::string name = ci.builtin ? ci.builtin->name : "";
-  if (name == "tid") return b_.Tid(1)[0];
-  if (name == "lane_id") return b_.ConstInt(ScalarType::Int32, 0);
-  if (name == "cast") {
-    ir::Value* v = Expr(ci.args[0]);
-    return Convert(v, IrType(ci.cast_target ? ci.cast_target : result_type));
+  if (!ci.builtin || !ci.overload) {
+    Unsupported(e->range, "this call");
+    return rt.is_none() ? nullptr : ZeroValue(rt);
   }
-  if (name == "tile_zeros" || name == "tile_ones" || name == "tile_full") {
-    ir::Type et = rt.ElemValueType();
-    ir::Value* v = name == "tile_zeros" ? ZeroValue(et)
-                 : name == "tile_ones"  ? ConstOf(sema::ConstValue::MakeInt(1), et)
-                                        : Convert(Expr(arg("value")), et);
-    return b_.TileFull(v, rt.Shape(), rt.storage);
-  }
-  if (name == "tile_arange") {
-    auto start = const_arg("start");
-    auto step = const_arg("step");
-    double s0 = start ? start->AsDouble() : 0.0, st = step ? step->AsDouble() : 1.0;
-    return b_.TileArange(rt.elem.scalar, s0, st, rt.shape[0], rt.storage);
-  }
-  if (name == "tile_load" || name == "tile_load_indexed") {
-    ir::Value* a = ArrayOf(arg("a"));
-    if (!a) return ZeroValue(rt);
-    auto offs = Offsets(ci, ParamIndex(ci, "offset"), a->type().ndim);
-    if (name == "tile_load") return b_.TileLoad(a, rt.Shape(), offs, rt.storage);
-    ir::Value* idx = Expr(arg("indices"));
-    auto axis = const_arg("axis");
-    return b_.TileLoadIndexed(a, idx, rt.Shape(), offs, axis ? int(axis->AsInt()) : 0, rt.storage);
-  }
-  if (name == "tile_store" || name == "tile_atomic_add" || name == "tile_store_indexed" ||
-      name == "tile_atomic_add_indexed") {
-    ir::Value* a = ArrayOf(arg("a"));
-    ir::Value* t = Expr(arg("t"));
-    if (!a) return nullptr;
-    auto offs = Offsets(ci, ParamIndex(ci, "offset"), a->type().ndim);
-    if (name == "tile_store") { b_.TileStore(a, t, offs); return nullptr; }
-    if (name == "tile_atomic_add") return b_.TileAtomicAdd(a, t, offs);
-    ir::Value* idx = Expr(arg("indices"));
-    auto axis_c = const_arg("axis");
-    int axis = axis_c ? int(axis_c->AsInt()) : 0;
-    if (name == "tile_store_indexed") { b_.TileStoreIndexed(a, idx, t, offs, axis); return nullptr; }
-    return b_.TileAtomicAddIndexed(a, idx, t, offs, axis);
-  }
-  if (name == "tile_sum") return b_.TileSum(Expr(arg("t")));
-  if (name == "tile_add" || name == "tile_sub" || name == "tile_mul" || name == "tile_div") {
+  const sema::Lowering& lw = ci.builtin->lower;
+  using LK = sema::LowerKind;
+  switch (lw.kind) {
+    case LK::None: break;
+    case LK::Tid: return b_.Tid(1)[0];
+    case LK::LaneIdZero: return b_.ConstInt(ScalarType::Int32, 0);
+    case LK::Cast: return Convert(Expr(ci.args[0]), IrType(ci.cast_target ? ci.cast_target : result_type));
+    case LK::TileFillZero: return b_.TileFull(ZeroValue(rt.ElemValueType()), rt.Shape(), rt.storage);
+    case LK::TileFillOne:
+      return b_.TileFull(ConstOf(sema::ConstValue::MakeInt(1), rt.ElemValueType()), rt.Shape(), rt.storage);
+    case LK::TileFillValue:
+      return b_.TileFull(Convert(Expr(arg(P::Value)), rt.ElemValueType()), rt.Shape(), rt.storage);
+    case LK::TileArange: {
+      auto start = const_arg(P::Start);
+      auto step = const_arg(P::Step);
+      double s0 = start ? start->AsDouble() : 0.0, st = step ? step->AsDouble() : 1.0;
+      return b_.TileArange(rt.elem.scalar, s0, st, rt.shape[0], rt.storage);
+    }
+    case LK::TileLoad:
+    case LK::TileLoadIndexed: {
+      ir::Value* a = ArrayOf(arg(P::A));
+      if (!a) return ZeroValue(rt);
+      auto offs = Offsets(ci, ci.overload->Index(P::Offset), a->type().ndim);
+      if (lw.kind == LK::TileLoad) return b_.TileLoad(a, rt.Shape(), offs, rt.storage);
+      return b_.TileLoadIndexed(a, Expr(arg(P::Indices)), rt.Shape(), offs, axis(), rt.storage);
+    }
+    case LK::TileStore:
+    case LK::TileAtomicAdd:
+    case LK::TileStoreIndexed:
+    case LK::TileAtomicAddIndexed: {
+      ir::Value* a = ArrayOf(arg(P::A));
+      ir::Value* t = Expr(arg(P::T));
+      if (!a) return nullptr;
+      auto offs = Offsets(ci, ci.overload->Index(P::Offset), a->type().ndim);
+      if (lw.kind == LK::TileStore) {
+        b_.TileStore(a, t, offs);
+        return nullptr;
+      }
+      if (lw.kind == LK::TileAtomicAdd) return b_.TileAtomicAdd(a, t, offs);
+      ir::Value* idx = Expr(arg(P::Indices));
+      if (lw.kind == LK::TileStoreIndexed) {
+        b_.TileStoreIndexed(a, idx, t, offs, axis());
+        return nullptr;
+      }
+      return b_.TileAtomicAddIndexed(a, idx, t, offs, axis());
+    }
+    case LK::TileSum: return b_.TileSum(Expr(arg(P::T)));
+    case LK::TileReduce: return b_.TileReduce(lw.reduce, Expr(ci.args[0]), -1);
+    case LK::TilePermute: return b_.TilePermute(Expr(ci.args[0]), lw.perm);
     // Operators are keyed by their AST node: Binary, or an AugAssign target.
-    const ast::Expr* lhs = arg("lhs");
-    const ast::Expr* rhs = arg("rhs");
-    return TileBinaryOp(name, Expr(lhs), Expr(rhs));
-  }
-  if (name == "tile_neg") return b_.Unary(OpCode::Neg, Expr(arg("t")));
-  if (name == "tile_extract") {
-    ir::Value* t = Expr(arg("t"));
-    return b_.TileExtract(t, IndexList(arg("index")));
-  }
-  if (name == "tile_map") {
-    const ast::Expr* f = ci.args[0];
-    std::vector<ir::Value*> tiles;
-    for (size_t k = 1; k < ci.args.size(); ++k) tiles.push_back(Expr(ci.args[k]));
-    const sema::Type* ft = cm_.TypeOf(f);
-    ir::Op* op = b_.TileMap(tiles, rt.elem);
-    ir::Builder::InsertionGuard g(b_);
-    ir::Block* body = op->region(0);
-    b_.SetInsertionPoint(body);
-    std::vector<ir::Value*> elems;
-    for (auto& a : body->args()) elems.push_back(a.get());
-    ir::Value* r = nullptr;
-    if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
-      r = InlineFunc(ft->callee.index, elems);
-    } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::Builtin) {
-      const sema::Builtin& bi = sema::BuiltinTable()[ft->callee.index];
-      if (auto mop = MathOp(bi.name)) {
-        for (ir::Value*& x : elems) x = Convert(x, rt.ElemValueType());
-        r = ApplyMath(b_, *mop, elems);
+    case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));
+    case LK::TileUnary: return b_.Unary(lw.op, Expr(ci.args[0]));
+    case LK::TileExtract: return b_.TileExtract(Expr(arg(P::T)), IndexList(arg(P::Index)));
+    case LK::TileMap: return LowerTileMap(ci, rt);
+    case LK::AtomicAdd: {
+      ir::Value* a = ArrayOf(ci.args[0]);
+      if (!a) return ZeroValue(rt);
+      std::vector<ir::Value*> idx;
+      for (int d = 0; d < a->type().ndim; ++d) idx.push_back(Expr(ci.args[1 + d]));
+      ir::Value* v = Convert(Expr(ci.args[1 + a->type().ndim]), a->type().ElemValueType());
+      return b_.AtomicAdd(a, idx, v);
+    }
+    case LK::Math: {
+      std::vector<ir::Value*> args;
+      for (const ast::Expr* x : ci.args)
+        if (x) args.push_back(Convert(Expr(x), rt));
+      return ApplyMath(b_, lw.op, args);
+    }
+    case LK::Print: {
+      // Python's print: arguments separated by spaces, then a newline.
+      std::vector<std::string> strs{""};
+      std::vector<ir::Value*> vals;
+      for (size_t k = 0; k < ci.args.size(); ++k) {
+        if (k) strs.back() += " ";
+        const ast::Expr* x = ci.args[k];
+        if (!x) continue;
+        const sema::ExprInfo* xi = cm_.Info(x);
+        if (xi && xi->value && xi->value->kind == sema::ConstValue::Kind::String) {
+          strs.back() += xi->value->s;
+          continue;
+        }
+        vals.push_back(Expr(x));
+        strs.push_back("");
       }
+      strs.back() += "\n";
+      b_.Print(strs, vals);
+      return nullptr;
     }
-    if (!r) {
-      Unsupported(f->range, "this `tile_map` function");
-      r = ZeroValue(rt.ElemValueType());
-    }
-    b_.Yield({Convert(r, rt.ElemValueType())});
-    return op->result();
   }
-  if (name == "atomic_add") {
-    ir::Value* a = ArrayOf(ci.args[0]);
-    if (!a) return ZeroValue(rt);
-    std::vector<ir::Value*> idx;
-    for (int d = 0; d < a->type().ndim; ++d) idx.push_back(Expr(ci.args[1 + d]));
-    ir::Value* v = Convert(Expr(ci.args[1 + a->type().ndim]), a->type().ElemValueType());
-    return b_.AtomicAdd(a, idx, v);
-  }
-  if (auto mop = MathOp(name)) {
-    std::vector<ir::Value*> args;
-    for (const ast::Expr* a : ci.args)
-      if (a) args.push_back(Convert(Expr(a), rt));
-    return ApplyMath(b_, *mop, args);
-  }
-  if (name == "print") {
-    // Python's print: arguments separated by spaces, then a newline.
-    std::vector<std::string> strs{""};
-    std::vector<ir::Value*> vals;
-    for (size_t k = 0; k < ci.args.size(); ++k) {
-      if (k) strs.back() += " ";
-      const ast::Expr* a = ci.args[k];
-      if (!a) continue;
-      const sema::ExprInfo* ai = cm_.Info(a);
-      if (ai && ai->value && ai->value->kind == sema::ConstValue::Kind::String) {
-        strs.back() += ai->value->s;
-        continue;
-      }
-      vals.push_back(Expr(a));
-      strs.push_back("");
-    }
-    strs.back() += "\n";
-    b_.Print(strs, vals);
-    return nullptr;
-  }
-  Unsupported(e->range, "`" + name + "`");
+  Unsupported(e->range, "`" + ci.builtin->Spelling() + "`");
   return rt.is_none() ? nullptr : ZeroValue(rt);
+}
+
+ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
+  const ast::Expr* f = ci.args[0];
+  std::vector<ir::Value*> tiles;
+  for (size_t k = 1; k < ci.args.size(); ++k) tiles.push_back(Expr(ci.args[k]));
+  const sema::Type* ft = cm_.TypeOf(f);
+  ir::Op* op = b_.TileMap(tiles, rt.elem);
+  ir::Builder::InsertionGuard g(b_);
+  ir::Block* body = op->region(0);
+  b_.SetInsertionPoint(body);
+  std::vector<ir::Value*> elems;
+  for (auto& a : body->args()) elems.push_back(a.get());
+  ir::Value* r = nullptr;
+  if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
+    r = InlineFunc(ft->callee.index, elems);
+  } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::Builtin) {
+    // The mapped builtin's own row says which scalar op it is.
+    const sema::Builtin& bi = sema::BuiltinTable()[ft->callee.index];
+    if (bi.lower.kind == sema::LowerKind::Math) {
+      for (ir::Value*& x : elems) x = Convert(x, rt.ElemValueType());
+      r = ApplyMath(b_, bi.lower.op, elems);
+    }
+  }
+  if (!r) {
+    Unsupported(f->range, "this `tile_map` function");
+    r = ZeroValue(rt.ElemValueType());
+  }
+  b_.Yield({Convert(r, rt.ElemValueType())});
+  return op->result();
 }
 
 }  // namespace tilec::lower

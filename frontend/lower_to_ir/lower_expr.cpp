@@ -94,7 +94,7 @@ std::vector<ir::Value*> Lowerer::Tuple(const ast::Expr* e) {
   }
   if (const auto* c = e->As<ast::Call>()) {
     const sema::CallInfo* ci = cm_.Call(c);
-    if (ci && ci->builtin && std::string(ci->builtin->name) == "tid" && info && info->type)
+    if (ci && ci->builtin && ci->builtin->lower.kind == sema::LowerKind::Tid && info && info->type)
       return b_.Tid(int(info->type->elems.size()));
   }
   Unsupported(e->range, "this tuple expression");

@@ -397,14 +397,14 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       const auto& a = *s.As<ast::AugAssign>();
       ir::Value* cur = Expr(a.target.get());
       ir::Value* rhs = Expr(a.value.get());
+      static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,
+                                    OpCode::Mod, OpCode::Pow, OpCode::Mul, OpCode::BitAnd, OpCode::BitOr,
+                                    OpCode::BitXor, OpCode::Shl, OpCode::Shr};
       ir::Value* r;
       if (cur->type().is_tile()) {
-        r = TileBinaryOp(a.op == ast::BinaryOp::Add ? "tile_add" : "tile_sub", cur, rhs);
+        r = TileBinaryOp(kOps[int(a.op)], cur, rhs);
       } else {
         rhs = Convert(rhs, cur->type());
-        static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,
-                                      OpCode::Mod, OpCode::Pow, OpCode::Mul, OpCode::BitAnd, OpCode::BitOr,
-                                      OpCode::BitXor, OpCode::Shl, OpCode::Shr};
         r = b_.Binary(kOps[int(a.op)], cur, rhs);
       }
       Binding v;

@@ -109,7 +109,8 @@ class Lowerer {
   // ---- calls (lower_call.cpp)
   ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
   ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
-  ir::Value* TileBinaryOp(const std::string& name, ir::Value* a, ir::Value* b);
+  ir::Value* TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b);
+  ir::Value* LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt);
   std::vector<ir::Value*> Offsets(const sema::CallInfo& ci, int param, int ndim);
 
   ir::Loc LocOf(SourceRange r) const { return ir::Loc{file_, r}; }

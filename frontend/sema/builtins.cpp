@@ -1,8 +1,12 @@
-// The builtin table itself. Adding an operation is adding rows here (and, for a new rule or
-// result rule, one case in call_checker.cpp); the checker has no per-builtin special cases.
+// The builtin table itself. Adding an operation is adding rows here (a new kind of check is
+// one function in builtin_rules.cpp); checker and lowering have no per-builtin cases. The
+// table checks itself when first built: every rule finds the parameters it reads.
 #include "frontend/sema/builtins.h"
 
+#include <cstdio>
 #include <cstdlib>
+
+#include "frontend/sema/builtin_rules.h"
 
 namespace tilec::sema {
 
@@ -10,204 +14,305 @@ namespace {
 
 using K = ArgKind;
 using P = ArgPattern;
-using R = Rule;
+using N = Param;
+namespace R = rules;
+namespace Res = results;
 
-ParamSpec Req(const char* name, ArgKind k, ArgPattern p) { return ParamSpec{name, k, p}; }
-ParamSpec OptInt(const char* name, ArgKind k, ArgPattern p, int64_t v) {
-  ParamSpec s{name, k, p};
+ParamSpec Req(Param id, ArgKind k, ArgPattern p) { return ParamSpec{id, ParamName(id), k, p}; }
+ParamSpec OptInt(Param id, ArgKind k, ArgPattern p, int64_t v) {
+  ParamSpec s = Req(id, k, p);
   s.def = DefaultKind::Int;
   s.def_int = v;
   return s;
 }
 ParamSpec OptStorage() {
-  ParamSpec s{"storage", K::Const, P::String};
+  ParamSpec s = Req(N::Storage, K::Const, P::String);
   s.def = DefaultKind::String;
   s.def_str = "register";
   return s;
 }
 ParamSpec OptDType(ScalarType t = ScalarType::Float32) {
-  ParamSpec s{"dtype", K::Type, P::DType};
+  ParamSpec s = Req(N::DType, K::Type, P::DType);
   s.def = DefaultKind::DType;
   s.def_dtype = t;
   return s;
 }
 ParamSpec OptOffsetTuple() {
-  ParamSpec s{"offset", K::Runtime, P::IntTuple};
+  ParamSpec s = Req(N::Offset, K::Runtime, P::IntTuple);
   s.def = DefaultKind::ZeroOffset;
   return s;
 }
-ParamSpec OptAxis() { return OptInt("axis", K::Const, P::Int, 0); }
+ParamSpec OptAxis() { return OptInt(N::Axis, K::Const, P::Int, 0); }
 
-const char* Doc(const char* page) { return page; }
+Lowering Lower(LowerKind k) {
+  Lowering l;
+  l.kind = k;
+  return l;
+}
+Lowering LowerOp(LowerKind k, ir::OpCode op) {
+  Lowering l = Lower(k);
+  l.op = op;
+  return l;
+}
+Lowering LowerReduce(ir::ReduceKind r) {
+  Lowering l = Lower(LowerKind::TileReduce);
+  l.reduce = r;
+  return l;
+}
+Lowering LowerPermute(std::vector<int64_t> perm) {
+  Lowering l = Lower(LowerKind::TilePermute);
+  l.perm = std::move(perm);
+  return l;
+}
+
+struct Row {
+  const char* name;
+  const char* ns;
+  std::vector<Overload> overloads;
+  bool tile_op;
+  Differentiable diff;
+  const char* doc;
+  Lowering lower;
+};
+Builtin Make(Row r) {
+  Builtin b;
+  b.name = r.name;
+  b.ns = r.ns;
+  b.overloads = std::move(r.overloads);
+  b.tile_op = r.tile_op;
+  b.diff = r.diff;
+  b.doc = r.doc;
+  b.lower = std::move(r.lower);
+  return b;
+}
+
+[[noreturn]] void TableBug(const Builtin& b, const std::string& what) {
+  std::fprintf(stderr, "internal error: builtin table row `%s`: %s\n", b.name, what.c_str());
+  std::abort();
+}
+
+// The parameters a rule reads are constants, so a row that lacks one is a mistake in the
+// table; finding it here means a rule never has to cope with a missing parameter.
+void Validate(const Builtin& b) {
+  for (const Overload& o : b.overloads) {
+    if (!o.result) TableBug(b, "an overload has no result rule");
+    for (Param p : o.result->needs)
+      if (o.Index(p) < 0) TableBug(b, std::string("result rule ") + o.result->name + " needs `" + ParamName(p) + "`");
+    for (const RuleSpec* r : o.rules)
+      for (Param p : r->needs)
+        if (o.Index(p) < 0) TableBug(b, std::string("rule ") + r->name + " needs `" + ParamName(p) + "`");
+    for (const ParamSpec& ps : o.params)
+      if (ps.def == DefaultKind::ZeroOffset && o.Index(Param::A) < 0)
+        TableBug(b, "a zero-offset default needs the array `a`");
+  }
+}
 
 // Shape-taking builtins come in two rows: a tuple (1-4-D) and a plain int (1-D). The tuple
 // row comes first so that an omitted offset defaults to one zero per array dimension.
 std::vector<Builtin> MakeTable() {
   std::vector<Builtin> t;
-  auto add = [&](Builtin b) { t.push_back(std::move(b)); };
+  auto add = [&](Row r) { t.push_back(Make(std::move(r))); };
 
   // ---- construction
-  for (const char* name : {"tile_zeros", "tile_ones"}) {
-    std::vector<Rule> rules = {R::ShapeValid, R::StorageValid};
-    if (std::string(name) == "tile_ones") rules.push_back(R::ScalarDTypeOnly);
-    add({name, "wp",
-         {{{Req("shape", K::Const, P::Int), OptDType(), OptStorage()}, ResultRule::TileFromShapeDtype, rules},
-          {{Req("shape", K::Const, P::IntTuple), OptDType(), OptStorage()}, ResultRule::TileFromShapeDtype, rules}},
-         true, Differentiable::No,
-         std::string(name) == "tile_zeros" ? Doc("docs/builtins/tile_zeros.rst") : Doc("docs/builtins/tile_ones.rst")});
+  struct Fill {
+    const char* name;
+    const RuleSpec* dtype_rule;
+    const char* doc;
+    LowerKind lower;
+  };
+  for (const Fill& f : {Fill{"tile_zeros", nullptr, "docs/tile_zeros.rst", LowerKind::TileFillZero},
+                        Fill{"tile_ones", &R::OnesScalarDType, "docs/tile_ones.rst", LowerKind::TileFillOne}}) {
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::StorageValid};
+    if (f.dtype_rule) rules.push_back(f.dtype_rule);
+    add({f.name, "wp",
+         {{{Req(N::Shape, K::Const, P::Int), OptDType(), OptStorage()}, &Res::TileFromShapeDType, rules},
+          {{Req(N::Shape, K::Const, P::IntTuple), OptDType(), OptStorage()}, &Res::TileFromShapeDType, rules}},
+         true, Differentiable::No, f.doc, Lower(f.lower)});
   }
   {
-    std::vector<Rule> rules = {R::ShapeValid, R::StorageValid, R::FullValue};
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::StorageValid, &R::FullValue};
+    ParamSpec value = Req(N::Value, K::Runtime, P::Any);
     add({"tile_full", "wp",
-         {{{Req("shape", K::Const, P::Int), Req("value", K::Runtime, P::Any), OptDType(), OptStorage()},
-           ResultRule::TileFromShapeDtype, rules},
-          {{Req("shape", K::Const, P::IntTuple), Req("value", K::Runtime, P::Any), OptDType(), OptStorage()},
-           ResultRule::TileFromShapeDtype, rules}},
-         true, Differentiable::No, Doc("docs/builtins/tile_full.rst")});
+         {{{Req(N::Shape, K::Const, P::Int), value, OptDType(), OptStorage()}, &Res::TileFromShapeDType, rules},
+          {{Req(N::Shape, K::Const, P::IntTuple), value, OptDType(), OptStorage()}, &Res::TileFromShapeDType, rules}},
+         true, Differentiable::No, "docs/tile_full.rst", Lower(LowerKind::TileFillValue)});
   }
   {
-    std::vector<Rule> rules = {R::ArangeLength, R::ScalarDTypeOnly, R::StorageValid};
-    ParamSpec start = Req("start", K::Const, P::Numeric), stop = Req("stop", K::Const, P::Numeric),
-              step = Req("step", K::Const, P::Numeric);
+    std::vector<const RuleSpec*> rules = {&R::ArangeLength, &R::ScalarDType, &R::StorageValid};
+    ParamSpec start = Req(N::Start, K::Const, P::Numeric), stop = Req(N::Stop, K::Const, P::Numeric),
+              step = Req(N::Step, K::Const, P::Numeric);
     add({"tile_arange", "wp",
-         {{{stop, OptDType(), OptStorage()}, ResultRule::TileArange, rules},
-          {{start, stop, OptDType(), OptStorage()}, ResultRule::TileArange, rules},
-          {{start, stop, step, OptDType(), OptStorage()}, ResultRule::TileArange, rules}},
-         true, Differentiable::No, Doc("docs/builtins/tile_arange.rst")});
+         {{{stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
+          {{start, stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
+          {{start, stop, step, OptDType(), OptStorage()}, &Res::TileArange, rules}},
+         true, Differentiable::No, "docs/tile_arange.rst", Lower(LowerKind::TileArange)});
   }
 
   // ---- memory
-  ParamSpec a = Req("a", K::Runtime, P::Array);
-  ParamSpec tt = Req("t", K::Runtime, P::Tile);
-  ParamSpec idx = Req("indices", K::Runtime, P::Tile);
-  add({"tile_load", "wp",
-       {{{a, Req("shape", K::Const, P::Int), OptInt("offset", K::Runtime, P::Int, 0), OptStorage()},
-         ResultRule::TileFromArrayShape,
-         {R::ShapeValid, R::ShapeRankEqArray, R::OffsetRankEqArray, R::StorageValid}},
-        {{a, Req("shape", K::Const, P::IntTuple), OptOffsetTuple(), OptStorage()},
-         ResultRule::TileFromArrayShape,
-         {R::ShapeValid, R::ShapeRankEqArray, R::OffsetRankEqArray, R::StorageValid}}},
-       true, Differentiable::Yes, Doc("docs/builtins/tile_load.rst")});
-  for (const char* name : {"tile_store", "tile_atomic_add"}) {
-    bool atomic = std::string(name) == "tile_atomic_add";
-    std::vector<Rule> rules = {R::TileRankEqArray, R::OffsetRankEqArray, R::DTypeEq};
-    if (atomic) rules.push_back(R::AtomicDType);
-    ResultRule res = atomic ? ResultRule::TileLikeT : ResultRule::Void;
-    add({name, "wp",
-         {{{a, tt, OptOffsetTuple()}, res, rules},
-          {{a, tt, OptInt("offset", K::Runtime, P::Int, 0)}, res, rules}},
-         true, Differentiable::Yes,
-         atomic ? Doc("docs/builtins/tile_atomic_add.rst") : Doc("docs/builtins/tile_store.rst")});
+  ParamSpec a = Req(N::A, K::Runtime, P::Array);
+  ParamSpec tt = Req(N::T, K::Runtime, P::Tile);
+  ParamSpec idx = Req(N::Indices, K::Runtime, P::Tile);
+  ParamSpec offset_int = OptInt(N::Offset, K::Runtime, P::Int, 0);
+  {
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::ShapeRankEqArray, &R::OffsetRankEqArray,
+                                          &R::StorageValid};
+    add({"tile_load", "wp",
+         {{{a, Req(N::Shape, K::Const, P::Int), offset_int, OptStorage()}, &Res::TileFromArrayShape, rules},
+          {{a, Req(N::Shape, K::Const, P::IntTuple), OptOffsetTuple(), OptStorage()}, &Res::TileFromArrayShape,
+           rules}},
+         true, Differentiable::Yes, "docs/tile_load.rst", Lower(LowerKind::TileLoad)});
   }
-  add({"tile_load_indexed", "wp",
-       {{{a, idx, Req("shape", K::Const, P::Int), OptInt("offset", K::Runtime, P::Int, 0), OptAxis(), OptStorage()},
-         ResultRule::TileFromArrayShape,
-         {R::ShapeValid, R::AxisInRange, R::ShapeRankEqArray, R::OffsetRankEqArray, R::IndexTile,
-          R::StorageValid}},
-        {{a, idx, Req("shape", K::Const, P::IntTuple), OptOffsetTuple(), OptAxis(), OptStorage()},
-         ResultRule::TileFromArrayShape,
-         {R::ShapeValid, R::AxisInRange, R::ShapeRankEqArray, R::OffsetRankEqArray, R::IndexTile,
-          R::StorageValid}}},
-       true, Differentiable::Yes, Doc("../shared/spec/tile_load_indexed.rst")});
-  for (const char* name : {"tile_store_indexed", "tile_atomic_add_indexed"}) {
-    bool atomic = std::string(name) == "tile_atomic_add_indexed";
-    std::vector<Rule> rules = {R::AxisInRange, R::TileRankEqArray, R::OffsetRankEqArray, R::IndexTile,
-                               R::DTypeEq};
-    if (atomic) rules.push_back(R::AtomicDType);
-    ResultRule res = atomic ? ResultRule::TileLikeT : ResultRule::Void;
-    add({name, "wp",
-         {{{a, idx, tt, OptOffsetTuple(), OptAxis()}, res, rules},
-          {{a, idx, tt, OptInt("offset", K::Runtime, P::Int, 0), OptAxis()}, res, rules}},
-         true, Differentiable::Yes,
-         atomic ? Doc("../shared/spec/tile_atomic_add_indexed.rst")
-                : Doc("docs/builtins/tile_store_indexed.rst")});
+  struct Store {
+    const char* name;
+    bool atomic;
+    const char* doc;
+    LowerKind lower;
+  };
+  for (const Store& s :
+       {Store{"tile_store", false, "docs/tile_store.rst", LowerKind::TileStore},
+        Store{"tile_atomic_add", true, "docs/tile_atomic_add.rst", LowerKind::TileAtomicAdd}}) {
+    std::vector<const RuleSpec*> rules = {&R::TileRankEqArray, &R::OffsetRankEqArray, &R::DTypeEq};
+    if (s.atomic) rules.push_back(&R::AtomicDType);
+    const ResultSpec* res = s.atomic ? &Res::TileLikeT : &Res::Void;
+    add({s.name, "wp", {{{a, tt, OptOffsetTuple()}, res, rules}, {{a, tt, offset_int}, res, rules}}, true,
+         Differentiable::Yes, s.doc, Lower(s.lower)});
+  }
+  {
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::AxisInRange, &R::ShapeRankEqArray,
+                                          &R::OffsetRankEqArray, &R::IndexTile, &R::StorageValid};
+    add({"tile_load_indexed", "wp",
+         {{{a, idx, Req(N::Shape, K::Const, P::Int), offset_int, OptAxis(), OptStorage()}, &Res::TileFromArrayShape,
+           rules},
+          {{a, idx, Req(N::Shape, K::Const, P::IntTuple), OptOffsetTuple(), OptAxis(), OptStorage()},
+           &Res::TileFromArrayShape, rules}},
+         true, Differentiable::Yes, "../shared/spec/tile_load_indexed.rst", Lower(LowerKind::TileLoadIndexed)});
+  }
+  for (const Store& s : {Store{"tile_store_indexed", false, "docs/tile_store_indexed.rst",
+                               LowerKind::TileStoreIndexed},
+                         Store{"tile_atomic_add_indexed", true, "../shared/spec/tile_atomic_add_indexed.rst",
+                               LowerKind::TileAtomicAddIndexed}}) {
+    std::vector<const RuleSpec*> rules = {&R::AxisInRange, &R::TileRankEqArray, &R::OffsetRankEqArray,
+                                          &R::IndexTile, &R::DTypeEq};
+    if (s.atomic) rules.push_back(&R::AtomicDType);
+    const ResultSpec* res = s.atomic ? &Res::TileLikeT : &Res::Void;
+    add({s.name, "wp",
+         {{{a, idx, tt, OptOffsetTuple(), OptAxis()}, res, rules}, {{a, idx, tt, offset_int, OptAxis()}, res, rules}},
+         true, Differentiable::Yes, s.doc, Lower(s.lower)});
   }
 
   // ---- maps and reductions
+  ParamSpec ta = Req(N::A, K::Runtime, P::Tile);
   add({"tile_map", "wp",
-       {{{Req("f", K::Runtime, P::Callable), Req("a", K::Runtime, P::Tile)}, ResultRule::TileMap,
-         {R::TileMapArgs}, true}},
-       true, Differentiable::Yes, Doc("docs/builtins/tile_map.rst")});
-  add({"tile_sum", "wp",
-       {{{Req("t", K::Runtime, P::Tile)}, ResultRule::TileSum, {R::NumericTile}}},
-       true, Differentiable::Yes, Doc("docs/builtins/tile_sum.rst")});
+       {{{Req(N::F, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true}},
+       true, Differentiable::Yes, "docs/tile_map.rst", Lower(LowerKind::TileMap)});
+  add({"tile_sum", "wp", {{{tt}, &Res::OneElementOfT, {&R::NumericTile}}}, true, Differentiable::Yes,
+       "docs/tile_sum.rst", Lower(LowerKind::TileSum)});
+  add({"tile_max", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
+       "docs/tile_max.rst", LowerReduce(ir::ReduceKind::Max)});
+  add({"tile_min", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
+       "docs/tile_min.rst", LowerReduce(ir::ReduceKind::Min)});
+
+  // ---- shape
+  add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
+       "docs/tile_transpose.rst", LowerPermute({1, 0})});
 
   // ---- tile operators (not callable by name)
-  auto tile_binary = [&](const char* name, bool scalar_ok) {
-    std::vector<Overload> ov = {{{Req("lhs", K::Runtime, P::Tile), Req("rhs", K::Runtime, P::Tile)},
-                                 ResultRule::TileArith,
-                                 {R::NumericTile, R::TilesSameShape, R::TilesSameDType}}};
+  auto tile_binary = [&](const char* name, const char* spelling, ir::OpCode op, bool scalar_ok) {
+    ParamSpec lt = Req(N::Lhs, K::Runtime, P::Tile), rt = Req(N::Rhs, K::Runtime, P::Tile);
+    std::vector<Overload> ov = {{{lt, rt}, &Res::TileArith, {&R::NumericTile, &R::TilesSameShape, &R::TilesSameDType}}};
     if (scalar_ok) {
-      ov.push_back({{Req("lhs", K::Runtime, P::Tile), Req("rhs", K::Runtime, P::Scalar)},
-                    ResultRule::TileArith, {R::NumericTile, R::ScalarMatchesTile}});
-      ov.push_back({{Req("lhs", K::Runtime, P::Scalar), Req("rhs", K::Runtime, P::Tile)},
-                    ResultRule::TileArith, {R::NumericTile, R::ScalarMatchesTile}});
+      ParamSpec ls = Req(N::Lhs, K::Runtime, P::Scalar), rs = Req(N::Rhs, K::Runtime, P::Scalar);
+      ov.push_back({{lt, rs}, &Res::TileArith, {&R::NumericTile, &R::ScalarMatchesTile}});
+      ov.push_back({{ls, rt}, &Res::TileArith, {&R::NumericTile, &R::ScalarMatchesTile}});
     }
-    add({name, "op", ov, true, Differentiable::Yes, Doc("docs/builtins/tile_arithmetic.rst")});
+    Builtin b = Make({name, "op", ov, true, Differentiable::Yes, "docs/tile_arithmetic.rst",
+                      LowerOp(LowerKind::TileBinary, op)});
+    b.op_spelling = spelling;
+    t.push_back(std::move(b));
   };
-  tile_binary("tile_add", false);
-  tile_binary("tile_sub", false);
-  tile_binary("tile_mul", true);
-  tile_binary("tile_div", true);
-  add({"tile_neg", "op", {{{Req("t", K::Runtime, P::Tile)}, ResultRule::TileArith, {R::NumericTile}}},
-       true, Differentiable::Yes, Doc("docs/builtins/tile_arithmetic.rst")});
-  add({"tile_extract", "op",
-       {{{Req("t", K::Runtime, P::Tile), Req("index", K::Runtime, P::Any)}, ResultRule::TileElement,
-         {R::TileIndexCount}}},
-       true, Differentiable::Yes, Doc("docs/builtins/tile_extract.rst")});
+  tile_binary("tile_add", "`+` on tiles", ir::OpCode::Add, false);
+  tile_binary("tile_sub", "`-` on tiles", ir::OpCode::Sub, false);
+  tile_binary("tile_mul", "`*` on tiles", ir::OpCode::Mul, true);
+  tile_binary("tile_div", "`/` on tiles", ir::OpCode::Div, true);
+  {
+    Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::NumericTile}}}, true, Differentiable::Yes,
+                        "docs/tile_arithmetic.rst", LowerOp(LowerKind::TileUnary, ir::OpCode::Neg)});
+    neg.op_spelling = "unary `-` on a tile";
+    t.push_back(std::move(neg));
+    Builtin extract = Make({"tile_extract", "op",
+                            {{{tt, Req(N::Index, K::Runtime, P::Any)}, &Res::TileElement, {&R::TileIndexCount}}},
+                            true, Differentiable::Yes, "docs/tile_extract.rst",
+                            Lower(LowerKind::TileExtract)});
+    extract.op_spelling = "tile element access";
+    t.push_back(std::move(extract));
+  }
 
   // ---- scalar kernel builtins
-  add({"tid", "wp", {{{}, ResultRule::Tid, {}}}, false, Differentiable::No, Doc("docs/builtins/tid.rst")});
+  add({"tid", "wp", {{{}, &Res::Tid, {}}}, false, Differentiable::No, "docs/tid.rst", Lower(LowerKind::Tid)});
   {
     std::vector<Overload> ov;
     for (int n = 1; n <= 4; ++n) {
-      Overload o{{a}, ResultRule::ArrayElement, {R::AtomicIndexRank}};
-      static const char* kIdx[] = {"i", "j", "k", "l"};
+      Overload o{{a}, &Res::ArrayElement, {&R::AtomicIndexRank}};
+      static const Param kIdx[] = {N::I, N::J, N::K, N::L};
       for (int d = 0; d < n; ++d) o.params.push_back(Req(kIdx[d], K::Runtime, P::Int));
-      o.params.push_back(Req("value", K::Runtime, P::Any));
+      o.params.push_back(Req(N::Value, K::Runtime, P::Any));
       ov.push_back(o);
     }
-    add({"atomic_add", "wp", ov, false, Differentiable::Yes, Doc("docs/builtins/atomic_add.rst")});
+    add({"atomic_add", "wp", ov, false, Differentiable::Yes, "docs/atomic_add.rst",
+         Lower(LowerKind::AtomicAdd)});
   }
-  for (const char* name : {"sqrt", "exp", "log", "sin", "cos", "floor", "ceil"})
-    add({name, "wp", {{{Req("x", K::Runtime, P::Float)}, ResultRule::SameAsFirst, {}}}, false,
-         std::string(name) == "floor" || std::string(name) == "ceil" ? Differentiable::No
-                                                                     : Differentiable::Yes,
-         Doc("docs/builtins/math.rst")});
+  struct Math {
+    const char* name;
+    ir::OpCode op;
+    Differentiable diff;
+  };
+  for (const Math& m : {Math{"sqrt", ir::OpCode::Sqrt, Differentiable::Yes}, Math{"exp", ir::OpCode::Exp, Differentiable::Yes},
+                        Math{"log", ir::OpCode::Log, Differentiable::Yes}, Math{"sin", ir::OpCode::Sin, Differentiable::Yes},
+                        Math{"cos", ir::OpCode::Cos, Differentiable::Yes},
+                        Math{"floor", ir::OpCode::Floor, Differentiable::No},
+                        Math{"ceil", ir::OpCode::Ceil, Differentiable::No}})
+    add({m.name, "wp", {{{Req(N::X, K::Runtime, P::Float)}, &Res::SameAsFirst, {}}}, false, m.diff,
+         "docs/math.rst", LowerOp(LowerKind::Math, m.op)});
   for (const char* ns : {"wp", ""}) {
-    add({"abs", ns, {{{Req("x", K::Runtime, P::Numeric)}, ResultRule::SameAsFirst, {}}}, false,
-         Differentiable::Yes, Doc("docs/builtins/math.rst")});
-    for (const char* name : {"min", "max"})
-      add({name, ns,
-           {{{Req("a", K::Runtime, P::Numeric), Req("b", K::Runtime, P::Numeric)}, ResultRule::CommonNumeric,
-             {R::CommonNumericArgs}}},
-           false, Differentiable::Yes, Doc("docs/builtins/math.rst")});
+    add({"abs", ns, {{{Req(N::X, K::Runtime, P::Numeric)}, &Res::Abs, {}}}, false, Differentiable::Yes,
+         "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Abs)});
+    ParamSpec an = Req(N::A, K::Runtime, P::Numeric), bn = Req(N::B, K::Runtime, P::Numeric);
+    add({"min", ns, {{{an, bn}, &Res::CommonMin, {&R::CommonNumericArgs}}}, false, Differentiable::Yes,
+         "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Min)});
+    add({"max", ns, {{{an, bn}, &Res::CommonMax, {&R::CommonNumericArgs}}}, false, Differentiable::Yes,
+         "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Max)});
   }
   add({"pow", "wp",
-       {{{Req("x", K::Runtime, P::Float), Req("y", K::Runtime, P::Float)}, ResultRule::CommonNumeric,
-         {R::CommonNumericArgs}}},
-       false, Differentiable::Yes, Doc("docs/builtins/math.rst")});
+       {{{Req(N::X, K::Runtime, P::Float), Req(N::Y, K::Runtime, P::Float)}, &Res::CommonNumeric,
+         {&R::CommonNumericArgs}}},
+       false, Differentiable::Yes, "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Pow)});
   add({"clamp", "wp",
-       {{{Req("x", K::Runtime, P::Numeric), Req("low", K::Runtime, P::Numeric),
-          Req("high", K::Runtime, P::Numeric)},
-         ResultRule::CommonNumeric, {R::CommonNumericArgs}}},
-       false, Differentiable::Yes, Doc("docs/builtins/math.rst")});
-  add({"print", "", {{{Req("value", K::Runtime, P::Any)}, ResultRule::Void, {}, true}}, false,
-       Differentiable::NotApplicable, Doc("docs/builtins/print.rst")});
-  add({"range", "",
-       {{{Req("stop", K::Runtime, P::Int)}, ResultRule::Range, {}},
-        {{Req("start", K::Runtime, P::Int), Req("stop", K::Runtime, P::Int)}, ResultRule::Range, {}},
-        {{Req("start", K::Runtime, P::Int), Req("stop", K::Runtime, P::Int), Req("step", K::Runtime, P::Int)},
-         ResultRule::Range, {}}},
-       false, Differentiable::NotApplicable, Doc("docs/builtins/range.rst")});
-  // Casts: `float(x)`, `int(x)`, `wp.float16(x)`; reached by calling a scalar type.
-  add({"cast", "op", {{{Req("x", K::Runtime, P::Scalar)}, ResultRule::CastTarget, {}}}, false,
-       Differentiable::Yes, Doc("docs/builtins/casts.rst")});
+       {{{Req(N::X, K::Runtime, P::Numeric), Req(N::Low, K::Runtime, P::Numeric), Req(N::High, K::Runtime, P::Numeric)},
+         &Res::CommonNumeric, {&R::CommonNumericArgs}}},
+       false, Differentiable::Yes, "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Clamp)});
+  add({"print", "", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}, true}}, false,
+       Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
   {
-    Builtin lane{"lane_id", "wp", {{{}, ResultRule::LaneId, {}}}, false, Differentiable::No, ""};
-    lane.test_only = true;
-    add(lane);
+    ParamSpec start = Req(N::Start, K::Runtime, P::Int), stop = Req(N::Stop, K::Runtime, P::Int),
+              step = Req(N::Step, K::Runtime, P::Int);
+    add({"range", "",
+         {{{stop}, &Res::Range, {}}, {{start, stop}, &Res::Range, {}}, {{start, stop, step}, &Res::Range, {}}},
+         false, Differentiable::NotApplicable, "docs/range.rst", Lower(LowerKind::None)});
   }
+  // Casts: `float(x)`, `int(x)`, `wp.float16(x)`; reached by calling a scalar type.
+  {
+    Builtin cast = Make({"cast", "op", {{{Req(N::X, K::Runtime, P::Scalar)}, &Res::CastTarget, {}}}, false,
+                         Differentiable::Yes, "docs/casts.rst", Lower(LowerKind::Cast)});
+    cast.op_spelling = "cast";
+    t.push_back(std::move(cast));
+  }
+  {
+    Builtin lane = Make({"lane_id", "wp", {{{}, &Res::LaneId, {}}}, false, Differentiable::No, "",
+                         Lower(LowerKind::LaneIdZero)});
+    lane.test_only = true;
+    t.push_back(std::move(lane));
+  }
+  for (const Builtin& b : t) Validate(b);
   return t;
 }
 
@@ -218,18 +323,46 @@ const std::vector<Builtin>& Table() {
 
 }  // namespace
 
-std::string Builtin::Spelling() const {
-  std::string n = name;
-  if (std::string(ns) == "op") {
-    if (n == "tile_add") return "`+` on tiles";
-    if (n == "tile_sub") return "`-` on tiles";
-    if (n == "tile_mul") return "`*` on tiles";
-    if (n == "tile_div") return "`/` on tiles";
-    if (n == "tile_neg") return "unary `-` on a tile";
-    if (n == "tile_extract") return "tile element access";
-    return "cast";
+const char* ParamName(Param p) {
+  switch (p) {
+    case Param::A: return "a";
+    case Param::T: return "t";
+    case Param::F: return "f";
+    case Param::B: return "b";
+    case Param::X: return "x";
+    case Param::Y: return "y";
+    case Param::Value: return "value";
+    case Param::Shape: return "shape";
+    case Param::Offset: return "offset";
+    case Param::Storage: return "storage";
+    case Param::DType: return "dtype";
+    case Param::Axis: return "axis";
+    case Param::Indices: return "indices";
+    case Param::Start: return "start";
+    case Param::Stop: return "stop";
+    case Param::Step: return "step";
+    case Param::Lhs: return "lhs";
+    case Param::Rhs: return "rhs";
+    case Param::Index: return "index";
+    case Param::Low: return "low";
+    case Param::High: return "high";
+    case Param::I: return "i";
+    case Param::J: return "j";
+    case Param::K: return "k";
+    case Param::L: return "l";
   }
-  return std::string(ns).empty() ? n : std::string(ns) + "." + n;
+  return "?";
+}
+
+int Overload::Index(Param p) const {
+  for (size_t k = 0; k < params.size(); ++k)
+    if (params[k].id == p) return int(k);
+  return -1;
+}
+
+std::string Builtin::Spelling() const {
+  if (op_spelling) return op_spelling;
+  return std::string(ns).empty() ? name : std::string(ns) + "." + name;
 }
 
 std::span<const Builtin> BuiltinTable() { return Table(); }

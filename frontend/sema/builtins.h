@@ -1,16 +1,20 @@
-// The one table of builtin signatures: every kernel-side operation of LANGUAGE.md §4-§5 with
-// its parameters (runtime value, compile-time constant or type), defaults, result rule, the
-// rules to check, differentiability and documentation page. Overloads (a 1-D int shape
-// versus a tuple) are separate rows; the checker picks the first whose patterns match.
+// The one table of builtins: every kernel-side operation of LANGUAGE.md §4-§5 is a row holding
+// its signature, the sema rules it must pass, how its result type is formed and how it lowers
+// to Tile IR. Checker and lowering read the row; neither knows any builtin by name.
 #pragma once
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
+#include "ir/ir.h"
+#include "support/diagnostics.h"
 #include "support/dtype.h"
 
 namespace tilec::sema {
+
+class CallContext;  // a call being checked (checker.h)
+struct ExprInfo;
 
 enum class ArgKind : uint8_t {
   Runtime,  // any value, known at run time or not
@@ -38,11 +42,20 @@ enum class DefaultKind : uint8_t {
   Int,         // def_int
   String,      // def_str
   DType,       // def_dtype
-  ZeroOffset,  // offset zeros, one per dimension of the array
+  ZeroOffset,  // offset zeros, one per dimension of the array `a`
 };
 
+// Parameters are named by these constants, not by strings, so that a rule asking for a
+// parameter its row lacks is found when the table is built, not when a user hits it.
+enum class Param : uint8_t {
+  A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
+  Lhs, Rhs, Index, Low, High, I, J, K, L,
+};
+const char* ParamName(Param p);  // the keyword: "a", "shape", ...
+
 struct ParamSpec {
-  const char* name;
+  Param id;
+  const char* name;  // ParamName(id)
   ArgKind kind = ArgKind::Runtime;
   ArgPattern pattern = ArgPattern::Any;
   DefaultKind def = DefaultKind::Required;
@@ -51,66 +64,83 @@ struct ParamSpec {
   ScalarType def_dtype = ScalarType::Float32;
 };
 
-// How the result type is formed from the arguments.
-enum class ResultRule : uint8_t {
-  Void,
-  TileFromShapeDtype,   // tile_zeros/ones/full: shape, dtype, storage arguments
-  TileArange,           // shape from the range length, dtype, storage
-  TileFromArrayShape,   // tile_load(_indexed): dtype of `a`, `shape`, `storage`
-  TileLikeT,            // tile_atomic_add(_indexed): shape, dtype and storage of `t`
-  TileSum,              // a one-element register tile of t's dtype
-  TileMap,              // f's result per element, shape of the tiles, register
-  TileElement,          // t[i, j]: the element type
-  TileArith,            // register tile, shape and dtype of the tile operand(s)
-  Tid,                  // int32, or a tuple of int32 when unpacked
-  ArrayElement,         // wp.atomic_add: the previous value, the array's element type
-  SameAsFirst,          // abs, neg, sqrt, ...: type of the first argument
-  CommonNumeric,        // min, max, pow, clamp: the common type of the arguments
-  CastTarget,           // casts: the target type
-  Range,                // range(...)
-  LaneId,               // test builtin: a lane-varying int32
+// A rule checked after an overload is chosen. `check` reports only the codes listed (the
+// checker aborts otherwise, so a code's meaning stays the rule's) and returns false after
+// reporting. `needs` are parameters every overload carrying the rule must declare; a
+// defaulted one is seen through its default value.
+using RuleFn = bool (*)(CallContext&);
+using CommitFn = void (*)(CallContext&);
+struct RuleSpec {
+  const char* name;
+  std::vector<diag::Code> codes;
+  std::vector<Param> needs;
+  RuleFn check;
+  CommitFn commit = nullptr;  // side effects once every rule of the call passed
 };
 
-// Rules checked after an overload is chosen, each with its own diagnostic code.
-enum class Rule : uint8_t {
-  ShapeValid,         // `shape`: 1-4 positive extents                              E0214
-  StorageValid,       // `storage` is "register" or "shared"                        E0209
-  ShapeRankEqArray,   // len(shape) == a.ndim                                       E0204
-  OffsetRankEqArray,  // len(offset) == a.ndim                                      E0205
-  TileRankEqArray,    // t.ndim == a.ndim                                           E0206
-  DTypeEq,            // a.dtype == t.dtype                                         E0207
-  AtomicDType,        // t's element type supports atomic add                       E0208
-  AxisInRange,        // 0 <= axis < a.ndim                                         E0200
-  IndexTile,          // indices: 1-D, int32, len == shape[axis] or t.shape[axis]   E0201-E0203
-  ArangeLength,       // the Python range length is positive                        E0210
-  ScalarDTypeOnly,    // dtype is not a struct (tile_ones, tile_arange)             E0218
-  FullValue,          // tile_full's value converts to dtype                        E0106
-  TilesSameShape,     // elementwise: equal shapes                                  E0211
-  TilesSameDType,     // elementwise: equal dtypes                                  E0212
-  ScalarMatchesTile,  // tile * scalar: scalar converts to the tile's dtype         E0212
-  NumericTile,        // arithmetic needs a scalar (not struct/bool) element        E0218
-  TileIndexCount,     // t[i, j]: one int index per dimension                       E0216
-  TileMapArgs,        // tile_map: arity of f, tiles of one shape                   E0217
-  AtomicIndexRank,    // wp.atomic_add(a, i, ..., v): ndim indices, v of a's dtype  E0113
-  CommonNumericArgs,  // min/max/pow/clamp arguments of one type                    E0111
+// Forms the result (type, folded constant, uniformity) into `out`; false poisons the call.
+using ResultFn = bool (*)(CallContext&, ExprInfo& out);
+struct ResultSpec {
+  const char* name;
+  std::vector<Param> needs;
+  ResultFn form;
+};
+
+// How a row lowers. The kinds are lowering shapes shared by rows, not builtins: a new
+// reduction is a row with LowerKind::TileReduce and its ReduceKind.
+enum class LowerKind : uint8_t {
+  None,              // not lowered as a call (range is a loop header)
+  Tid,
+  LaneIdZero,        // the test builtin: lane 0 of the block-serial lowering
+  Cast,
+  TileFillZero,
+  TileFillOne,
+  TileFillValue,     // `value`
+  TileArange,
+  TileLoad,
+  TileLoadIndexed,
+  TileStore,
+  TileAtomicAdd,
+  TileStoreIndexed,
+  TileAtomicAddIndexed,
+  TileSum,           // the v1 op, kept until TileReduce(Add) replaces it in the IR
+  TileReduce,        // `reduce` over every element
+  TilePermute,       // `perm`
+  TileBinary,        // `op` between lhs and rhs, a scalar operand converted to the element type
+  TileUnary,         // `op`
+  TileExtract,
+  TileMap,
+  AtomicAdd,
+  Math,              // scalar `op`; also what tile_map applies per element
+  Print,
+};
+
+struct Lowering {
+  LowerKind kind = LowerKind::None;
+  ir::OpCode op = ir::OpCode::Add;           // TileBinary, TileUnary, Math
+  ir::ReduceKind reduce = ir::ReduceKind::Add;  // TileReduce
+  std::vector<int64_t> perm;                 // TilePermute
+};
+
+struct Overload {
+  std::vector<ParamSpec> params;
+  const ResultSpec* result = nullptr;
+  std::vector<const RuleSpec*> rules;
+  bool variadic = false;  // extra positional arguments repeat the last parameter's pattern
+  int Index(Param p) const;  // position in params, -1 when absent
 };
 
 enum class Differentiable : uint8_t { Yes, No, NotApplicable };
 
-struct Overload {
-  std::vector<ParamSpec> params;
-  ResultRule result = ResultRule::Void;
-  std::vector<Rule> rules;
-  bool variadic = false;  // extra positional arguments repeat the last parameter's pattern
-};
-
 struct Builtin {
-  const char* name;       // "tile_load", "print", "tile_add"
-  const char* ns;         // "wp", "" (Python builtin), "op" (operators, not callable by name)
+  const char* name = "";  // "tile_load", "print", "tile_add"
+  const char* ns = "";    // "wp", "" (Python builtin), "op" (operators, not callable by name)
   std::vector<Overload> overloads;
   bool tile_op = false;   // cooperative: a kernel using it is tiled
   Differentiable diff = Differentiable::NotApplicable;
   const char* doc = "";   // the documentation page
+  Lowering lower;
+  const char* op_spelling = nullptr;  // operators: how diagnostics name them
   bool test_only = false; // exists only under CheckOptions::enable_test_builtins
   std::string Spelling() const;  // "wp.tile_load", "print", "`+` on tiles"
 };

@@ -20,6 +20,11 @@ struct CallArg {
   SourceRange name_range;
 };
 
+class CallContext;
+
+// Whether an argument of type `t` fits a parameter pattern (error types fit anything).
+bool PatternMatches(ArgPattern p, const Type* t);
+
 class Checker {
  public:
   Checker(const ast::Module& m, diag::DiagnosticEngine& d, const CheckOptions& o, CheckedModule& out)
@@ -37,7 +42,7 @@ class Checker {
   };
 
  private:
-  friend struct CallChecker;
+  friend class CallContext;
   // check_module.cpp
   void RegisterDefinitions();
   void DefineStruct(int index);
@@ -136,6 +141,61 @@ class Checker {
   std::vector<std::pair<const Type*, SourceRange>> returns_;
   const ast::Call* tid_call_ = nullptr;  // `wp.tid()` being unpacked by an assignment
   int tid_unpack_ = 0;
+};
+
+// One builtin call after its overload is chosen, as the table's rules and result rules see
+// it: arguments by parameter constant (defaults filled in), facts earlier rules established,
+// and the checker's services. Error() enforces that a rule reports only its own codes.
+class CallContext {
+ public:
+  CallContext(Checker& c, const Builtin& b, const Overload& ov, std::vector<CallArg>& args,
+              std::vector<int> param_arg, std::vector<int> extra, CallInfo& ci, const ast::Expr* node,
+              SourceRange callee_range, std::string bname)
+      : checker(c), types(c.types_), builtin(b), overload(ov), args(args), node(node),
+        callee_range(callee_range), bname(std::move(bname)), ci_(ci), param_arg_(std::move(param_arg)),
+        extra_(std::move(extra)) {}
+
+  Checker& checker;
+  TypeContext& types;
+  const Builtin& builtin;
+  const Overload& overload;
+  std::vector<CallArg>& args;  // in call order
+  const ast::Expr* node;
+  SourceRange callee_range;
+  std::string bname;  // how messages name the builtin: "`wp.tile_load`", "`+` on tiles"
+
+  // The argument of `p`; the parameter must be bound (a required one, or checked by Has).
+  CallArg& Arg(Param p);
+  bool Has(Param p) const;  // an argument was passed for `p`
+  const Type* TypeOf(Param p) { return Arg(p).info.type; }
+  // The compile-time value of `p`, its default included; null for a runtime argument.
+  const ConstValue* Const(Param p) const;
+  SourceRange Range(Param p) const;  // the argument, else the callee
+  std::string Quoted(Param p);       // "`x`": the argument's source text
+  std::vector<CallArg*> Extra();     // variadic arguments past the last parameter
+  // `shape` as extents (the row must have one); false when it is not all ints.
+  bool ShapeDims(std::vector<int64_t>& dims) const;
+  Storage StorageArg() const;        // `storage`, register when the row has none
+
+  diag::DiagnosticEngine::Builder Error(diag::Code code, SourceRange r, std::string msg);
+  void BeginRule(const RuleSpec* r) { rule_ = r; }
+
+  // Checker internals the rules use.
+  FunctionInfo* fn() { return checker.fn_; }
+  CheckedModule& out() { return checker.out_; }
+  void EnsureFuncChecked(int index) { checker.EnsureFuncChecked(index); }
+  int TidUnpack() const { return node == checker.tid_call_ ? checker.tid_unpack_ : 1; }
+
+  // Facts established by rules for later rules and the result.
+  const Type* map_elem = nullptr;   // TileMapArgs: f's result element
+  const Type* common = nullptr;     // CommonNumericArgs: the arguments' type
+  int64_t arange_len = 0;           // ArangeLength
+
+ private:
+  CallInfo& ci_;
+  std::vector<int> param_arg_;  // per parameter: index into args, -1 = default
+  std::vector<int> extra_;
+  const RuleSpec* rule_ = nullptr;  // the rule running, null for result rules
 };
 
 }  // namespace tilec::sema

@@ -1,11 +1,10 @@
-// Compiles a kernel's module text with the compiler library (libtilec) and loads it into the
-// runtime; the text stages for the REPL's `:emit`; struct layouts from the checker.
+// Compiles a kernel's module text through the compiler pipeline (compiler::Run) and loads it
+// into the runtime; the text stages for the REPL's `:emit`; struct layouts from the checker.
 #include <iostream>
 #include <sstream>
 
-#include "codegen/nvptx/nvptx.h"
 #include "compiler/compiler.h"
-#include "frontend/parse/parse.h"
+#include "compiler/pipeline.h"
 #include "host/interp/kernel_compile.h"
 #include "ir/printer.h"
 
@@ -41,7 +40,8 @@ void ReportWarnings(const diag::DiagnosticEngine& diags) {
 
 namespace {
 
-// Compiles the request's module text with `compile` (host JIT or PTX) and loads the kernel.
+// The request's module text through `compile` (a pipeline run, or the cached PTX facade) to a
+// loaded kernel, or to rendered diagnostics.
 template <class CompileFn>
 KernelCompileResult CompileWith(const KernelCompileRequest& req, CompileFn compile) {
   KernelCompileResult r;
@@ -76,10 +76,16 @@ KernelCompileResult CompileWith(const KernelCompileRequest& req, CompileFn compi
 KernelCompileResult CompileKernel(const KernelCompileRequest& req) {
   return CompileWith(req, [](const SourceFile& file, diag::DiagnosticEngine& diags,
                              const compiler::CompileOptions& opts, compiler::InternalError& ice) {
-    return compiler::CompileSource(file, diags, opts, ice);
+    compiler::PipelineOptions po;
+    po.compile = opts;
+    compiler::PipelineResult pr = compiler::Run(file, po, compiler::Stage::Jit);
+    diags = std::move(pr.diags);
+    ice = pr.ice;
+    return pr.ok() ? std::move(pr.compiled) : std::nullopt;
   });
 }
 
+// Through the facade, which keeps PTX variants in the on-disk kernel cache around Run.
 KernelCompileResult CompileKernelPtx(const KernelCompileRequest& req, const std::string& arch,
                                      int block_dim) {
   return CompileWith(req, [&](const SourceFile& file, diag::DiagnosticEngine& diags,
@@ -90,50 +96,36 @@ KernelCompileResult CompileKernelPtx(const KernelCompileRequest& req, const std:
 
 std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, const std::string& stage,
                                            std::string* diagnostics) {
+  std::optional<compiler::Stage> stop = compiler::StageFromName(stage);
+  bool known = stop && (*stop == compiler::Stage::TileIr || *stop == compiler::Stage::GradIr ||
+                        *stop == compiler::Stage::Llvm || *stop == compiler::Stage::Ptx);
   ModuleText mt = BuildModuleText(req);
   SourceFile file(mt.path, mt.text, 0, mt.col_base);
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  compiler::CompileOptions opts = OptionsFor(req);
+  compiler::PipelineOptions po;
+  po.compile = OptionsFor(req);
+  // `:emit` shows the forward kernels as compiled for the CPU (and PTX with the defaults); an
+  // unknown stage still reports the kernel's own errors first.
+  po.adjoints = compiler::AdjointMode::None;
+  compiler::PipelineResult r;
+  try {
+    r = compiler::Run(file, po, known ? *stop : compiler::Stage::TileIr);
+  } catch (const std::exception& e) {
+    r.ice.message = e.what();
+  }
   auto fail = [&](const std::string& extra) -> std::optional<std::string> {
-    if (diagnostics) *diagnostics = Render(diags, ice) + extra;
+    if (diagnostics) *diagnostics = Render(r.diags, r.ice) + extra;
     return std::nullopt;
   };
-  try {
-    std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
-    if (diags.has_errors()) return fail("");
-    sema::CheckOptions copts;
-    copts.external_constants = opts.constants;
-    std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, copts);
-    if (diags.has_errors()) return fail("");
-    std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, &file, diags, ice);
-    if (!m) return fail("");
-    if (stage == "tile-ir") return ir::ModuleToString(*m);
-    if (stage == "grad-ir") {
-      // The adjoint kernels only, as `tilec compile --emit=grad-ir` prints them.
-      if (!compiler::AddAdjoints(*m, diags, ice)) return fail("");
-      std::ostringstream os;
-      for (const auto& f : m->functions())
-        if (f->adjoint_of == req.kernel_name) ir::PrintFunction(os, *m, *f);
-      return os.str();
-    }
-    if (stage == "llvm") {
-      std::string text;
-      if (!compiler::EmitLlvm(*m, text, ice, opts)) return fail("");
-      return text;
-    }
-    if (stage == "ptx") {
-      codegen::PtxOptions popts;
-      codegen::PtxModule ptx;
-      std::string error;
-      if (!codegen::EmitPtx(*m, popts, ptx, error)) return fail("error: " + error + "\n");
-      return ptx.ptx;
-    }
-  } catch (const std::exception& e) {
-    ice.message = e.what();
-    return fail("");
+  if (!r.ok()) return fail("");
+  if (!known) return fail("error: unknown stage `" + stage + "` (expected tile-ir, grad-ir, llvm or ptx)\n");
+  if (*stop == compiler::Stage::GradIr) {
+    // The adjoint kernels of this kernel only.
+    std::ostringstream os;
+    for (const auto& f : r.ir->functions())
+      if (f->adjoint_of == req.kernel_name) ir::PrintFunction(os, *r.ir, *f);
+    return os.str();
   }
-  return fail("error: unknown stage `" + stage + "` (expected tile-ir, grad-ir, llvm or ptx)\n");
+  return r.text;
 }
 
 std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name) {
@@ -141,13 +133,11 @@ std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Defini
   for (const auto& d : defs)
     if (d.kind == "struct") text += d.text + "\n";
   SourceFile file("<structs>", text);
-  diag::DiagnosticEngine diags;
   try {
-    std::unique_ptr<ast::Module> parsed = parse::ParseFile(file, diags);
-    if (diags.has_errors()) return std::nullopt;
-    std::unique_ptr<sema::CheckedModule> checked = sema::Check(*parsed, diags, {});
-    if (diags.has_errors()) return std::nullopt;
-    for (const auto& s : checked->Signature().structs)
+    const compiler::PipelineOptions defaults;
+    compiler::PipelineResult r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
+    if (!r.ok()) return std::nullopt;
+    for (const auto& s : r.checked->Signature().structs)
       if (s.name == name) return s;
   } catch (const std::exception&) {
   }

@@ -1,6 +1,6 @@
-// Runs every golden file under tests/golden/ as its own test, and checks that every registered
-// error code is exercised by some `fail_` test. `--update` (or TILEC_UPDATE_GOLDEN=1) rewrites
-// the expectations from the actual output instead of comparing.
+// Runs every golden file under tests/golden/ (.tile and .tir) as its own test, and checks that
+// every registered error code is exercised by some `fail_` test. `--update` (or
+// TILEC_UPDATE_GOLDEN=1) rewrites the expectations from the actual output instead of comparing.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -22,10 +22,12 @@ namespace {
 
 bool g_update = false;
 
+// `.tile` files hold Tile source; `.tir` files hold Tile IR (tests/golden/passes/, run with
+// `--input=tile-ir`), whose `#` expectation lines the IR parser reads as comments.
 std::vector<std::string> GoldenFiles() {
   std::vector<std::string> files;
   for (const auto& e : fs::recursive_directory_iterator(TILEC_GOLDEN_DIR))
-    if (e.is_regular_file() && e.path().extension() == ".tile")
+    if (e.is_regular_file() && (e.path().extension() == ".tile" || e.path().extension() == ".tir"))
       files.push_back(fs::relative(e.path(), TILEC_GOLDEN_DIR).string());
   std::sort(files.begin(), files.end());
   return files;
@@ -53,7 +55,7 @@ TEST_P(Golden, Matches) {
 }
 
 std::string TestName(const ::testing::TestParamInfo<std::string>& info) {
-  std::string n = info.param.substr(0, info.param.size() - 5);  // drop ".tile"
+  std::string n = info.param.substr(0, info.param.find_last_of('.'));  // drop the extension
   for (char& c : n)
     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
   return n;

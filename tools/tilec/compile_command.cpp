@@ -1,25 +1,39 @@
-// `tilec compile --emit=STAGE FILE`: the ladder from tokens to PTX. Each rung runs the stages
-// before it and prints its own output; errors in any stage stop the ladder there.
+// `tilec compile --emit=STAGE FILE`: the ladder from tokens to PTX, one compiler::Run to the
+// requested stage; this file only maps options onto it and prints what it produced.
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
-#include <set>
+#include <optional>
 
-#include "frontend/ast/ast_printer.h"
-#include "compiler/compiler.h"
-#include "frontend/parse/parse.h"
-#include "ir/printer.h"
 #include "codegen/nvptx/nvptx.h"
 #include "tools/tilec/frontend_driver.h"
 
 namespace tilec::cli {
 
 namespace {
-const std::set<std::string> kStages = {"tokens", "ast", "typed-ast", "tile-ir",
-                                       "grad-ir", "llvm", "ptx"};
 
-// `--emit=ptx`, and `--emit=llvm --target=nvptx`: forward and adjoint kernels through the SIMT
-// lowering for `--arch` (default sm_90) with `--block-dim` lanes per block (default 256).
+using compiler::Stage;
+
+// The `--emit=` values; jit and shared-object are ends the CLI reaches otherwise (`-o`).
+std::optional<Stage> EmitStage(const std::string& emit) {
+  std::optional<Stage> s = compiler::StageFromName(emit);
+  if (!s) return std::nullopt;
+  switch (*s) {
+    case Stage::Tokens:
+    case Stage::Ast:
+    case Stage::TypedAst:
+    case Stage::TileIr:
+    case Stage::GradIr:
+    case Stage::Llvm:
+    case Stage::Ptx:
+      return s;
+    case Stage::Jit:
+    case Stage::SharedObject:
+      return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 // A text artifact to `-o FILE`, or to stdout without `-o`.
 int WriteOutput(const Options& opts, const std::string& text) {
   if (auto out = opts.Get("o")) {
@@ -31,140 +45,127 @@ int WriteOutput(const Options& opts, const std::string& text) {
   return kExitOk;
 }
 
-int EmitGpu(const Options& opts, FrontendResult& fe, const sema::CheckedModule& checked, const std::string& emit) {
-  codegen::PtxOptions popts;
-  popts.arch = opts.Get("arch").value_or("sm_90");
-  if (!codegen::IsSupportedPtxArch(popts.arch))
-    return UsageError("unknown GPU architecture `--arch=" + popts.arch +
-                      "` (expected sm_75, sm_80, sm_86, sm_89 or sm_90)");
+// `--arch` and `--block-dim` for the SIMT lowering (`--emit=ptx`, `--emit=llvm --target=nvptx`);
+// the usage error, if any.
+std::optional<std::string> GpuOptions(const Options& opts, compiler::PipelineOptions& po) {
+  po.arch = opts.Get("arch").value_or("sm_90");
+  if (!codegen::IsSupportedPtxArch(po.arch))
+    return "unknown GPU architecture `--arch=" + po.arch + "` (expected sm_75, sm_80, sm_86, sm_89 or sm_90)";
   if (auto bd = opts.Get("block-dim")) {
     char* end = nullptr;
     long v = std::strtol(bd->c_str(), &end, 10);
     if (bd->empty() || *end || v < 1 || v > 1024)
-      return UsageError("`--block-dim` must be an integer from 1 to 1024, got `" + *bd + "`");
-    popts.block_dim = int(v);
+      return "`--block-dim` must be an integer from 1 to 1024, got `" + *bd + "`";
+    po.block_dim = int(v);
   }
-  compiler::InternalError ice;
-  std::unique_ptr<ir::Module> m = compiler::LowerChecked(checked, fe.file.get(), fe.diags, ice);
-  compiler::AdjointRejections rejected;
-  bool ok = m && compiler::AddAdjointsDeferred(*m, rejected, ice);
-  PrintDiagnostics(opts, fe.diags);
-  if (ice.is_set()) {
-    std::cerr << "internal compiler error: " << ice.message << "\n";
-    return kExitInternal;
-  }
-  if (!ok) return kExitDiagnostics;
-  std::string text, error;
-  if (emit == "ptx") {
-    codegen::PtxModule ptx;
-    if (codegen::EmitPtx(*m, popts, ptx, error)) text = ptx.ptx;
-  } else {
-    codegen::EmitNvptxLlvmIr(*m, popts, text, error);
-  }
-  if (!error.empty()) {
-    std::cerr << "internal compiler error: " << error << "\n";
-    return kExitInternal;
-  }
-  return WriteOutput(opts, text);
+  return std::nullopt;
 }
+
+// A usage error found only once the front end has run: source files report their own errors
+// first (exit 1), as they always have; `print_warnings` also shows the warnings before it.
+int LateUsageError(const Options& opts, const SourceFile& file, const compiler::PipelineOptions& po,
+                   const std::string& message, bool print_warnings) {
+  compiler::PipelineResult r = compiler::Run(file, po, Stage::TypedAst);
+  if (r.diags.has_errors() || print_warnings) PrintDiagnostics(opts, r.diags);
+  if (r.diags.has_errors()) return kExitDiagnostics;
+  return UsageError(message);
 }
+
+}  // namespace
 
 int RunCompile(const Options& opts) {
   if (opts.inputs.size() != 1) return UsageError("`compile` takes exactly one FILE");
   std::string emit = opts.Get("emit").value_or("");
   if (emit.empty() && !opts.Get("o")) return UsageError("`compile` needs `--emit=STAGE` or `-o FILE`");
-  if (!emit.empty() && !kStages.count(emit))
+  std::optional<Stage> emit_stage = EmitStage(emit);
+  if (!emit.empty() && !emit_stage)
     return UsageError("unknown stage `--emit=" + emit +
                       "` (expected tokens, ast, typed-ast, tile-ir, grad-ir, llvm or ptx)");
   std::string target = opts.Get("target").value_or("host");
   if (target != "host" && target != "nvptx")
     return UsageError("unknown target `" + target + "` (expected host or nvptx)");
+  // Without --emit, -o writes the host shared object.
+  Stage stop = emit_stage.value_or(Stage::SharedObject);
 
-  if (emit == "tokens") {
-    std::string text;
-    if (!ReadInput(opts.inputs[0], text)) return kExitUsage;
-    SourceFile file(opts.inputs[0], std::move(text));
-    diag::DiagnosticEngine diags;
-    std::cout << parse::DumpTokens(file, diags);
-    PrintDiagnostics(opts, diags);
-    return diags.has_errors() ? kExitDiagnostics : kExitOk;
+  compiler::PipelineOptions po = BasePipelineOptions(opts);
+  po.compile.target = target == "nvptx" ? compiler::Target::Nvptx : compiler::Target::Host;
+  po.output_path = opts.Get("o").value_or("");
+  std::string input = opts.Get("input").value_or("source");
+  if (input != "source" && input != "tile-ir")
+    return UsageError("unknown input `--input=" + input + "` (expected source or tile-ir)");
+  if (input == "tile-ir") {
+    po.input = compiler::Input::TileIr;
+    if (stop < Stage::TileIr)
+      return UsageError("`--emit=" + emit + "` needs a source FILE, not `--input=tile-ir`");
+    if (stop == Stage::SharedObject)
+      return UsageError("`-o` without `--emit` needs a source FILE: a shared object carries the checker's signature");
   }
+  if (auto spec = opts.Get("passes")) {
+    std::string error;
+    std::optional<ir::PassList> list = ir::ParsePassList(*spec, error);
+    if (!list) return UsageError(error + " in `--passes=" + *spec + "`");
+    po.passes = *list;
+  }
+  if (opts.Has("print-after-all")) po.pass_options.print_after_each = &std::cerr;
+  bool gpu = stop == Stage::Ptx || (stop == Stage::Llvm && po.compile.target == compiler::Target::Nvptx);
+  std::optional<std::string> gpu_error = gpu ? GpuOptions(opts, po) : std::nullopt;
+  bool so_for_gpu = stop == Stage::SharedObject && po.compile.target == compiler::Target::Nvptx;
+  if (po.input == compiler::Input::TileIr && gpu_error) return UsageError(*gpu_error);
 
-  FrontendResult fe;
-  if (!LoadAndParse(opts.inputs[0], fe)) return kExitUsage;
-  if (fe.diags.has_errors()) {
-    PrintDiagnostics(opts, fe.diags);
+  std::unique_ptr<SourceFile> file = LoadSource(opts.inputs[0]);
+  if (!file) return kExitUsage;
+  if (gpu_error) return LateUsageError(opts, *file, po, *gpu_error, false);
+  if (so_for_gpu) return LateUsageError(opts, *file, po, "stage `-o` is not available in this build", true);
+
+  compiler::PipelineResult r = compiler::Run(*file, po, stop);
+  switch (stop) {
+    case Stage::Tokens:
+      std::cout << r.text;
+      PrintDiagnostics(opts, r.diags);
+      return r.diags.has_errors() ? kExitDiagnostics : kExitOk;
+    case Stage::Ast:
+    case Stage::TypedAst:
+      if (!r.diags.has_errors()) std::cout << r.text;
+      PrintDiagnostics(opts, r.diags);
+      return r.diags.has_errors() ? kExitDiagnostics : kExitOk;
+    case Stage::TileIr:
+    case Stage::GradIr:
+    case Stage::Llvm:
+    case Stage::Ptx:
+    case Stage::Jit:
+    case Stage::SharedObject:
+      break;
+  }
+  PrintDiagnostics(opts, r.diags);
+  if (r.ice.is_set()) {
+    std::cerr << "internal compiler error: " << r.ice.message << "\n";
+    return kExitInternal;
+  }
+  if (r.diags.has_errors()) return kExitDiagnostics;
+  if (!r.input_error.empty()) {
+    std::cerr << file->path() << ": error: " << r.input_error << "\n";
     return kExitDiagnostics;
   }
-  if (emit == "ast") {
-    std::cout << ast::PrintAst(*fe.module);
-    PrintDiagnostics(opts, fe.diags);
-    return kExitOk;
+  if (!r.write_error.empty()) {
+    std::cerr << "error: " << r.write_error << "\n";
+    return kExitInternal;
   }
-  std::unique_ptr<sema::CheckedModule> checked = CheckParsed(opts, fe);
-  if (fe.diags.has_errors()) {
-    PrintDiagnostics(opts, fe.diags);
-    return kExitDiagnostics;
-  }
-  if (emit == "typed-ast") {
-    std::cout << sema::PrintTypedAst(*checked);
-    PrintDiagnostics(opts, fe.diags);
-    return kExitOk;
-  }
-  if (emit == "ptx" || (emit == "llvm" && target == "nvptx")) return EmitGpu(opts, fe, *checked, emit);
-  if (emit == "grad-ir") {
-    // The adjoint kernels only (ir/autodiff), after the forward kernels' IR pipeline.
-    compiler::InternalError ice;
-    std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, fe.file.get(), fe.diags, ice);
-    bool ok = m && compiler::AddAdjoints(*m, fe.diags, ice);
-    PrintDiagnostics(opts, fe.diags);
-    if (ice.is_set()) {
-      std::cerr << "internal compiler error: " << ice.message << "\n";
-      return kExitInternal;
-    }
-    if (!ok) return kExitDiagnostics;
-    bool first = true;
-    for (auto& f : m->functions()) {
-      if (f->adjoint_of.empty()) continue;
-      if (!first) std::cout << "\n";
-      first = false;
-      ir::PrintFunction(std::cout, *m, *f);
-    }
-    return kExitOk;
-  }
-  if (emit == "tile-ir" || emit == "llvm" || (emit.empty() && target == "host")) {
-    // Tile IR after the IR pipeline; host LLVM IR (O3); or an AOT shared object (-o).
-    compiler::InternalError ice;
-    std::unique_ptr<ir::Module> m = compiler::LowerChecked(*checked, fe.file.get(), fe.diags, ice);
-    bool ok = m != nullptr;
-    compiler::AdjointRejections rejected;
-    if (ok && emit != "tile-ir") ok = compiler::AddAdjointsDeferred(*m, rejected, ice);
-    PrintDiagnostics(opts, fe.diags);
-    if (ice.is_set()) {
-      std::cerr << "internal compiler error: " << ice.message << "\n";
-      return kExitInternal;
-    }
-    if (!ok) return kExitDiagnostics;
-    std::string text, error;
-    if (emit == "tile-ir") {
-      text = ir::ModuleToString(*m);
-    } else if (emit == "llvm") {
-      if (!compiler::EmitLlvm(*m, text, ice)) {
-        std::cerr << "internal compiler error: " << ice.message << "\n";
-        return kExitInternal;
-      }
-    } else {
-      if (!compiler::WriteSharedObject(*checked, *m, *opts.Get("o"), error, {}, &rejected)) {
-        std::cerr << "error: " << error << "\n";
-        return kExitInternal;
-      }
+  switch (stop) {
+    case Stage::GradIr:
+      std::cout << r.text;  // to stdout even with -o, as always
       return kExitOk;
-    }
-    return WriteOutput(opts, text);
+    case Stage::TileIr:
+    case Stage::Llvm:
+    case Stage::Ptx:
+      return WriteOutput(opts, r.text);
+    case Stage::Tokens:
+    case Stage::Ast:
+    case Stage::TypedAst:
+    case Stage::Jit:
+    case Stage::SharedObject:
+      break;
   }
-  PrintDiagnostics(opts, fe.diags);
-  return UsageError("stage `" + (emit.empty() ? std::string("-o") : "--emit=" + emit) +
-                    "` is not available in this build");
+  return kExitOk;
 }
 
 }  // namespace tilec::cli

@@ -1,11 +1,9 @@
-// Reading, parsing and diagnostic rendering shared by `check` and `compile`.
+// Reading, pipeline options and diagnostic rendering shared by `check` and `compile`.
 #include "tools/tilec/frontend_driver.h"
 
 #include <unistd.h>
 
 #include <iostream>
-
-#include "frontend/parse/parse.h"
 
 namespace tilec::cli {
 
@@ -18,12 +16,16 @@ bool ReadInput(const std::string& path, std::string& text) {
   return true;
 }
 
-bool LoadAndParse(const std::string& path, FrontendResult& out) {
+std::unique_ptr<SourceFile> LoadSource(const std::string& path) {
   std::string text;
-  if (!ReadInput(path, text)) return false;
-  out.file = std::make_unique<SourceFile>(path, std::move(text));
-  out.module = parse::ParseFile(*out.file, out.diags);
-  return true;
+  if (!ReadInput(path, text)) return nullptr;
+  return std::make_unique<SourceFile>(path, std::move(text));
+}
+
+compiler::PipelineOptions BasePipelineOptions(const Options& opts) {
+  compiler::PipelineOptions po;
+  po.enable_test_builtins = opts.Has("test-builtins");
+  return po;
 }
 
 void PrintDiagnostics(const Options& opts, const diag::DiagnosticEngine& diags) {

@@ -1,29 +1,21 @@
-// The front half of every command that takes a source file: read it, parse it, and render
-// diagnostics the same way everywhere.
+// What every command that takes a source file shares: reading it, the pipeline options the
+// command line sets, and rendering diagnostics the same way everywhere.
 #pragma once
 #include <memory>
 #include <string>
 
-#include "frontend/ast/ast.h"
-#include "frontend/sema/sema.h"
+#include "compiler/pipeline.h"
 #include "support/diagnostics.h"
 #include "support/source.h"
 #include "tools/tilec/cli.h"
 
 namespace tilec::cli {
 
-struct FrontendResult {
-  std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ast::Module> module;
-  diag::DiagnosticEngine diags;
-};
+// Null (after printing a usage error) when the file cannot be read.
+std::unique_ptr<SourceFile> LoadSource(const std::string& path);
 
-// Returns false (after printing a usage error) when the file cannot be read.
-bool LoadAndParse(const std::string& path, FrontendResult& out);
-
-// Runs the checker on a parsed module (when parsing succeeded); `--test-builtins` enables
-// the checker's test-only builtins. Returns null when parsing failed.
-std::unique_ptr<sema::CheckedModule> CheckParsed(const Options& opts, FrontendResult& fe);
+// The options every command shares: `--test-builtins` enables the checker's test-only builtins.
+compiler::PipelineOptions BasePipelineOptions(const Options& opts);
 
 // Prints the collected diagnostics to stderr (colored when it is a terminal unless told).
 void PrintDiagnostics(const Options& opts, const diag::DiagnosticEngine& diags);

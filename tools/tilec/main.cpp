@@ -20,6 +20,9 @@ commands:
   check FILE               parse and type-check; report every error
   compile [options] FILE   compile kernels and print or write a stage
       --emit=STAGE         tokens | ast | typed-ast | tile-ir | grad-ir | llvm | ptx
+      --input=KIND         source (default) | tile-ir (FILE is Tile IR as --emit=tile-ir prints it)
+      --passes=LIST        IR passes: default | none | names joined by commas (canonicalize,dce)
+      --print-after-all    print each kernel's Tile IR after every pass to stderr
       --target=TARGET      host (default) | nvptx
       --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx, default sm_90)
       --block-dim=N        lanes per block of tiled kernels in PTX, 1..1024 (default 256)
@@ -38,9 +41,9 @@ exit codes: 0 success, 1 diagnostics, 2 usage, 3 internal error, 4 runtime or de
 
 // Options that take a value, per command; anything else starting with `-` must be a flag.
 const std::set<std::string> kValueOptions = {"emit", "target", "arch", "o", "device",
-                                             "block-dim"};
+                                             "block-dim", "input", "passes"};
 const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verbose", "time",
-                                            "test-builtins"};
+                                            "test-builtins", "print-after-all"};
 
 int Parse(int argc, char** argv, Options& opts) {
   for (int i = 1; i < argc; ++i) {

@@ -1,0 +1,694 @@
+// The rules and result rules of the builtin table, one small function each, and the
+// CallContext through which they see a call. Messages put the caret under the argument at
+// fault; each rule reports only the codes its spec lists.
+#include "frontend/sema/builtin_rules.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+// ---------------------------------------------------------------- CallContext
+
+bool CallContext::Has(Param p) const {
+  int k = overload.Index(p);
+  return k >= 0 && param_arg_[k] >= 0;
+}
+
+CallArg& CallContext::Arg(Param p) {
+  int k = overload.Index(p);
+  if (k < 0 || param_arg_[k] < 0) {
+    // A rule read a parameter its row may default: a table bug that every test of the row hits.
+    std::fprintf(stderr, "internal error: %s reads unbound parameter `%s`\n", bname.c_str(), ParamName(p));
+    std::abort();
+  }
+  return args[param_arg_[k]];
+}
+
+const ConstValue* CallContext::Const(Param p) const {
+  int k = overload.Index(p);
+  return k >= 0 && ci_.const_args[k] ? &*ci_.const_args[k] : nullptr;
+}
+
+SourceRange CallContext::Range(Param p) const {
+  int k = overload.Index(p);
+  return k >= 0 && param_arg_[k] >= 0 ? args[param_arg_[k]].range : callee_range;
+}
+
+std::string CallContext::Quoted(Param p) { return "`" + checker.Text(Arg(p).expr) + "`"; }
+
+std::vector<CallArg*> CallContext::Extra() {
+  std::vector<CallArg*> out;
+  for (int ai : extra_) out.push_back(&args[ai]);
+  return out;
+}
+
+bool CallContext::ShapeDims(std::vector<int64_t>& dims) const {
+  const ConstValue* v = Const(Param::Shape);
+  dims.clear();
+  if (!v) return false;
+  if (v->kind == ConstValue::Kind::Int) {
+    dims.push_back(v->i);
+    return true;
+  }
+  if (v->kind != ConstValue::Kind::Tuple) return false;
+  for (const ConstValue& e : v->elems) {
+    if (e.kind != ConstValue::Kind::Int) return false;
+    dims.push_back(e.i);
+  }
+  return true;
+}
+
+Storage CallContext::StorageArg() const {
+  const ConstValue* s = Const(Param::Storage);
+  return s && s->kind == ConstValue::Kind::String && s->s == "shared" ? Storage::Shared : Storage::Register;
+}
+
+diag::DiagnosticEngine::Builder CallContext::Error(Code code, SourceRange r, std::string msg) {
+  if (rule_ && std::find(rule_->codes.begin(), rule_->codes.end(), code) == rule_->codes.end()) {
+    std::fprintf(stderr, "internal error: rule %s reported a code it does not list\n", rule_->name);
+    std::abort();
+  }
+  return checker.Error(code, r, std::move(msg));
+}
+
+namespace {
+
+std::string DimsText(const std::vector<int64_t>& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+  if (d.size() == 1) s += ",";
+  return s + ")";
+}
+
+std::string Dimensions(int n) { return std::to_string(n) + " dimension" + (n == 1 ? "" : "s"); }
+
+const Type* ArrayOf(CallContext& c) { return c.TypeOf(Param::A); }
+
+// ---------------------------------------------------------------- shapes, storage, ranks
+
+bool ShapeValid(CallContext& c) {
+  std::vector<int64_t> dims;
+  bool ok = c.ShapeDims(dims) && !dims.empty() && dims.size() <= 4;
+  for (int64_t d : dims) ok &= d > 0;
+  if (ok) return true;
+  c.Error(Code::InvalidTileShape, c.Range(Param::Shape),
+          "a tile shape is 1 to 4 positive ints, found `" + FormatConst(*c.Const(Param::Shape)) + "`");
+  return false;
+}
+
+bool StorageValid(CallContext& c) {
+  const ConstValue* s = c.Const(Param::Storage);
+  if (!s || s->kind != ConstValue::Kind::String || s->s == "register" || s->s == "shared") return true;
+  c.Error(Code::InvalidStorage, c.Range(Param::Storage),
+          "invalid storage `" + FormatConst(*s) + "` (expected `'register'` or `'shared'`)");
+  return false;
+}
+
+bool ShapeRankEqArray(CallContext& c) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  const Type* array = ArrayOf(c);
+  if (int(dims.size()) == array->ndim) return true;
+  c.Error(Code::ShapeRankMismatch, c.Range(Param::Shape),
+          "`shape` has " + Dimensions(int(dims.size())) + " but array " + c.Quoted(Param::A) + " has " +
+              std::to_string(array->ndim));
+  return false;
+}
+
+bool OffsetRankEqArray(CallContext& c) {
+  if (!c.Has(Param::Offset)) return true;  // the default has one zero per dimension
+  const Type* t = c.TypeOf(Param::Offset);
+  int r = t->kind == TypeKind::Tuple ? int(t->elems.size()) : t->IsTile() ? t->ndim : 1;
+  const Type* array = ArrayOf(c);
+  if (r == array->ndim) return true;
+  c.Error(Code::OffsetRankMismatch, c.Range(Param::Offset),
+          "`offset` has " + std::to_string(r) + " entr" + (r == 1 ? "y" : "ies") + " but array " +
+              c.Quoted(Param::A) + " has " + Dimensions(array->ndim));
+  return false;
+}
+
+bool TileRankEqArray(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  const Type* array = ArrayOf(c);
+  if (t->ndim == array->ndim) return true;
+  c.Error(Code::TileRankMismatch, c.Range(Param::T),
+          "tile " + c.Quoted(Param::T) + " has " + Dimensions(t->ndim) + " but array " + c.Quoted(Param::A) +
+              " has " + std::to_string(array->ndim));
+  return false;
+}
+
+bool DTypeEq(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  const Type* array = ArrayOf(c);
+  if (t->elem == array->elem) return true;
+  c.Error(Code::DTypeMismatch, c.Range(Param::T),
+          "dtype mismatch: array " + c.Quoted(Param::A) + " holds `" + ElemName(array->elem, array->elem_struct_name) +
+              "` but tile " + c.Quoted(Param::T) + " holds `" + ElemName(t->elem, t->elem_struct_name) + "`");
+  return false;
+}
+
+bool AtomicDType(CallContext& c) {
+  ElemType e = c.TypeOf(Param::T)->elem;
+  if (e.is_struct() || SupportsAtomicAdd(e.scalar)) return true;
+  c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::T),
+          c.bname + " does not support `" + std::string(ScalarName(e.scalar)) +
+              "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");
+  return false;
+}
+
+int64_t AxisOf(CallContext& c) {
+  const ConstValue* a = c.Const(Param::Axis);
+  return a ? a->AsInt() : 0;
+}
+
+bool AxisInRange(CallContext& c) {
+  int64_t axis = AxisOf(c);
+  const Type* array = ArrayOf(c);
+  if (axis >= 0 && axis < array->ndim) return true;
+  c.Error(Code::AxisOutOfRange, c.Range(Param::Axis),
+          "`axis` is " + std::to_string(axis) + " but array " + c.Quoted(Param::A) + " has " +
+              Dimensions(array->ndim) + " (expected 0" +
+              (array->ndim > 1 ? " to " + std::to_string(array->ndim - 1) : "") + ")");
+  return false;
+}
+
+// ---------------------------------------------------------------- index tiles
+
+bool IndexTile(CallContext& c) {
+  const Type* it = c.TypeOf(Param::Indices);
+  int64_t axis = AxisOf(c);
+  std::string iname = "index tile " + c.Quoted(Param::Indices);
+  if (it->ndim != 1) {
+    c.Error(Code::IndexTileNot1D, c.Range(Param::Indices), iname + " must be 1-D, found `" + TypeName(it) + "`");
+    return false;
+  }
+  if (it->elem.is_struct() || it->elem.scalar != ScalarType::Int32) {
+    c.Error(Code::IndexTileNotInt32, c.Range(Param::Indices),
+            iname + " must hold `int32`, found `" + ElemName(it->elem, it->elem_struct_name) + "`");
+    return false;
+  }
+  // Loads take the length from `shape`, stores from the tile they write.
+  bool from_shape = c.overload.Index(Param::Shape) >= 0;
+  std::vector<int64_t> dims;
+  if (from_shape) c.ShapeDims(dims);
+  else dims = c.TypeOf(Param::T)->shape;
+  int64_t want = axis >= 0 && axis < int64_t(dims.size()) ? dims[axis] : -1;
+  if (want < 0 || it->shape[0] == want) return true;
+  c.Error(Code::IndexTileLengthMismatch, c.Range(Param::Indices),
+          iname + " holds " + std::to_string(it->shape[0]) + " values but " + (from_shape ? "`shape[" : "`t.shape[") +
+              std::to_string(axis) + "]` is " + std::to_string(want));
+  return false;
+}
+
+// Index tiles live in shared memory: the argument (and the variable holding it) is promoted.
+void PromoteIndexTile(CallContext& c) {
+  CallArg& ia = c.Arg(Param::Indices);
+  ExprInfo promoted = ia.info;
+  promoted.type = c.types.WithStorage(ia.info.type, Storage::Shared);
+  c.checker.Record(ia.expr, promoted);
+  auto sym = c.out().symbols.find(ia.expr);
+  if (sym != c.out().symbols.end()) {
+    LocalSymbol* s = const_cast<LocalSymbol*>(sym->second);
+    s->promoted_to_shared = true;
+    s->type = c.types.WithStorage(s->type, Storage::Shared);
+  }
+}
+
+// ---------------------------------------------------------------- construction
+
+bool ArangeLength(CallContext& c) {
+  const ConstValue* s0 = c.Const(Param::Start);
+  const ConstValue* s1 = c.Const(Param::Stop);
+  const ConstValue* st = c.Const(Param::Step);
+  bool is_float = (s0 && s0->kind == ConstValue::Kind::Float) || s1->kind == ConstValue::Kind::Float ||
+                  (st && st->kind == ConstValue::Kind::Float);
+  double start = s0 ? s0->AsDouble() : 0, stop = s1->AsDouble(), step = st ? st->AsDouble() : 1;
+  if (step == 0) {
+    c.Error(Code::EmptyArange, c.Range(Param::Step), "`step` of " + c.bname + " must not be zero");
+    return false;
+  }
+  int64_t len;
+  if (is_float) {
+    len = int64_t(std::ceil((stop - start) / step));
+  } else {
+    int64_t a0 = s0 ? s0->AsInt() : 0, a1 = s1->AsInt(), sp = st ? st->AsInt() : 1;
+    len = sp > 0 ? (a1 > a0 ? (a1 - a0 + sp - 1) / sp : 0) : (a0 > a1 ? (a0 - a1 - sp - 1) / -sp : 0);
+  }
+  c.arange_len = len;
+  if (len > 0) return true;
+  std::string range = "range(" + (s0 ? FormatConst(*s0) + ", " : "") + FormatConst(*s1) +
+                      (st ? ", " + FormatConst(*st) : "") + ")";
+  c.Error(Code::EmptyArange, c.Range(Param::Stop),
+          c.bname + " of `" + range + "` is empty (length " + std::to_string(std::max<int64_t>(len, 0)) +
+              "); a tile needs at least one element");
+  return false;
+}
+
+bool ScalarDTypeWithHint(CallContext& c, const char* hint) {
+  const ConstValue* d = c.Const(Param::DType);
+  if (!d || !d->type || d->type->kind != TypeKind::Struct) return true;
+  c.Error(Code::StructTileUnsupported, c.Range(Param::DType),
+          c.bname + " does not support struct dtype `" + d->type->struct_name + "`" + hint);
+  return false;
+}
+bool ScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, ""); }
+bool OnesScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, "; use `wp.tile_full` with a value"); }
+
+bool FullValue(CallContext& c) {
+  const Type* dt = c.Const(Param::DType)->type;
+  CallArg& v = c.Arg(Param::Value);
+  if (c.checker.Convert(v.expr, v.info, dt)) return true;
+  c.Error(Code::ArgumentTypeMismatch, v.range,
+          "`value` of " + c.bname + " must be `" + TypeName(dt) + "` (the tile's dtype), found `" +
+              TypeName(v.info.type) + "`");
+  return false;
+}
+
+// ---------------------------------------------------------------- tile element types
+
+bool NumericTile(CallContext& c) {
+  for (CallArg& a : c.args) {
+    if (!a.info.type->IsTile()) continue;
+    if (a.info.type->elem.is_struct()) {
+      c.Error(Code::StructTileUnsupported, a.range,
+              c.bname + " is not defined for tiles of struct `" + a.info.type->elem_struct_name + "`");
+      return false;
+    }
+    if (a.info.type->elem.scalar == ScalarType::Bool) {
+      c.Error(Code::TileOperatorUnsupported, a.range, c.bname + " is not defined for `bool` tiles");
+      return false;
+    }
+    return true;  // the first tile decides: a second one is held to it by TilesSameDType
+  }
+  return true;
+}
+
+// Max and min need an order on the elements: structs have none, and bool has none in the IR
+// (the verifier rejects a bool tile_reduce), so bool is refused here rather than there.
+bool OrderedElemTile(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  if (t->elem.is_struct()) {
+    c.Error(Code::StructTileUnsupported, c.Range(Param::A),
+            c.bname + " needs a tile of a scalar element type, but " + c.Quoted(Param::A) + " holds struct `" +
+                t->elem_struct_name + "`");
+    return false;
+  }
+  if (t->elem.scalar == ScalarType::Bool) {
+    c.Error(Code::TileOperatorUnsupported, c.Range(Param::A),
+            c.bname + " needs a tile of a numeric element type, but " + c.Quoted(Param::A) + " holds `bool`");
+    return false;
+  }
+  return true;
+}
+
+bool Tile2D(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  if (t->ndim == 2) return true;
+  c.Error(Code::TransposeNeeds2DTile, c.Range(Param::A),
+          c.bname + " needs a 2-D tile, but " + c.Quoted(Param::A) + " is `" + TypeName(t) + "` with " +
+              Dimensions(t->ndim));
+  return false;
+}
+
+bool TilesSameShape(CallContext& c) {
+  const Type* l = c.TypeOf(Param::Lhs);
+  const Type* r = c.TypeOf(Param::Rhs);
+  if (l->shape == r->shape) return true;
+  c.Error(Code::TileShapeMismatch, c.Range(Param::Rhs),
+          "shape mismatch in " + c.bname + ": `" + DimsText(l->shape) + "` and `" + DimsText(r->shape) + "`");
+  return false;
+}
+
+bool TilesSameDType(CallContext& c) {
+  const Type* l = c.TypeOf(Param::Lhs);
+  const Type* r = c.TypeOf(Param::Rhs);
+  if (l->elem == r->elem) return true;
+  c.Error(Code::TileDTypeMismatch, c.Range(Param::Rhs),
+          "dtype mismatch in " + c.bname + ": `" + ElemName(l->elem, "") + "` and `" + ElemName(r->elem, "") + "`");
+  return false;
+}
+
+bool ScalarMatchesTile(CallContext& c) {
+  bool lhs_tile = c.TypeOf(Param::Lhs)->IsTile();
+  CallArg& tile = c.Arg(lhs_tile ? Param::Lhs : Param::Rhs);
+  CallArg& scalar = c.Arg(lhs_tile ? Param::Rhs : Param::Lhs);
+  const Type* et = c.types.FromElem(tile.info.type->elem);
+  if (c.checker.Convert(scalar.expr, scalar.info, et)) return true;
+  c.Error(Code::TileDTypeMismatch, scalar.range,
+          "scalar `" + c.checker.Text(scalar.expr) + "` of type `" + TypeName(scalar.info.type) +
+              "` does not match the tile's dtype `" + TypeName(et) + "`");
+  return false;
+}
+
+bool TileIndexCount(CallContext& c) {
+  const Type* tt = c.TypeOf(Param::T);
+  CallArg& ia = c.Arg(Param::Index);
+  std::vector<const ast::Expr*> idx;
+  if (const auto* tup = ia.expr->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& e : tup->elts) idx.push_back(e.get());
+  } else {
+    idx.push_back(ia.expr);
+  }
+  if (int(idx.size()) != tt->ndim) {
+    c.Error(Code::TileIndexCount, ia.range,
+            "tile " + c.Quoted(Param::T) + " has " + Dimensions(tt->ndim) + " but is indexed with " +
+                std::to_string(idx.size()) + " index" + (idx.size() == 1 ? "" : "es"));
+    return false;
+  }
+  for (const ast::Expr* e : idx) {
+    ExprInfo ei = c.out().expr_info[e];
+    if (ei.type->IsError()) return false;
+    if (!ei.type->IsInt() && !c.checker.Convert(e, ei, c.types.Int32())) {
+      c.Error(Code::TileIndexCount, e->range, "a tile index must be an integer, found `" + TypeName(ei.type) + "`");
+      return false;
+    }
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- maps
+
+bool TileMapArgs(CallContext& c) {
+  std::vector<CallArg*> tiles{&c.Arg(Param::A)};
+  for (CallArg* e : c.Extra()) tiles.push_back(e);
+  bool ok = true;
+  for (CallArg* t : tiles) {
+    if (!t->info.type->IsTile()) {
+      c.Error(Code::BadTileMap, t->range, "`wp.tile_map` maps over tiles, found `" + TypeName(t->info.type) + "`");
+      ok = false;
+    } else if (t->info.type->shape != tiles[0]->info.type->shape) {
+      c.Error(Code::TileShapeMismatch, t->range,
+              "shape mismatch in `wp.tile_map`: `" + DimsText(tiles[0]->info.type->shape) + "` and `" +
+                  DimsText(t->info.type->shape) + "`");
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+  std::vector<const Type*> elems;
+  for (CallArg* t : tiles) elems.push_back(c.types.FromElem(t->info.type->elem));
+  CallArg& fa = c.Arg(Param::F);
+  const Type* ft = fa.info.type;
+  if (ft->callee.kind == CalleeKind::UserFunc) {
+    c.EnsureFuncChecked(ft->callee.index);
+    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    bool match = f.num_params == int(elems.size());
+    for (int k = 0; match && k < f.num_params; ++k) match = f.Param(k)->type == elems[k];
+    if (!match || !f.return_type || !(f.return_type->IsScalar() || f.return_type->kind == TypeKind::Struct)) {
+      std::string want = "(";
+      for (size_t k = 0; k < elems.size(); ++k) want += (k ? ", " : "") + TypeName(elems[k]);
+      c.Error(Code::BadTileMap, fa.range,
+              "`" + f.name + "` cannot be mapped over tiles of " + want +
+                  "): it must take one parameter of each tile's element type and return a scalar or struct");
+      return false;
+    }
+    c.map_elem = f.return_type;
+    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    return true;
+  }
+  // A builtin maps when its row lowers to a scalar math op taking one value per tile.
+  const Builtin& mb = BuiltinTable()[ft->callee.index];
+  const Overload* mo = nullptr;
+  if (mb.lower.kind == LowerKind::Math) {
+    for (const Overload& o : mb.overloads) {
+      if (o.params.size() != elems.size()) continue;
+      bool fits = true;
+      for (size_t k = 0; k < elems.size(); ++k)
+        fits &= PatternMatches(o.params[k].pattern, elems[k]) && elems[k] == elems[0];
+      if (fits) mo = &o;
+    }
+  }
+  if (!mo) {
+    c.Error(Code::BadTileMap, fa.range,
+            "`" + mb.Spelling() + "` cannot be mapped over " + std::to_string(elems.size()) + " tile" +
+                (elems.size() == 1 ? "" : "s") + " of `" + TypeName(elems[0]) + "`");
+    return false;
+  }
+  c.map_elem = elems[0];
+  return true;
+}
+
+// ---------------------------------------------------------------- scalar builtins
+
+bool AtomicIndexRank(CallContext& c) {
+  int nidx = int(c.overload.params.size()) - 2;
+  const Type* array = ArrayOf(c);
+  CallArg& v = c.Arg(Param::Value);
+  if (array->ndim != nidx) {
+    c.Error(Code::BadIndex, c.Range(Param::A),
+            "array " + c.Quoted(Param::A) + " has " + Dimensions(array->ndim) + " but `wp.atomic_add` got " +
+                std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
+    return false;
+  }
+  if (!array->elem.is_struct() && !SupportsAtomicAdd(array->elem.scalar)) {
+    c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::A),
+            "`wp.atomic_add` does not support `" + std::string(ScalarName(array->elem.scalar)) +
+                "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");
+    return false;
+  }
+  if (c.checker.Convert(v.expr, v.info, c.types.FromElem(array->elem))) return true;
+  c.Error(Code::ArgumentTypeMismatch, v.range,
+          "`value` of `wp.atomic_add` must be `" + ElemName(array->elem, array->elem_struct_name) +
+              "` (the array's dtype), found `" + TypeName(v.info.type) + "`");
+  return false;
+}
+
+bool CommonNumericArgs(CallContext& c) {
+  for (CallArg& a : c.args)
+    if (!a.info.weak) {
+      c.common = a.info.type;
+      break;
+    }
+  if (!c.common) {
+    c.common = c.types.Int32();
+    for (CallArg& a : c.args)
+      if (a.info.type->IsFloatScalar()) c.common = c.types.Float32();
+  }
+  for (CallArg& a : c.args) {
+    if (c.checker.Convert(a.expr, a.info, c.common)) continue;
+    c.Error(Code::OperandTypeMismatch, a.range,
+            "arguments of " + c.bname + " must have one type: `" + TypeName(c.common) + "` and `" +
+                TypeName(a.info.type) + "`");
+    return false;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- results
+
+bool FormVoid(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Void();
+  return true;
+}
+
+bool FormTileFromShapeDType(CallContext& c, ExprInfo& out) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  out.type = c.types.Tile(c.Const(Param::DType)->type->AsElem(), dims, c.StorageArg());
+  return true;
+}
+
+bool FormTileArange(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.Const(Param::DType)->type->AsElem(), {c.arange_len}, c.StorageArg());
+  return true;
+}
+
+bool FormTileFromArrayShape(CallContext& c, ExprInfo& out) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  out.type = c.types.Tile(ArrayOf(c)->elem, dims, c.StorageArg());
+  return true;
+}
+
+bool FormTileLikeT(CallContext& c, ExprInfo& out) {
+  out.type = c.TypeOf(Param::T);
+  return true;
+}
+
+bool FormOneElementOfT(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.TypeOf(Param::T)->elem, {1}, Storage::Register);
+  return true;
+}
+
+bool FormOneElementOfA(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.TypeOf(Param::A)->elem, {1}, Storage::Register);
+  return true;
+}
+
+bool FormTransposeOfA(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::A);
+  out.type = c.types.Tile(t->elem, {t->shape[1], t->shape[0]}, Storage::Register);
+  return true;
+}
+
+bool FormTileMap(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.map_elem->AsElem(), c.TypeOf(Param::A)->shape, Storage::Register);
+  return true;
+}
+
+bool FormTileElement(CallContext& c, ExprInfo& out) {
+  out.type = c.types.FromElem(c.TypeOf(Param::T)->elem);
+  return true;
+}
+
+bool FormTileArith(CallContext& c, ExprInfo& out) {
+  // Operators bind positionally: the tile is the first operand unless that is the scalar.
+  const Type* tile = c.args[0].info.type->IsTile() ? c.args[0].info.type : c.args[1].info.type;
+  out.type = c.types.Tile(tile->elem, tile->shape, Storage::Register);
+  return true;
+}
+
+bool FormTid(CallContext& c, ExprInfo& out) {
+  const ast::Expr* node = c.node;
+  out.provenance =
+      Provenance{"`" + c.checker.Text(node) + "` is the launch index, known only at run time", node->range, true};
+  if (!c.fn() || !c.fn()->is_kernel) {
+    if (c.fn())
+      c.Error(Code::TidOutsideKernel, node->range, "`wp.tid()` can only be called in a kernel, not in a `@wp.func`");
+    return false;
+  }
+  int n = c.TidUnpack();
+  out.type = n > 1 ? c.types.Tuple(std::vector<const Type*>(n, c.types.Int32())) : c.types.Int32();
+  c.fn()->tid_ndim = std::max(c.fn()->tid_ndim, n);
+  return true;
+}
+
+bool FormArrayElement(CallContext& c, ExprInfo& out) {
+  out.type = c.types.FromElem(ArrayOf(c)->elem);
+  return true;
+}
+
+bool FormSameAsFirst(CallContext& c, ExprInfo& out) {
+  out.type = c.args[0].info.type;
+  return true;
+}
+
+bool FormAbs(CallContext& c, ExprInfo& out) {
+  out.type = c.args[0].info.type;
+  if (c.args[0].info.value) {
+    out.value = c.args[0].info.value;
+    if (out.value->AsDouble() < 0) {
+      std::string err;
+      out.value = FoldUnary(ast::UnaryOp::Neg, *out.value, err);
+    }
+    out.weak = c.args[0].info.weak;
+  }
+  return true;
+}
+
+bool FormCommonNumeric(CallContext& c, ExprInfo& out) {
+  out.type = c.common;
+  return true;
+}
+
+// min/max of constants fold to the winning argument, keeping its kind (int or float).
+bool FoldExtremum(CallContext& c, ExprInfo& out, bool want_min) {
+  out.type = c.common;
+  for (const CallArg& a : c.args)
+    if (!a.info.value.has_value() || !a.info.value->IsNumber()) return true;
+  ConstValue best = *c.args[0].info.value;
+  for (const CallArg& a : c.args) {
+    double x = a.info.value->AsDouble();
+    if (want_min ? x < best.AsDouble() : x > best.AsDouble()) best = *a.info.value;
+  }
+  out.value = best;
+  out.weak = true;
+  for (const CallArg& a : c.args) out.weak &= a.info.weak;
+  return true;
+}
+bool FormCommonMin(CallContext& c, ExprInfo& out) { return FoldExtremum(c, out, true); }
+bool FormCommonMax(CallContext& c, ExprInfo& out) { return FoldExtremum(c, out, false); }
+
+bool FormCastTarget(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Float32();
+  return true;
+}
+
+bool FormRange(CallContext& c, ExprInfo& out) {
+  out.type = c.types.RangeType();
+  return true;
+}
+
+bool FormLaneId(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Int32();
+  out.uniform = false;
+  out.provenance =
+      Provenance{"`" + c.checker.Text(c.node) + "` differs between the threads of a block", c.node->range, true};
+  return true;
+}
+
+}  // namespace
+
+namespace rules {
+using P = Param;
+const RuleSpec ShapeValid{"ShapeValid", {Code::InvalidTileShape}, {P::Shape}, &sema::ShapeValid};
+const RuleSpec StorageValid{"StorageValid", {Code::InvalidStorage}, {P::Storage}, &sema::StorageValid};
+const RuleSpec ShapeRankEqArray{"ShapeRankEqArray", {Code::ShapeRankMismatch}, {P::A, P::Shape},
+                                &sema::ShapeRankEqArray};
+const RuleSpec OffsetRankEqArray{"OffsetRankEqArray", {Code::OffsetRankMismatch}, {P::A, P::Offset},
+                                 &sema::OffsetRankEqArray};
+const RuleSpec TileRankEqArray{"TileRankEqArray", {Code::TileRankMismatch}, {P::A, P::T}, &sema::TileRankEqArray};
+const RuleSpec DTypeEq{"DTypeEq", {Code::DTypeMismatch}, {P::A, P::T}, &sema::DTypeEq};
+const RuleSpec AtomicDType{"AtomicDType", {Code::AtomicAddUnsupportedDType}, {P::T}, &sema::AtomicDType};
+const RuleSpec AxisInRange{"AxisInRange", {Code::AxisOutOfRange}, {P::A, P::Axis}, &sema::AxisInRange};
+const RuleSpec IndexTile{"IndexTile",
+                         {Code::IndexTileNot1D, Code::IndexTileNotInt32, Code::IndexTileLengthMismatch},
+                         {P::Indices, P::Axis},
+                         &sema::IndexTile,
+                         &PromoteIndexTile};
+const RuleSpec ArangeLength{"ArangeLength", {Code::EmptyArange}, {P::Stop}, &sema::ArangeLength};
+const RuleSpec ScalarDType{"ScalarDType", {Code::StructTileUnsupported}, {P::DType}, &sema::ScalarDType};
+const RuleSpec OnesScalarDType{"OnesScalarDType", {Code::StructTileUnsupported}, {P::DType},
+                               &sema::OnesScalarDType};
+const RuleSpec FullValue{"FullValue", {Code::ArgumentTypeMismatch}, {P::DType, P::Value}, &sema::FullValue};
+const RuleSpec TilesSameShape{"TilesSameShape", {Code::TileShapeMismatch}, {P::Lhs, P::Rhs}, &sema::TilesSameShape};
+const RuleSpec TilesSameDType{"TilesSameDType", {Code::TileDTypeMismatch}, {P::Lhs, P::Rhs}, &sema::TilesSameDType};
+const RuleSpec ScalarMatchesTile{"ScalarMatchesTile", {Code::TileDTypeMismatch}, {P::Lhs, P::Rhs},
+                                 &sema::ScalarMatchesTile};
+const RuleSpec NumericTile{"NumericTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
+                           &sema::NumericTile};
+const RuleSpec OrderedElemTile{"OrderedElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
+                               {P::A}, &sema::OrderedElemTile};
+const RuleSpec Tile2D{"Tile2D", {Code::TransposeNeeds2DTile}, {P::A}, &sema::Tile2D};
+const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount}, {P::T, P::Index}, &sema::TileIndexCount};
+const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::F, P::A},
+                           &sema::TileMapArgs};
+const RuleSpec AtomicIndexRank{"AtomicIndexRank",
+                               {Code::BadIndex, Code::AtomicAddUnsupportedDType, Code::ArgumentTypeMismatch},
+                               {P::A, P::Value},
+                               &sema::AtomicIndexRank};
+const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
+}  // namespace rules
+
+namespace results {
+using P = Param;
+const ResultSpec Void{"Void", {}, &FormVoid};
+const ResultSpec TileFromShapeDType{"TileFromShapeDType", {P::Shape, P::DType, P::Storage}, &FormTileFromShapeDType};
+const ResultSpec TileArange{"TileArange", {P::Stop, P::DType, P::Storage}, &FormTileArange};
+const ResultSpec TileFromArrayShape{"TileFromArrayShape", {P::A, P::Shape, P::Storage}, &FormTileFromArrayShape};
+const ResultSpec TileLikeT{"TileLikeT", {P::T}, &FormTileLikeT};
+const ResultSpec OneElementOfT{"OneElementOfT", {P::T}, &FormOneElementOfT};
+const ResultSpec OneElementOfA{"OneElementOfA", {P::A}, &FormOneElementOfA};
+const ResultSpec TransposeOfA{"TransposeOfA", {P::A}, &FormTransposeOfA};
+const ResultSpec TileMap{"TileMap", {P::F, P::A}, &FormTileMap};
+const ResultSpec TileElement{"TileElement", {P::T}, &FormTileElement};
+const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
+const ResultSpec Tid{"Tid", {}, &FormTid};
+const ResultSpec ArrayElement{"ArrayElement", {P::A}, &FormArrayElement};
+const ResultSpec SameAsFirst{"SameAsFirst", {}, &FormSameAsFirst};
+const ResultSpec Abs{"Abs", {}, &FormAbs};
+const ResultSpec CommonNumeric{"CommonNumeric", {}, &FormCommonNumeric};
+const ResultSpec CommonMin{"CommonMin", {}, &FormCommonMin};
+const ResultSpec CommonMax{"CommonMax", {}, &FormCommonMax};
+const ResultSpec CastTarget{"CastTarget", {}, &FormCastTarget};
+const ResultSpec Range{"Range", {}, &FormRange};
+const ResultSpec LaneId{"LaneId", {}, &FormLaneId};
+}  // namespace results
+
+}  // namespace tilec::sema

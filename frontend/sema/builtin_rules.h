@@ -1,0 +1,59 @@
+// The sema rules and result rules that builtin rows refer to (defined in builtin_rules.cpp).
+// A row lists them by address; adding a builtin that reuses them touches no checker code.
+#pragma once
+#include "frontend/sema/builtins.h"
+
+namespace tilec::sema::rules {
+
+// ---- rules, each with the code(s) it reports
+extern const RuleSpec ShapeValid;          // `shape`: 1-4 positive extents                 E0214
+extern const RuleSpec StorageValid;        // "register" or "shared"                        E0209
+extern const RuleSpec ShapeRankEqArray;    // len(shape) == a.ndim                          E0204
+extern const RuleSpec OffsetRankEqArray;   // len(offset) == a.ndim                         E0205
+extern const RuleSpec TileRankEqArray;     // t.ndim == a.ndim                              E0206
+extern const RuleSpec DTypeEq;             // a.dtype == t.dtype                            E0207
+extern const RuleSpec AtomicDType;         // t's element type supports atomic add          E0208
+extern const RuleSpec AxisInRange;         // 0 <= axis < a.ndim                            E0200
+extern const RuleSpec IndexTile;           // 1-D, int32, len == shape[axis]      E0201-E0203
+extern const RuleSpec ArangeLength;        // the Python range length is positive           E0210
+extern const RuleSpec ScalarDType;         // dtype is not a struct                         E0217
+extern const RuleSpec OnesScalarDType;     // the same, pointing at tile_full               E0217
+extern const RuleSpec FullValue;           // tile_full's value converts to dtype           E0106
+extern const RuleSpec TilesSameShape;      // elementwise: equal shapes                     E0211
+extern const RuleSpec TilesSameDType;      // elementwise: equal dtypes                     E0212
+extern const RuleSpec ScalarMatchesTile;   // tile * scalar: scalar converts to the dtype   E0212
+extern const RuleSpec NumericTile;         // a non-struct, non-bool element        E0217, E0213
+extern const RuleSpec OrderedElemTile;     // `a` holds an ordered scalar (no struct, bool) E0217, E0213
+extern const RuleSpec Tile2D;              // `a` is 2-D                                    E0218
+extern const RuleSpec TileIndexCount;      // t[i, j]: one int index per dimension          E0215
+extern const RuleSpec TileMapArgs;         // tile_map: f's arity, tiles of one shape E0216, E0211
+extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
+extern const RuleSpec CommonNumericArgs;   // min/max/pow/clamp arguments of one type       E0111
+
+}  // namespace tilec::sema::rules
+
+namespace tilec::sema::results {
+
+extern const ResultSpec Void;
+extern const ResultSpec TileFromShapeDType;  // tile_zeros/ones/full: shape, dtype, storage
+extern const ResultSpec TileArange;          // shape from the range length, dtype, storage
+extern const ResultSpec TileFromArrayShape;  // tile_load(_indexed): a's dtype, shape, storage
+extern const ResultSpec TileLikeT;           // shape, dtype and storage of `t`
+extern const ResultSpec OneElementOfT;       // tile_sum: shape (1,) of t's dtype, register
+extern const ResultSpec OneElementOfA;       // tile_max/min: shape (1,) of a's dtype, register
+extern const ResultSpec TransposeOfA;        // (M, N) -> (N, M), register
+extern const ResultSpec TileMap;             // f's result per element, shape of `a`, register
+extern const ResultSpec TileElement;         // t[i, j]: the element type
+extern const ResultSpec TileArith;           // register tile, shape and dtype of the tile operand
+extern const ResultSpec Tid;                 // int32, or a tuple of int32 when unpacked
+extern const ResultSpec ArrayElement;        // wp.atomic_add: the array's element type
+extern const ResultSpec SameAsFirst;         // sqrt, exp, ...: type of the first argument
+extern const ResultSpec Abs;                 // SameAsFirst, folded when constant
+extern const ResultSpec CommonNumeric;       // pow, clamp: the arguments' common type
+extern const ResultSpec CommonMin;           // min: CommonNumeric, folded when constant
+extern const ResultSpec CommonMax;           // max: likewise
+extern const ResultSpec CastTarget;          // casts: replaced by the caller
+extern const ResultSpec Range;
+extern const ResultSpec LaneId;              // a lane-varying int32
+
+}  // namespace tilec::sema::results

@@ -1,0 +1,93 @@
+// The builtin table against the rest of the tree: each row's documentation page exists, and a
+// row that claims to be differentiable lowers only to IR ops that have an adjoint rule, so the
+// claim cannot drift from what ir/autodiff can actually differentiate.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "frontend/sema/builtins.h"
+#include "ir/ir.h"
+
+namespace tilec::sema {
+namespace {
+
+// The IR ops a row's call can produce, apart from the constants and conversions any call may
+// emit around them. The switch has no default so that a new LowerKind fails to compile here
+// (-Werror=switch) until someone says which ops it stands for.
+std::vector<ir::OpCode> OpsOf(const Lowering& l) {
+  using O = ir::OpCode;
+  switch (l.kind) {
+    case LowerKind::None: return {};
+    case LowerKind::Tid: return {O::Tid};
+    case LowerKind::LaneIdZero: return {O::Const};
+    case LowerKind::Cast: return {O::Cast};
+    case LowerKind::TileFillZero:
+    case LowerKind::TileFillOne:
+    case LowerKind::TileFillValue: return {O::TileFull};
+    case LowerKind::TileArange: return {O::TileArange};
+    case LowerKind::TileLoad: return {O::TileLoad};
+    case LowerKind::TileLoadIndexed: return {O::TileLoadIndexed};
+    case LowerKind::TileStore: return {O::TileStore};
+    case LowerKind::TileAtomicAdd: return {O::TileAtomicAdd};
+    case LowerKind::TileStoreIndexed: return {O::TileStoreIndexed};
+    case LowerKind::TileAtomicAddIndexed: return {O::TileAtomicAddIndexed};
+    case LowerKind::TileSum: return {O::TileSum};
+    case LowerKind::TileReduce: return {O::TileReduce};
+    case LowerKind::TilePermute: return {O::TilePermute};
+    case LowerKind::TileBinary:
+    case LowerKind::TileUnary:
+    case LowerKind::Math: return {l.op};
+    case LowerKind::TileExtract: return {O::TileExtract};
+    // The mapped function's own ops are checked through its own row (math) or its body.
+    case LowerKind::TileMap: return {O::TileMap};
+    case LowerKind::AtomicAdd: return {O::AtomicAdd};
+    case LowerKind::Print: return {O::Print};
+  }
+  return {};
+}
+
+std::string RowName(const Builtin& b) { return std::string(b.ns) + ":" + b.name; }
+
+TEST(BuiltinRegistry, EveryDocPathNamesAnExistingPage) {
+  const std::filesystem::path root(TILEC_SOURCE_DIR);
+  for (const Builtin& b : BuiltinTable()) {
+    std::string doc = b.doc;
+    if (doc.empty()) {
+      // Only the hidden test builtins may go undocumented: users never see them.
+      EXPECT_TRUE(b.test_only) << RowName(b) << " has no documentation page";
+      continue;
+    }
+    EXPECT_TRUE(std::filesystem::is_regular_file(root / doc)) << RowName(b) << ": " << (root / doc).string();
+    EXPECT_EQ(doc.substr(doc.size() - 4), ".rst") << RowName(b) << ": " << doc;
+  }
+}
+
+TEST(BuiltinRegistry, DifferentiableRowsLowerToDifferentiableOps) {
+  int checked = 0;
+  for (const Builtin& b : BuiltinTable()) {
+    if (b.diff != Differentiable::Yes) continue;
+    std::vector<ir::OpCode> ops = OpsOf(b.lower);
+    EXPECT_FALSE(ops.empty()) << RowName(b) << " is differentiable but lowers to no op";
+    for (ir::OpCode op : ops) {
+      EXPECT_TRUE(ir::HasTrait(op, ir::kDiff))
+          << RowName(b) << " is marked differentiable but lowers to `" << ir::OpName(op)
+          << "`, which has no adjoint rule";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 20);  // guards against the table or the filter silently going empty
+}
+
+// The converse for the math rows, where the table states it: a function marked not
+// differentiable should lower to an op that really passes no gradient, not to one we forgot.
+TEST(BuiltinRegistry, NonDifferentiableMathRowsArePiecewiseConstant) {
+  for (const Builtin& b : BuiltinTable()) {
+    if (b.diff != Differentiable::No || b.lower.kind != LowerKind::Math) continue;
+    EXPECT_TRUE(ir::HasTrait(b.lower.op, ir::kPiecewiseConst)) << RowName(b);
+  }
+}
+
+}  // namespace
+}  // namespace tilec::sema
