@@ -1,6 +1,7 @@
 // Tile IR printer. Generic ops print as `%r = name operands {attrs} : types`; control flow
 // ops have their own forms so that loops and branches read like the source.
 #include "ir/printer.h"
+#include "ir/op_cases.h"
 
 #include <charconv>
 #include <cmath>
@@ -250,20 +251,10 @@ class Printer {
         os_ << "}\n";
         return;
       }
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
-      case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
-      case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
-      case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
-      case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
-      case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
-      case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
-      case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileSum:
-      case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
-      case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
-      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape)
+      TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
         break;
     }
     ResultsPrefix(op);

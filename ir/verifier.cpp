@@ -1,6 +1,7 @@
 // Verifier implementation: walks each kernel keeping the set of values visible at each point
 // (block arguments and earlier results of enclosing blocks) and checks each op's rule.
 #include "ir/verifier.h"
+#include "ir/op_cases.h"
 
 #include <optional>
 #include <unordered_set>
@@ -165,20 +166,16 @@ class Verifier {
       case OpCode::Pow: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
       case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
         need(is_float, "floating-point"); break;
-      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv:
-      case OpCode::Mod: case OpCode::Min: case OpCode::Max: case OpCode::Neg: case OpCode::Abs:
-      case OpCode::Clamp:
+      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
+      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Min: case OpCode::Max:
+      case OpCode::Neg: case OpCode::Abs: case OpCode::Clamp:
         need(is_int || is_float, "numeric"); break;
       // Not elementwise: VerifyOp sends them elsewhere.
-      case OpCode::Cast: case OpCode::Const: case OpCode::Tid: case OpCode::Select: case OpCode::Cmp:
-      case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
-      case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
-      case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
-      case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
-      case OpCode::TileReshape: case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
-      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If:
-      case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      case OpCode::Cast: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+      TILEC_CASES(Control) TILEC_CASES(Terminator)
         break;
     }
   }
@@ -262,18 +259,11 @@ class Verifier {
       case OpCode::TileAtomicAddIndexed:
         break;
       // Not memory ops: VerifyOp sends them elsewhere.
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
-      case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
-      case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
-      case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
-      case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
-      case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayDim: case OpCode::ArrayGrad:
-      case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange:
-      case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
-      case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
-      case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::Print: case OpCode::If:
-      case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: TILEC_CASES(Constant) TILEC_CASES(Tid)
+      TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
+      TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+      TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
+      TILEC_CASES(Control) TILEC_CASES(Terminator)
         return;
     }
     // Stores and atomic adds of a whole tile: (a, [indices,] t, offsets...).
@@ -374,23 +364,11 @@ class Verifier {
         CheckYield(op, after, OpCode::Yield, inits, "after");
         return;
       }
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
-      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
-      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
-      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
-      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
-      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
-      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
-      case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
-      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
-      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::Yield:
-      case OpCode::Condition: case OpCode::Return:
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+      TILEC_CASES(Terminator)
         return;  // not control flow: VerifyOp sends them elsewhere
     }
   }
@@ -408,23 +386,11 @@ class Verifier {
         if (!parent || parent->code() != OpCode::While || parent->region(0) != op.parent_block())
           Error(&op, "`condition` may only end the before region of a `while`");
         break;
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
-      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
-      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
-      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
-      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
-      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
-      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
-      case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-      case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
-      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
-      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
-      case OpCode::While:
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+      TILEC_CASES(Control)
         break;  // not terminators
     }
   }
@@ -432,16 +398,10 @@ class Verifier {
   void VerifyOp(const Op& op) {
     OpCode c = op.code();
     switch (c) {
-      case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max:
-      case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr:
-      case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt:
-      case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor:
-      case OpCode::Ceil: case OpCode::Clamp:
+      TILEC_CASES(Elementwise)
         return VerifyElementwise(op);
-      case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::TileLoad:
-      case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-      case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+      case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
+      TILEC_CASES(TileMemory)
         return VerifyMemory(op);
       case OpCode::If: case OpCode::For: case OpCode::While:
         return VerifyControl(op);
@@ -653,22 +613,11 @@ class Verifier {
         if (!ok) Error(&op, "perm must be a permutation of the " + std::to_string(in.ndim) + " dimensions of " + T(in) + " giving " + T(rt));
         return;
       }
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
-      case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
-      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
-      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
-      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-      case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
-      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
-      case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-      case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
-      case OpCode::TileScan: case OpCode::TileExtract: case OpCode::TileInsert:
-      case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-      case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
-      case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
-      case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control)
+      TILEC_CASES(Terminator)
         return;  // not shape ops
     }
   }

@@ -7,7 +7,7 @@
 #include <cstddef>
 
 #include "codegen/block_serial/emitter.h"
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::bs {
@@ -123,7 +123,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "block-serial array emitter");
+      ir::op_cases::NotHandledHere(op, "block-serial array emitter");
   }
 }
 
@@ -142,7 +142,7 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
     TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "block-serial tile memory emitter");
+      ir::op_cases::NotHandledHere(op, "block-serial tile memory emitter");
   }
   int tile_pos = is_load ? -1 : indexed ? 2 : 1;
   int off_pos = is_load ? (indexed ? 2 : 1) : tile_pos + 1;

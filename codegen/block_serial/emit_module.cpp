@@ -7,7 +7,7 @@
 
 #include "codegen/block_serial/emitter.h"
 #include "codegen/codegen.h"
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen {
@@ -138,7 +138,7 @@ void Emitter::EmitOp(const ir::Op& op) {
     case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); return;
     case ir::OpFamily::Print: EmitPrint(op); return;
     case ir::OpFamily::Control: EmitControl(op); return;
-    case ir::OpFamily::Terminator: op_cases::NotHandledHere(op, "block-serial op dispatch (terminators end regions)");
+    case ir::OpFamily::Terminator: ir::op_cases::NotHandledHere(op, "block-serial op dispatch (terminators end regions)");
   }
 }
 
@@ -151,7 +151,7 @@ void Emitter::EmitControl(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
     TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
     TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "block-serial control-flow emitter");
+      ir::op_cases::NotHandledHere(op, "block-serial control-flow emitter");
   }
 }
 

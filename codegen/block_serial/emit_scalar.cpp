@@ -8,7 +8,7 @@
 #include <llvm/IR/Intrinsics.h>
 
 #include "codegen/block_serial/emitter.h"
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "support/half.h"
 
 namespace tilec::codegen::bs {
@@ -285,9 +285,9 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(code, "scalar elementwise emitter");
+      ir::op_cases::NotHandledHere(code, "scalar elementwise emitter");
   }
-  op_cases::NotHandledHere(code, "scalar elementwise emitter");
+  ir::op_cases::NotHandledHere(code, "scalar elementwise emitter");
 }
 
 llvm::Value* Emitter::EmitLogic(OpCode code, llvm::Value* a, llvm::Value* b) {
@@ -298,9 +298,9 @@ llvm::Value* Emitter::EmitLogic(OpCode code, llvm::Value* a, llvm::Value* b) {
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(code, "logic emitter");
+      ir::op_cases::NotHandledHere(code, "logic emitter");
   }
-  op_cases::NotHandledHere(code, "logic emitter");
+  ir::op_cases::NotHandledHere(code, "logic emitter");
 }
 
 llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value* v) {
@@ -313,9 +313,9 @@ llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op.code(), "struct emitter");
+      ir::op_cases::NotHandledHere(op.code(), "struct emitter");
   }
-  op_cases::NotHandledHere(op.code(), "struct emitter");
+  ir::op_cases::NotHandledHere(op.code(), "struct emitter");
 }
 
 // ---------------------------------------------------------------- reductions and scans

@@ -2,7 +2,7 @@
 // elements (vectorizable), construction, tile_map with its region inlined in the loop,
 // reductions and scans (sequential, row-major), shape ops, element reads, and print.
 #include "codegen/block_serial/emitter.h"
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 
 namespace tilec::codegen::bs {
 
@@ -223,7 +223,7 @@ void Emitter::EmitTileOp(const ir::Op& op) {
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "block-serial tile emitter");
+      ir::op_cases::NotHandledHere(op, "block-serial tile emitter");
   }
 }
 

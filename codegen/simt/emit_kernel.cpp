@@ -6,7 +6,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "codegen/simt/emitter.h"
 #include "runtime/include/tilec/abi.h"
 
@@ -172,7 +172,7 @@ void Emitter::EmitOp(const ir::Op& op) {
     case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); break;
     case ir::OpFamily::Print: EmitPrint(op); break;
     case ir::OpFamily::Control: EmitControl(op); break;
-    case ir::OpFamily::Terminator: op_cases::NotHandledHere(op, "SIMT op dispatch (terminators end regions)");
+    case ir::OpFamily::Terminator: ir::op_cases::NotHandledHere(op, "SIMT op dispatch (terminators end regions)");
   }
   // Control flow writes its results' copies itself, after the merge.
   if (!in_map_ && !ir::HasTrait(op.code(), ir::kRegions))
@@ -188,7 +188,7 @@ void Emitter::EmitControl(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
     TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
     TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "SIMT control-flow emitter");
+      ir::op_cases::NotHandledHere(op, "SIMT control-flow emitter");
   }
 }
 

@@ -5,7 +5,7 @@
 // memory. Atomic adds whose previous values are unused may become reductions (target).
 #include <cstddef>
 
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "codegen/simt/emitter.h"
 #include "runtime/include/tilec/abi.h"
 
@@ -68,7 +68,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "SIMT array emitter");
+      ir::op_cases::NotHandledHere(op, "SIMT array emitter");
   }
   const bs::ArrayVal& a = arrays_.at(op.operand(0));
   llvm::Value* off = I64(0);
@@ -114,7 +114,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "SIMT array emitter");
+      ir::op_cases::NotHandledHere(op, "SIMT array emitter");
   }
 }
 
@@ -133,7 +133,7 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
     TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "SIMT tile memory emitter");
+      ir::op_cases::NotHandledHere(op, "SIMT tile memory emitter");
   }
   bool is_atomic = !is_load && !is_store;
   int tile_pos = is_load ? -1 : indexed ? 2 : 1;

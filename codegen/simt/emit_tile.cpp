@@ -3,7 +3,7 @@
 // construction, tile_map, reductions and scans (every lane combines from the shared copy in
 // row-major order, the same order as the CPU, so results agree bit for bit), shape ops,
 // element reads and print.
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 #include "codegen/simt/emitter.h"
 
 namespace tilec::codegen::simt {
@@ -258,7 +258,7 @@ void Emitter::EmitTileOp(const ir::Op& op) {
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
-      op_cases::NotHandledHere(op, "SIMT tile emitter");
+      ir::op_cases::NotHandledHere(op, "SIMT tile emitter");
   }
 }
 

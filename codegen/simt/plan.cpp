@@ -2,7 +2,7 @@
 // analysis over the structured IR (loops iterate to a fixed point; the whole body sits in the
 // grid loop). A barrier goes where an access would race with one since the last barrier.
 #include "codegen/simt/plan.h"
-#include "codegen/op_cases.h"
+#include "ir/op_cases.h"
 
 #include <algorithm>
 #include <functional>

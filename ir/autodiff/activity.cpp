@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "ir/autodiff/internal.h"
+#include "ir/op_cases.h"
 
 namespace tilec::autodiff::detail {
 
@@ -82,9 +83,8 @@ class Graph {
         if (IsDiffType(m_, op.operand(2)->type())) sinks.push_back(op.operand(2));
         return;
       case OpCode::Select: all_to_result(1, 3); return;
-      case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileSum:
-      case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-      case OpCode::TilePermute:
+      case OpCode::TileFull: TILEC_CASES(Struct) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileShape)
         all_to_result(0, c == OpCode::FieldSet ? 2 : 1);
         return;
       case OpCode::TileExtract: all_to_result(0, 1); return;
@@ -127,18 +127,13 @@ class Graph {
         }
         return;
       }
-      case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-      case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min:
-      case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
-      case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
-      case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+      TILEC_CASES(Elementwise)
         all_to_result(0, op.num_operands());
         return;
       // No differentiable data flows from operands to results.
-      case OpCode::Const: case OpCode::Tid: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
-      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: case OpCode::Print:
-      case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: TILEC_CASES(Constant)
+      TILEC_CASES(Tid) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Print)
+      TILEC_CASES(Terminator)
         return;
     }
   }

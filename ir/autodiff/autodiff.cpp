@@ -2,6 +2,7 @@
 // removes what the sweep did not need, and checks that what it does need can be replayed
 // faithfully; otherwise the kernel is rejected rather than given a wrong gradient.
 #include "ir/autodiff/autodiff.h"
+#include "ir/op_cases.h"
 
 #include <set>
 
@@ -48,21 +49,11 @@ std::string OpWord(const ir::Op& op) {
     case OpCode::ArrayLoad: return "element read";
     case OpCode::ArrayStore: return "element store";
     case OpCode::AtomicAdd: return "`atomic_add`";
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
-    case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
-    case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
-    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
-    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
-    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayDim:
-    case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
-    case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-    case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
-    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
-    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
-    case OpCode::Condition: case OpCode::Return:
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: TILEC_CASES(Constant) TILEC_CASES(Tid)
+    TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
+    TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return "`" + std::string(op.name()) + "`";
   }
   return "`" + std::string(op.name()) + "`";

@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "ir/autodiff/internal.h"
+#include "ir/op_cases.h"
 
 namespace tilec::autodiff::detail {
 
@@ -38,16 +39,10 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::For: return RuleFamily::For;
     case OpCode::While: return RuleFamily::While;
     case OpCode::TileMap: return RuleFamily::Map;
-    case OpCode::Cast: case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
-    case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max:
-    case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
-    case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs:
-    case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos:
-    case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    TILEC_CASES(Elementwise)
       return RuleFamily::Elementwise;
-    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::TileLoad:
-    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
+    TILEC_CASES(TileMemory)
       return RuleFamily::Memory;
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
     case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert:
@@ -56,9 +51,9 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::TileReshape: case OpCode::TilePermute:
       return RuleFamily::TileShape;
     // Piecewise constant, or no differentiable operand: nothing flows back.
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
-    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: case OpCode::Print:
-    case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileArange: TILEC_CASES(Constant)
+    TILEC_CASES(Tid) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Print)
+    TILEC_CASES(Terminator)
       return RuleFamily::None;
   }
   return RuleFamily::None;

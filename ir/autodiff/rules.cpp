@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "ir/autodiff/internal.h"
+#include "ir/op_cases.h"
 
 namespace tilec::autodiff::detail {
 
@@ -98,19 +99,13 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
       return {inside, b.Select(below, d, z), b.Select(above, d, z)};
     }
     // No table entry: ElementwiseRule never asks.
-    case OpCode::Const: case OpCode::Tid: case OpCode::Select: case OpCode::FloorDiv:
-    case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
-    case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor: case OpCode::Ceil:
-    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
-    case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad:
-    case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange:
-    case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
-    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
-    case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
-    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
-    case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
-    case OpCode::Condition: case OpCode::Return:
+    case OpCode::FloorDiv: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
+    case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor:
+    case OpCode::Ceil: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
+    TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+    TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+    TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::vector<ir::Value*>(x.size(), nullptr);
   }
   return std::vector<ir::Value*>(x.size(), nullptr);
@@ -225,20 +220,10 @@ void Generator::OtherRule(const ir::Op& op) {
       }
       return;
     }
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Add: case OpCode::Sub:
-    case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow:
-    case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
-    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
-    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
-    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad:
-    case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad:
-    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileReduce: case OpCode::TileScan:
-    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
-    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
-    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
-    case OpCode::Condition: case OpCode::Return:
+    case OpCode::TileArange: case OpCode::TileReduce: TILEC_CASES(Constant) TILEC_CASES(Tid)
+    TILEC_CASES(Elementwise) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
+    TILEC_CASES(TileMap) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return;  // ReverseOp sends them to other rules
   }
 }

@@ -2,6 +2,7 @@
 // transpose of its forward op, built from the generic ops themselves (LANGUAGE.md §6 v2):
 // a sum broadcasts back, a broadcast sums back, reshape and permute invert.
 #include "ir/autodiff/internal.h"
+#include "ir/op_cases.h"
 
 namespace tilec::autodiff::detail {
 
@@ -105,19 +106,10 @@ void Generator::TileShapeRule(const ir::Op& op) {
       Accum(t, b_.TilePermute(d, inverse));
       return;
     }
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Add:
-    case OpCode::Sub: case OpCode::Mul: case OpCode::Div: case OpCode::FloorDiv: case OpCode::Mod:
-    case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd: case OpCode::BitOr:
-    case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot:
-    case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log:
-    case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
-    case OpCode::Cmp: case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
-    case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
-    case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
-    case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
-    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If:
-    case OpCode::For: case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+    case OpCode::TileSum: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise)
+    TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
+    TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileElement)
+    TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return;  // not generic tile ops: ReverseOp sends them to other rules
   }
 }

@@ -2,6 +2,7 @@
 // op (integer wrap-around, truncating `/` and `%`, flooring `//`), constant merging and
 // folding of constant `if`s. 16-bit floats are left to the code generators.
 #include "ir/passes/canonicalize.h"
+#include "ir/op_cases.h"
 
 #include <algorithm>
 #include <cmath>
@@ -71,20 +72,14 @@ std::optional<ConstVal> FoldInt(OpCode code, int64_t a, int64_t b, ScalarType t)
     case OpCode::BitAnd: return Int(a & b, t);
     case OpCode::BitOr: return Int(a | b, t);
     case OpCode::BitXor: return Int(a ^ b, t);
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select: case OpCode::Pow:
-    case OpCode::Shl: case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not:
-    case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-    case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: case OpCode::Cmp:
-    case OpCode::And: case OpCode::Or: case OpCode::ArrayLoad: case OpCode::ArrayStore:
-    case OpCode::AtomicAdd: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet:
-    case OpCode::FieldSet: case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap:
-    case OpCode::TileSum: case OpCode::TileReduce: case OpCode::TileScan:
-    case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
-    case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileLoad:
-    case OpCode::TileStore: case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed:
-    case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed: case OpCode::Print:
-    case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
-    case OpCode::Condition: case OpCode::Return:
+    case OpCode::Cast: case OpCode::Pow: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg:
+    case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
+    case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
+    case OpCode::Clamp: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
+    TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+    TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+    TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;
   }
   return std::nullopt;
@@ -100,21 +95,15 @@ std::optional<ConstVal> FoldFloat(OpCode code, double a, double b, ScalarType t)
     case OpCode::Div: return f32 ? r(float(a) / float(b)) : r(a / b);
     case OpCode::Min: return r(std::fmin(a, b));
     case OpCode::Max: return r(std::fmax(a, b));
-    case OpCode::Const: case OpCode::Tid: case OpCode::Cast: case OpCode::Select:
-    case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow: case OpCode::BitAnd:
-    case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg:
-    case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
-    case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
-    case OpCode::Clamp: case OpCode::Cmp: case OpCode::And: case OpCode::Or:
-    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::ArrayDim:
-    case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-    case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum: case OpCode::TileReduce:
-    case OpCode::TileScan: case OpCode::TileBroadcast: case OpCode::TileReshape:
-    case OpCode::TilePermute: case OpCode::TileExtract: case OpCode::TileInsert:
-    case OpCode::TileLoad: case OpCode::TileStore: case OpCode::TileAtomicAdd:
-    case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed: case OpCode::TileAtomicAddIndexed:
-    case OpCode::Print: case OpCode::If: case OpCode::For: case OpCode::While: case OpCode::Yield:
-    case OpCode::Condition: case OpCode::Return:
+    case OpCode::Cast: case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Pow:
+    case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
+    case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs:
+    case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos:
+    case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: TILEC_CASES(Constant)
+    TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
+    TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;
   }
   return std::nullopt;
@@ -183,17 +172,12 @@ std::optional<ConstVal> Fold(const Op& op) {
     case OpCode::Mod: case OpCode::Pow: case OpCode::Min: case OpCode::Max: case OpCode::BitAnd:
     case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr:
       break;  // folded below
-    case OpCode::Const: case OpCode::Tid: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
-    case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
-    case OpCode::Clamp: case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
-    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::FieldGet: case OpCode::FieldSet:
-    case OpCode::TileFull: case OpCode::TileArange: case OpCode::TileMap: case OpCode::TileSum:
-    case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
-    case OpCode::TileReshape: case OpCode::TilePermute: case OpCode::TileExtract:
-    case OpCode::TileInsert: case OpCode::TileLoad: case OpCode::TileStore:
-    case OpCode::TileAtomicAdd: case OpCode::TileLoadIndexed: case OpCode::TileStoreIndexed:
-    case OpCode::TileAtomicAddIndexed: case OpCode::Print: case OpCode::If: case OpCode::For:
-    case OpCode::While: case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
+    case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
+    case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Array) TILEC_CASES(Struct)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+    TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
+    TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;
   }
   if (op.num_operands() != 2 || op.result()->type() != op.operand(0)->type()) return std::nullopt;

@@ -1,7 +1,7 @@
-// The ops of each family as case labels, for the emitters' switches over OpCode. An emitter
+// The ops of each family as case labels, for every stage's switches over OpCode. A stage
 // names the ops it handles one by one and the families it does not handle through these
 // lists, with no `default:`, so that -Werror=switch turns a new op into a compile error in
-// every emitter of its family. The lists are checked against ops.def below: a new op that is
+// every stage that splits its family. The lists are checked against ops.def below: a new op that is
 // missing from its family's list fails here first, once for all emitters.
 #pragma once
 #include <cstdio>
@@ -38,7 +38,7 @@
 // `TILEC_CASES(Array)`: a case label for every op of the family.
 #define TILEC_CASES(family) TILEC_OPS_##family(TILEC_OP_CASE)
 
-namespace tilec::codegen::op_cases {
+namespace tilec::ir::op_cases {
 
 inline constexpr ir::OpFamily kFamilyOf[] = {
 #define OP(name, spelling, family, ...) ir::OpFamily::family,
@@ -60,7 +60,7 @@ constexpr bool ListIsFamily(ir::OpFamily f, std::initializer_list<ir::OpCode> op
 #define TILEC_OP_ITEM(name) ::tilec::ir::OpCode::name,
 #define TILEC_CHECK_FAMILY(family)                                                      \
   static_assert(ListIsFamily(ir::OpFamily::family, {TILEC_OPS_##family(TILEC_OP_ITEM)}), \
-                "TILEC_OPS_" #family " in codegen/op_cases.h must list exactly the " #family " ops of ops.def")
+                "TILEC_OPS_" #family " in ir/op_cases.h must list exactly the " #family " ops of ops.def")
 TILEC_CHECK_FAMILY(Constant);
 TILEC_CHECK_FAMILY(Tid);
 TILEC_CHECK_FAMILY(Select);
@@ -88,7 +88,7 @@ static_assert(0 TILEC_OPS_Constant(TILEC_OP_ONE) TILEC_OPS_Tid(TILEC_OP_ONE) TIL
               TILEC_OPS_TileShape(TILEC_OP_ONE) TILEC_OPS_TileElement(TILEC_OP_ONE) TILEC_OPS_TileMemory(TILEC_OP_ONE)
               TILEC_OPS_Print(TILEC_OP_ONE) TILEC_OPS_Control(TILEC_OP_ONE) TILEC_OPS_Terminator(TILEC_OP_ONE)
                   == ir::kNumOpCodes,
-              "an OpFamily without a TILEC_OPS_ list in codegen/op_cases.h");
+              "an OpFamily without a TILEC_OPS_ list in ir/op_cases.h");
 #undef TILEC_OP_ONE
 #undef TILEC_CHECK_FAMILY
 #undef TILEC_OP_ITEM
@@ -101,4 +101,4 @@ static_assert(0 TILEC_OPS_Constant(TILEC_OP_ONE) TILEC_OPS_Tid(TILEC_OP_ONE) TIL
 }
 [[noreturn]] inline void NotHandledHere(const ir::Op& op, const char* emitter) { NotHandledHere(op.code(), emitter); }
 
-}  // namespace tilec::codegen::op_cases
+}  // namespace tilec::ir::op_cases
