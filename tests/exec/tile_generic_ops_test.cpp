@@ -16,6 +16,7 @@
 #include "ir/builder.h"
 #include "ir/verifier.h"
 #include "support/half.h"
+#include "tests/exec/built_jit.h"
 #include "tests/exec/exec_util.h"
 #include "tests/unit/ptx/ptxas.h"
 
@@ -26,34 +27,7 @@ using ir::ReduceKind;
 using ir::Type;
 using testing::Launch;
 using testing::View;
-
-std::unique_ptr<codegen::JitModule> Jit(const ir::Module& m) {
-  auto errors = ir::Verify(m);
-  EXPECT_TRUE(errors.empty()) << errors.front();
-  std::string error;
-  if (std::getenv("TILEC_EXEC_PTXAS") && testing::HavePtxas()) {
-    for (const char* arch : {"sm_75", "sm_80", "sm_90"}) {
-      codegen::PtxOptions popts;
-      popts.arch = arch;
-      popts.block_dim = 64;
-      codegen::PtxModule ptx;
-      EXPECT_TRUE(codegen::EmitPtx(m, popts, ptx, error)) << arch << ": " << error;
-      testing::PtxasResult r = testing::RunPtxas(ptx.ptx, arch, false);
-      EXPECT_EQ(r.status, 0) << arch << ":\n" << r.log;
-    }
-  }
-  const char* lanes = std::getenv("TILEC_SIMT_EMULATION");
-  std::unique_ptr<codegen::JitModule> jit;
-  if (lanes && std::atoi(lanes) >= 1 && std::atoi(lanes) <= 1024) {
-    codegen::SimtOptions opts;
-    opts.block_dim = std::atoi(lanes);
-    jit = codegen::JitCompileSimtEmulation(m, opts, error);
-  } else {
-    jit = codegen::JitCompile(m, error);
-  }
-  EXPECT_TRUE(jit) << error;
-  return jit;
-}
+constexpr auto Jit = testing::JitBuilt;
 
 // One tiled kernel `k` under construction.
 struct Kernel {
