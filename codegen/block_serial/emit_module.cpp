@@ -1,5 +1,5 @@
 // Block-serial lowering: kernel entries (argument unpacking and the loop over the grid
-// range), op dispatch, structured control flow and loop nests.
+// range), op dispatch and loop nests; structured control flow is codegen/common's.
 #include <cstddef>
 
 #include <llvm/IR/Verifier.h>
@@ -142,159 +142,11 @@ void Emitter::EmitOp(const ir::Op& op) {
   }
 }
 
-void Emitter::EmitControl(const ir::Op& op) {
-  switch (op.code()) {
-    case OpCode::If: EmitIf(op); return;
-    case OpCode::For: EmitFor(op); return;
-    case OpCode::While: EmitWhile(op); return;
-    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
-    TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
-      ir::op_cases::NotHandledHere(op, "block-serial control-flow emitter");
-  }
-}
-
-// ---------------------------------------------------------------- slots and regions
-
-llvm::Value* Emitter::MakeSlot(const ir::Type& t) {
-  if (t.is_tile()) return AllocTile(t, "carried");
-  return EntryAlloca(ValTy(t.elem), "slot", 8);
-}
-
-llvm::Value* Emitter::LoadSlot(llvm::Value* slot, const ir::Type& t) {
-  if (t.is_tile()) return slot;
-  return b_.CreateLoad(ValTy(t.elem), slot);
-}
-
-void Emitter::StoreSlots(const std::vector<llvm::Value*>& slots, const std::vector<ir::Value*>& vals) {
-  // A yielded tile may be another slot's buffer (a loop that swaps tiles): stage through
-  // temporaries whenever a source is one of the destinations.
-  std::vector<llvm::Value*> srcs;
-  for (size_t i = 0; i < vals.size(); ++i) srcs.push_back(Get(vals[i]));
-  for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]->type().is_tile()) continue;
-    for (size_t j = 0; j < slots.size(); ++j)
-      if (j != i && srcs[i] == slots[j]) {
-        llvm::Value* tmp = AllocTile(vals[i]->type(), "swap");
-        CopyTile(tmp, srcs[i], vals[i]->type());
-        srcs[i] = tmp;
-        break;
-      }
-  }
-  for (size_t i = 0; i < vals.size(); ++i) {
-    if (vals[i]->type().is_tile()) {
-      if (srcs[i] != slots[i]) CopyTile(slots[i], srcs[i], vals[i]->type());
-    } else {
-      b_.CreateStore(srcs[i], slots[i]);
-    }
-  }
-}
-
-void Emitter::EmitIf(const ir::Op& op) {
-  std::vector<llvm::Value*> slots;
-  for (auto& r : op.results()) slots.push_back(MakeSlot(r->type()));
-  llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx_, "if.then", fn_);
-  llvm::BasicBlock* else_bb = llvm::BasicBlock::Create(ctx_, "if.else", fn_);
-  llvm::BasicBlock* merge = llvm::BasicBlock::Create(ctx_, "if.end", fn_);
-  b_.CreateCondBr(Get(op.operand(0)), then_bb, else_bb);
-  for (int r = 0; r < 2; ++r) {
-    b_.SetInsertPoint(r == 0 ? then_bb : else_bb);
-    const ir::Block& region = *op.region(r);
-    EmitBlock(region);
-    if (ir::Op* y = region.terminator()) StoreSlots(slots, y->operands());
-    b_.CreateBr(merge);
-  }
-  b_.SetInsertPoint(merge);
-  for (int i = 0; i < op.num_results(); ++i) Set(op.result(i), LoadSlot(slots[i], op.result(i)->type()));
-}
-
-llvm::Value* RangeContinues(llvm::IRBuilder<>& b, llvm::Value* iv, llvm::Value* hi, llvm::Value* step,
-                            bool is_signed) {
-  llvm::Value* zero = llvm::ConstantInt::get(iv->getType(), 0);
-  llvm::Value* up = b.CreateAnd(is_signed ? b.CreateICmpSGT(step, zero) : b.CreateICmpNE(step, zero),
-                                is_signed ? b.CreateICmpSLT(iv, hi) : b.CreateICmpULT(iv, hi));
-  llvm::Value* down = is_signed ? b.CreateAnd(b.CreateICmpSLT(step, zero), b.CreateICmpSGT(iv, hi)) : b.getFalse();
-  return b.CreateOr(up, down);
-}
-
-void Emitter::EmitFor(const ir::Op& op) {
-  const ir::Block& body = *op.region(0);
-  ScalarType it = op.operand(0)->type().elem.scalar;
-  llvm::Value* lo = Get(op.operand(0));
-  llvm::Value* hi = Get(op.operand(1));
-  llvm::Value* step = Get(op.operand(2));
-  std::vector<llvm::Value*> slots;
-  std::vector<ir::Value*> inits;
-  for (int i = 3; i < op.num_operands(); ++i) {
-    slots.push_back(MakeSlot(op.operand(i)->type()));
-    inits.push_back(op.operand(i));
-  }
-  StoreSlots(slots, inits);
-  llvm::Value* iv_slot = EntryAlloca(lo->getType(), "iv", 8);
-  b_.CreateStore(lo, iv_slot);
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "for.header", fn_);
-  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "for.body", fn_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "for.end", fn_);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  llvm::Value* iv = b_.CreateLoad(lo->getType(), iv_slot, "i");
-  b_.CreateCondBr(RangeContinues(b_, iv, hi, step, IsSigned(it)), loop, exit);
-  b_.SetInsertPoint(loop);
-  Set(body.arg(0), iv);
-  for (size_t i = 0; i < slots.size(); ++i) Set(body.arg(int(i) + 1), LoadSlot(slots[i], body.arg(int(i) + 1)->type()));
-  EmitBlock(body);
-  if (ir::Op* y = body.terminator()) StoreSlots(slots, y->operands());
-  b_.CreateStore(b_.CreateAdd(iv, step), iv_slot);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(exit);
-  for (int i = 0; i < op.num_results(); ++i) Set(op.result(i), LoadSlot(slots[i], op.result(i)->type()));
-}
-
-void Emitter::EmitWhile(const ir::Op& op) {
-  const ir::Block& before = *op.region(0);
-  const ir::Block& after = *op.region(1);
-  std::vector<llvm::Value*> state, results;
-  for (const ir::Value* v : op.operands()) state.push_back(MakeSlot(v->type()));
-  for (auto& r : op.results()) results.push_back(MakeSlot(r->type()));
-  StoreSlots(state, op.operands());
-  llvm::BasicBlock* cond_bb = llvm::BasicBlock::Create(ctx_, "while.cond", fn_);
-  llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(ctx_, "while.body", fn_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "while.end", fn_);
-  b_.CreateBr(cond_bb);
-  b_.SetInsertPoint(cond_bb);
-  for (int i = 0; i < before.num_args(); ++i) Set(before.arg(i), LoadSlot(state[i], before.arg(i)->type()));
-  EmitBlock(before);
-  ir::Op* c = before.terminator();
-  std::vector<ir::Value*> forwarded(c->operands().begin() + 1, c->operands().end());
-  StoreSlots(results, forwarded);
-  b_.CreateCondBr(Get(c->operand(0)), body_bb, exit);
-  b_.SetInsertPoint(body_bb);
-  for (int i = 0; i < after.num_args(); ++i) Set(after.arg(i), LoadSlot(results[i], after.arg(i)->type()));
-  EmitBlock(after);
-  if (ir::Op* y = after.terminator()) StoreSlots(state, y->operands());
-  b_.CreateBr(cond_bb);
-  b_.SetInsertPoint(exit);
-  for (int i = 0; i < op.num_results(); ++i) Set(op.result(i), LoadSlot(results[i], op.result(i)->type()));
-}
-
 // ---------------------------------------------------------------- loops
 
 void Emitter::EmitCountedLoop(llvm::Value* n, const std::function<void(llvm::Value*)>& body) {
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "tl.header", fn_);
-  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "tl.body", fn_);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "tl.end", fn_);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "e");
-  i->addIncoming(I64(0), pre);
-  b_.CreateCondBr(b_.CreateICmpULT(i, n), loop, exit);
-  b_.SetInsertPoint(loop);
-  body(i);
-  i->addIncoming(b_.CreateAdd(i, I64(1), "", true, true), b_.GetInsertBlock());
-  b_.CreateBr(header);
-  b_.SetInsertPoint(exit);
+  // Element counts are non-negative, so the index never wraps.
+  codegen::EmitCountedLoop(b_, I64(0), n, {"tl", "e", /*signed_compare=*/false, /*no_wrap=*/true}, body);
 }
 
 void Emitter::EmitLoopNest(const ir::Type& tile,

@@ -13,6 +13,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include "codegen/common/control_flow.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen {
@@ -24,11 +25,6 @@ std::unique_ptr<llvm::Module> LowerBlockSerial(const ir::Module& m, llvm::LLVMCo
 
 namespace bs {
 
-// Shared with the SIMT lowering, which emits the same scalar code.
-// Python `range` continuation: a positive step runs while iv < hi, a negative one while iv > hi
-// (unsigned induction variables only count up).
-llvm::Value* RangeContinues(llvm::IRBuilder<>& b, llvm::Value* iv, llvm::Value* hi, llvm::Value* step,
-                            bool is_signed);
 // `s` with every `%` doubled, for a printf format.
 std::string EscapePercent(const std::string& s);
 
@@ -38,7 +34,7 @@ struct ArrayVal {
   llvm::Value* strides[ir::kMaxDims] = {};
 };
 
-class Emitter {
+class Emitter : public StructuredEmitter {
  public:
   Emitter(const ir::Module& m, llvm::Module& mod);
   void EmitKernel(const ir::Function& f);
@@ -119,14 +115,20 @@ class Emitter {
   const ir::Module& irm() const { return irm_; }
 
  private:
-  void EmitControl(const ir::Op& op);
-  void EmitIf(const ir::Op& op);
-  void EmitFor(const ir::Op& op);
-  void EmitWhile(const ir::Op& op);
-  // Storage for values that cross a region boundary: scalars in allocas, tiles as buffers.
-  llvm::Value* MakeSlot(const ir::Type& t);
-  void StoreSlots(const std::vector<llvm::Value*>& slots, const std::vector<ir::Value*>& vals);
-  llvm::Value* LoadSlot(llvm::Value* slot, const ir::Type& t);
+  // ---- structured control flow: a carried tile is a stack buffer, stored by copying ----
+  llvm::IRBuilder<>& Builder() override { return b_; }
+  llvm::Value* ValueOf(const ir::Value* v) override { return Get(v); }
+  void Define(const ir::Value* v, llvm::Value* lv) override { Set(v, lv); }
+  void EmitRegion(const ir::Block& b) override { EmitBlock(b); }
+  llvm::Value* SlotAlloca(llvm::Type* t, const char* name, unsigned align) override {
+    return EntryAlloca(t, name, align);
+  }
+  llvm::Type* ScalarSlotType(const ir::ElemType& e) override { return ValTy(e); }
+  llvm::Value* NewTileSlot(const ir::Type& t, const char* name) override { return AllocTile(t, name); }
+  bool TileInSlot(const ir::Value* tile, const Slot& s) override { return Get(tile) == s.ptr; }
+  void StoreTile(const Slot& dst, const ir::Value* tile) override { CopyTile(dst.ptr, Get(tile), dst.type); }
+  void CopySlot(const Slot& dst, const Slot& src) override { CopyTile(dst.ptr, src.ptr, dst.type); }
+  void BindTile(const ir::Value* v, const Slot& s) override { Set(v, s.ptr); }
   llvm::Function* HalfHelper(const char* name);  // f16/bf16 <-> f32 conversions
   void EmitTid(const ir::Op& op);
 

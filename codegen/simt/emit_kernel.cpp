@@ -1,6 +1,6 @@
-// SIMT lowering: kernel bodies (parameters, the loop over block programs), op dispatch,
-// structured control flow (conditions are block-uniform, so every lane takes the same path
-// and barriers inside regions are legal), and the module-level driver.
+// SIMT lowering: kernel bodies (parameters, the loop over block programs), op dispatch, the
+// SIMT side of structured control flow (conditions are block-uniform, so every lane takes the
+// same path and barriers inside regions are legal), and the module-level driver.
 #include <cstddef>
 
 #include <llvm/IR/Verifier.h>
@@ -27,21 +27,7 @@ llvm::Value* Emitter::EntryAlloca(llvm::Type* t, const std::string& name, unsign
 }
 
 void Emitter::Loop(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body) {
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* pre = b_.GetInsertBlock();
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "sl.header", fn);
-  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "sl.body", fn);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "sl.end", fn);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  llvm::PHINode* i = b_.CreatePHI(b_.getInt64Ty(), 2, "i");
-  i->addIncoming(lo, pre);
-  b_.CreateCondBr(b_.CreateICmpSLT(i, hi), loop, exit);
-  b_.SetInsertPoint(loop);
-  body(i);
-  i->addIncoming(b_.CreateAdd(i, I64(1)), b_.GetInsertBlock());
-  b_.CreateBr(header);
-  b_.SetInsertPoint(exit);
+  codegen::EmitCountedLoop(b_, lo, hi, {"sl", "i", /*signed_compare=*/true, /*no_wrap=*/false}, body);
 }
 
 void Emitter::OnLane0(const std::function<void()>& body) {
@@ -179,155 +165,29 @@ void Emitter::EmitOp(const ir::Op& op) {
     for (auto& r : op.results()) WriteCopy(r.get());
 }
 
-void Emitter::EmitControl(const ir::Op& op) {
-  switch (op.code()) {
-    case OpCode::If: EmitIf(op); return;
-    case OpCode::For: EmitFor(op); return;
-    case OpCode::While: EmitWhile(op); return;
-    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
-    TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
-      ir::op_cases::NotHandledHere(op, "SIMT control-flow emitter");
-  }
+// ---------------------------------------------------------------- control-flow hooks
+
+llvm::Value* Emitter::NewTileSlot(const ir::Type& t, const char* name) {
+  return EntryAlloca(llvm::ArrayType::get(scalar_.MemTy(t.elem), uint64_t(Slots(t))), name);
 }
 
-// ---------------------------------------------------------------- slots and regions
-
-Emitter::Slot Emitter::MakeSlot(const ir::Type& t) {
-  if (t.is_tile()) {
-    auto* arr = llvm::ArrayType::get(scalar_.MemTy(t.elem), uint64_t(Slots(t)));
-    return {EntryAlloca(arr, "carried"), t};
-  }
-  return {EntryAlloca(scalar_.ValTy(t.elem), "slot", 8), t};
+bool Emitter::TileInSlot(const ir::Value* tile, const Slot& s) {
+  const TileRep& r = tiles_.at(tile);
+  return !r.shared && r.ptr == s.ptr;
 }
 
-void Emitter::BindSlot(const ir::Value* v, const Slot& s) {
-  if (s.type.is_tile()) tiles_[v] = TileRep{s.ptr, false, nullptr};
-  else Set(v, b_.CreateLoad(scalar_.ValTy(s.type.elem), s.ptr));
+void Emitter::CopySlot(const Slot& dst, const Slot& src) {
+  // Both are this lane's register slots, so a plain copy moves every element it owns.
+  uint64_t bytes = mod_.getDataLayout().getTypeAllocSize(scalar_.MemTy(dst.type.elem)) * uint64_t(Slots(dst.type));
+  b_.CreateMemCpy(dst.ptr, llvm::MaybeAlign(16), src.ptr, llvm::MaybeAlign(16), bytes);
 }
 
-void Emitter::StoreSlots(const std::vector<Slot>& slots, const std::vector<ir::Value*>& vals) {
-  // Stage a yielded tile that is itself one of the destination slots (a loop that swaps).
-  std::vector<llvm::Value*> staged(vals.size(), nullptr);
-  for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]->type().is_tile()) continue;
-    const TileRep& r = tiles_.at(vals[i]);
-    for (size_t j = 0; j < slots.size(); ++j)
-      if (j != i && !r.shared && r.ptr == slots[j].ptr) {
-        Slot tmp = MakeSlot(vals[i]->type());
-        CopyToRegister(vals[i], tmp.ptr);
-        staged[i] = tmp.ptr;
-      }
-  }
-  for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]->type().is_tile()) {
-      b_.CreateStore(Get(vals[i]), slots[i].ptr);
-      continue;
-    }
-    if (staged[i]) {
-      uint64_t bytes = mod_.getDataLayout().getTypeAllocSize(scalar_.MemTy(vals[i]->type().elem)) *
-                       uint64_t(Slots(vals[i]->type()));
-      b_.CreateMemCpy(slots[i].ptr, llvm::MaybeAlign(16), staged[i], llvm::MaybeAlign(16), bytes);
-    } else if (tiles_.at(vals[i]).shared || tiles_.at(vals[i]).ptr != slots[i].ptr) {
-      CopyToRegister(vals[i], slots[i].ptr);
-    }
-  }
+void Emitter::BeforeRegionExit(const ir::Op& terminator) {
+  if (!in_map_ && plan_->BarrierBefore(&terminator)) target_.Barrier(b_);
 }
 
-void Emitter::EmitIf(const ir::Op& op) {
-  std::vector<Slot> slots;
-  for (auto& r : op.results()) slots.push_back(MakeSlot(r->type()));
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx_, "if.then", fn);
-  llvm::BasicBlock* else_bb = llvm::BasicBlock::Create(ctx_, "if.else", fn);
-  llvm::BasicBlock* merge = llvm::BasicBlock::Create(ctx_, "if.end", fn);
-  b_.CreateCondBr(Get(op.operand(0)), then_bb, else_bb);
-  for (int r = 0; r < 2; ++r) {
-    b_.SetInsertPoint(r == 0 ? then_bb : else_bb);
-    const ir::Block& region = *op.region(r);
-    EmitBlock(region);
-    if (ir::Op* y = region.terminator()) {
-      if (!in_map_ && plan_->BarrierBefore(y)) target_.Barrier(b_);
-      StoreSlots(slots, y->operands());
-    }
-    b_.CreateBr(merge);
-  }
-  b_.SetInsertPoint(merge);
-  for (int i = 0; i < op.num_results(); ++i) BindSlot(op.result(i), slots[size_t(i)]);
-  if (!in_map_)
-    for (auto& r : op.results()) WriteCopy(r.get());
-}
-
-void Emitter::EmitFor(const ir::Op& op) {
-  const ir::Block& body = *op.region(0);
-  ScalarType it = op.operand(0)->type().elem.scalar;
-  llvm::Value* lo = Get(op.operand(0));
-  llvm::Value* hi = Get(op.operand(1));
-  llvm::Value* step = Get(op.operand(2));
-  std::vector<Slot> slots;
-  std::vector<ir::Value*> inits;
-  for (int i = 3; i < op.num_operands(); ++i) {
-    slots.push_back(MakeSlot(op.operand(i)->type()));
-    inits.push_back(op.operand(i));
-  }
-  StoreSlots(slots, inits);
-  llvm::Value* iv_slot = EntryAlloca(lo->getType(), "iv", 8);
-  b_.CreateStore(lo, iv_slot);
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "for.header", fn);
-  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "for.body", fn);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "for.end", fn);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(header);
-  llvm::Value* iv = b_.CreateLoad(lo->getType(), iv_slot, "i");
-  b_.CreateCondBr(bs::RangeContinues(b_, iv, hi, step, IsSigned(it)), loop, exit);
-  b_.SetInsertPoint(loop);
-  Set(body.arg(0), iv);
-  for (size_t i = 0; i < slots.size(); ++i) BindSlot(body.arg(int(i) + 1), slots[i]);
-  EmitBlock(body);
-  if (ir::Op* y = body.terminator()) {
-    if (!in_map_ && plan_->BarrierBefore(y)) target_.Barrier(b_);
-    StoreSlots(slots, y->operands());
-  }
-  b_.CreateStore(b_.CreateAdd(iv, step), iv_slot);
-  b_.CreateBr(header);
-  b_.SetInsertPoint(exit);
-  for (int i = 0; i < op.num_results(); ++i) BindSlot(op.result(i), slots[size_t(i)]);
-  if (!in_map_)
-    for (auto& r : op.results()) WriteCopy(r.get());
-}
-
-void Emitter::EmitWhile(const ir::Op& op) {
-  const ir::Block& before = *op.region(0);
-  const ir::Block& after = *op.region(1);
-  std::vector<Slot> state, results;
-  for (const ir::Value* v : op.operands()) state.push_back(MakeSlot(v->type()));
-  for (auto& r : op.results()) results.push_back(MakeSlot(r->type()));
-  StoreSlots(state, op.operands());
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* cond_bb = llvm::BasicBlock::Create(ctx_, "while.cond", fn);
-  llvm::BasicBlock* body_bb = llvm::BasicBlock::Create(ctx_, "while.body", fn);
-  llvm::BasicBlock* exit = llvm::BasicBlock::Create(ctx_, "while.end", fn);
-  b_.CreateBr(cond_bb);
-  b_.SetInsertPoint(cond_bb);
-  for (int i = 0; i < before.num_args(); ++i) BindSlot(before.arg(i), state[size_t(i)]);
-  EmitBlock(before);
-  ir::Op* c = before.terminator();
-  if (!in_map_ && plan_->BarrierBefore(c)) target_.Barrier(b_);
-  std::vector<ir::Value*> forwarded(c->operands().begin() + 1, c->operands().end());
-  StoreSlots(results, forwarded);
-  b_.CreateCondBr(Get(c->operand(0)), body_bb, exit);
-  b_.SetInsertPoint(body_bb);
-  for (int i = 0; i < after.num_args(); ++i) BindSlot(after.arg(i), results[size_t(i)]);
-  EmitBlock(after);
-  if (ir::Op* y = after.terminator()) {
-    if (!in_map_ && plan_->BarrierBefore(y)) target_.Barrier(b_);
-    StoreSlots(state, y->operands());
-  }
-  b_.CreateBr(cond_bb);
-  b_.SetInsertPoint(exit);
-  for (int i = 0; i < op.num_results(); ++i) BindSlot(op.result(i), results[size_t(i)]);
+void Emitter::AfterControlResults(const ir::Op& op) {
+  // Control flow writes its results' copies here, after the merge, not in EmitOp.
   if (!in_map_)
     for (auto& r : op.results()) WriteCopy(r.get());
 }

@@ -7,6 +7,7 @@
 #include <functional>
 #include <unordered_map>
 
+#include "codegen/common/control_flow.h"
 #include "codegen/simt/target.h"
 
 namespace tilec::codegen::simt {
@@ -19,7 +20,7 @@ struct TileRep {
   llvm::Value* copy = nullptr;
 };
 
-class Emitter {
+class Emitter : public StructuredEmitter {
  public:
   Emitter(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim);
   SimtKernelLayout EmitKernel(const ir::Function& f);
@@ -28,21 +29,28 @@ class Emitter {
   // ---- kernel, control flow (emit_kernel.cpp) ----
   void EmitBlock(const ir::Block& b);
   void EmitOp(const ir::Op& op);
-  void EmitControl(const ir::Op& op);
-  void EmitIf(const ir::Op& op);
-  void EmitFor(const ir::Op& op);
-  void EmitWhile(const ir::Op& op);
   void EmitTid(const ir::Op& op);
-  struct Slot {
-    llvm::Value* ptr;
-    ir::Type type;
-  };
-  Slot MakeSlot(const ir::Type& t);
-  void StoreSlots(const std::vector<Slot>& slots, const std::vector<ir::Value*>& vals);
-  void BindSlot(const ir::Value* v, const Slot& s);
   void Loop(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body);
   void OnLane0(const std::function<void()>& body);
   llvm::Value* EntryAlloca(llvm::Type* t, const std::string& name, unsigned align = 16);
+
+  // ---- structured control flow: a carried tile is register slots (its lane's elements);
+  // barriers and cross-lane copies go where the plan put them ----
+  llvm::IRBuilder<>& Builder() override { return b_; }
+  llvm::Value* ValueOf(const ir::Value* v) override { return Get(v); }
+  void Define(const ir::Value* v, llvm::Value* lv) override { Set(v, lv); }
+  void EmitRegion(const ir::Block& b) override { EmitBlock(b); }
+  llvm::Value* SlotAlloca(llvm::Type* t, const char* name, unsigned align) override {
+    return EntryAlloca(t, name, align);
+  }
+  llvm::Type* ScalarSlotType(const ir::ElemType& e) override { return scalar_.ValTy(e); }
+  llvm::Value* NewTileSlot(const ir::Type& t, const char* name) override;
+  bool TileInSlot(const ir::Value* tile, const Slot& s) override;
+  void StoreTile(const Slot& dst, const ir::Value* tile) override { CopyToRegister(tile, dst.ptr); }
+  void CopySlot(const Slot& dst, const Slot& src) override;
+  void BindTile(const ir::Value* v, const Slot& s) override { tiles_[v] = TileRep{s.ptr, false, nullptr}; }
+  void BeforeRegionExit(const ir::Op& terminator) override;
+  void AfterControlResults(const ir::Op& op) override;
 
   // ---- tiles (emit_tile.cpp) ----
   int Slots(const ir::Type& t) const;
