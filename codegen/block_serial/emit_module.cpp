@@ -1,5 +1,5 @@
 // Block-serial lowering: kernel entries (argument unpacking and the loop over the grid
-// range), op dispatch and loop nests; structured control flow is codegen/common's.
+// range) and loop nests; op dispatch and structured control flow are codegen/common's.
 #include <cstddef>
 
 #include <llvm/IR/Verifier.h>
@@ -7,7 +7,6 @@
 
 #include "codegen/block_serial/emitter.h"
 #include "codegen/codegen.h"
-#include "ir/op_cases.h"
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen {
@@ -15,8 +14,6 @@ namespace tilec::codegen {
 std::string EntrySymbol(const std::string& kernel_name) { return "tilec_kernel_" + kernel_name; }
 
 namespace bs {
-
-using ir::OpCode;
 
 Emitter::Emitter(const ir::Module& m, llvm::Module& mod)
     : irm_(m), mod_(mod), ctx_(mod.getContext()), b_(mod.getContext()) {}
@@ -94,52 +91,9 @@ void Emitter::EmitKernel(const ir::Function& f) {
   b_.CreateRetVoid();
 }
 
-void Emitter::EmitTid(const ir::Op& op) {
-  if (op.num_results() == 1) {
-    Set(op.result(), b_.CreateTrunc(linear_, b_.getInt32Ty(), "tid"));
-    return;
-  }
-  // Row-major coordinates over the four launch extents (unused trailing ones are 1).
-  llvm::Value* rest = linear_;
-  std::vector<llvm::Value*> coords(ir::kMaxDims);
-  for (int d = ir::kMaxDims - 1; d >= 0; --d) {
-    coords[d] = b_.CreateURem(rest, launch_dims_[d]);
-    rest = b_.CreateUDiv(rest, launch_dims_[d]);
-  }
-  for (int k = 0; k < op.num_results(); ++k)
-    Set(op.result(k), b_.CreateTrunc(coords[k], b_.getInt32Ty(), "tid" + std::to_string(k)));
-}
-
 void Emitter::EmitBlock(const ir::Block& b) {
   for (auto& op : b.ops())
     if (!ir::IsTerminator(op->code())) EmitOp(*op);
-}
-
-void Emitter::EmitOp(const ir::Op& op) {
-  switch (ir::FamilyOf(op.code())) {
-    case ir::OpFamily::Constant: Set(op.result(), EmitConst(op)); return;
-    case ir::OpFamily::Tid: EmitTid(op); return;
-    case ir::OpFamily::Select:
-      Set(op.result(), b_.CreateSelect(Get(op.operand(0)), Get(op.operand(1)), Get(op.operand(2))));
-      return;
-    case ir::OpFamily::Elementwise: EmitElementwise(op); return;
-    case ir::OpFamily::Compare:
-      Set(op.result(), EmitCmp(op.pred(), op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
-      return;
-    case ir::OpFamily::Logic: Set(op.result(), EmitLogic(op.code(), Get(op.operand(0)), Get(op.operand(1)))); return;
-    case ir::OpFamily::Array: EmitArrayOp(op); return;
-    case ir::OpFamily::Struct:
-      Set(op.result(), EmitStructOp(op, Get(op.operand(0)), op.num_operands() > 1 ? Get(op.operand(1)) : nullptr));
-      return;
-    case ir::OpFamily::TileBuild: case ir::OpFamily::TileMap: case ir::OpFamily::TileReduce:
-    case ir::OpFamily::TileScan: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
-      EmitTileOp(op);
-      return;
-    case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); return;
-    case ir::OpFamily::Print: EmitPrint(op); return;
-    case ir::OpFamily::Control: EmitControl(op); return;
-    case ir::OpFamily::Terminator: ir::op_cases::NotHandledHere(op, "block-serial op dispatch (terminators end regions)");
-  }
 }
 
 // ---------------------------------------------------------------- loops

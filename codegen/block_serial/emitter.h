@@ -13,7 +13,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
-#include "codegen/common/control_flow.h"
+#include "codegen/common/dispatch.h"
 #include "ir/ir.h"
 
 namespace tilec::codegen {
@@ -34,7 +34,7 @@ struct ArrayVal {
   llvm::Value* strides[ir::kMaxDims] = {};
 };
 
-class Emitter : public StructuredEmitter {
+class Emitter : public OpDispatcher {
  public:
   Emitter(const ir::Module& m, llvm::Module& mod);
   void EmitKernel(const ir::Function& f);
@@ -80,16 +80,16 @@ class Emitter : public StructuredEmitter {
                                   const std::vector<llvm::Value*>& out_coords);
 
   // ---- memory (emit_memory.cpp) ----
-  void EmitArrayOp(const ir::Op& op);
-  void EmitTileMemoryOp(const ir::Op& op);
+  void EmitArrayOp(const ir::Op& op) override;
+  void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);
   // Atomic add of an element (scalar or struct, value form) at ptr; returns the previous value.
   llvm::Value* EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e);
 
   // ---- tiles (emit_tile.cpp) ----
-  void EmitTileOp(const ir::Op& op);
-  void EmitElementwise(const ir::Op& op);  // scalar or tile
-  void EmitPrint(const ir::Op& op);
+  void EmitTileOp(const ir::Op& op) override;
+  void EmitElementwise(const ir::Op& op) override;  // scalar or tile
+  void EmitPrint(const ir::Op& op) override;
   llvm::Value* TileElemPtr(llvm::Value* buf, const ir::ElemType& e, llvm::Value* linear);
   llvm::Value* AllocTile(const ir::Type& t, const char* name = "tile");
   void CopyTile(llvm::Value* dst, llvm::Value* src, const ir::Type& t);
@@ -102,7 +102,6 @@ class Emitter : public StructuredEmitter {
   void EmitLoopNest(const ir::Type& tile,
                     const std::function<void(const std::vector<llvm::Value*>&, llvm::Value*)>& body);
   void EmitBlock(const ir::Block& b);  // every op but the terminator
-  void EmitOp(const ir::Op& op);
 
   llvm::Value* Get(const ir::Value* v);
   void Set(const ir::Value* v, llvm::Value* lv) { vals_[v] = lv; }
@@ -130,7 +129,9 @@ class Emitter : public StructuredEmitter {
   void CopySlot(const Slot& dst, const Slot& src) override { CopyTile(dst.ptr, src.ptr, dst.type); }
   void BindTile(const ir::Value* v, const Slot& s) override { Set(v, s.ptr); }
   llvm::Function* HalfHelper(const char* name);  // f16/bf16 <-> f32 conversions
-  void EmitTid(const ir::Op& op);
+  bs::Emitter& Scalar() override { return *this; }
+  llvm::Value* ProgramIndex() override { return linear_; }
+  llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
 
   const ir::Module& irm_;
   llvm::Module& mod_;

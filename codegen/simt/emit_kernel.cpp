@@ -1,18 +1,15 @@
-// SIMT lowering: kernel bodies (parameters, the loop over block programs), op dispatch, the
-// SIMT side of structured control flow (conditions are block-uniform, so every lane takes the
+// SIMT lowering: kernel bodies (parameters, the loop over block programs), the SIMT side of
+// op dispatch and structured control flow (conditions are block-uniform, so every lane takes the
 // same path and barriers inside regions are legal), and the module-level driver.
 #include <cstddef>
 
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
-#include "ir/op_cases.h"
 #include "codegen/simt/emitter.h"
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
-
-using ir::OpCode;
 
 Emitter::Emitter(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim)
     : irm_(m), mod_(mod), ctx_(mod.getContext()), scalar_(m, mod), b_(scalar_.b()), target_(target),
@@ -112,21 +109,6 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   return layout;
 }
 
-void Emitter::EmitTid(const ir::Op& op) {
-  if (op.num_results() == 1) {
-    Set(op.result(), b_.CreateTrunc(prog_, b_.getInt32Ty(), "tid"));
-    return;
-  }
-  llvm::Value* rest = prog_;
-  std::vector<llvm::Value*> coords(ir::kMaxDims);
-  for (int d = ir::kMaxDims - 1; d >= 0; --d) {
-    coords[size_t(d)] = b_.CreateURem(rest, launch_dims_[d]);
-    rest = b_.CreateUDiv(rest, launch_dims_[d]);
-  }
-  for (int k = 0; k < op.num_results(); ++k)
-    Set(op.result(k), b_.CreateTrunc(coords[size_t(k)], b_.getInt32Ty(), "tid" + std::to_string(k)));
-}
-
 void Emitter::EmitBlock(const ir::Block& b) {
   if (!in_map_)
     for (auto& arg : b.args()) WriteCopy(arg.get());
@@ -134,32 +116,11 @@ void Emitter::EmitBlock(const ir::Block& b) {
     if (!ir::IsTerminator(op->code())) EmitOp(*op);
 }
 
-void Emitter::EmitOp(const ir::Op& op) {
+void Emitter::BeforeOp(const ir::Op& op) {
   if (!in_map_ && plan_->BarrierBefore(&op)) target_.Barrier(b_);
-  switch (ir::FamilyOf(op.code())) {
-    case ir::OpFamily::Constant: Set(op.result(), scalar_.EmitConst(op)); break;
-    case ir::OpFamily::Tid: EmitTid(op); break;
-    case ir::OpFamily::Select:
-      Set(op.result(), b_.CreateSelect(Get(op.operand(0)), Get(op.operand(1)), Get(op.operand(2))));
-      break;
-    case ir::OpFamily::Elementwise: EmitElementwise(op); break;
-    case ir::OpFamily::Compare:
-      Set(op.result(), scalar_.EmitCmp(op.pred(), op.operand(0)->type().elem.scalar, Get(op.operand(0)), Get(op.operand(1))));
-      break;
-    case ir::OpFamily::Logic: Set(op.result(), scalar_.EmitLogic(op.code(), Get(op.operand(0)), Get(op.operand(1)))); break;
-    case ir::OpFamily::Array: EmitArrayOp(op); break;
-    case ir::OpFamily::Struct:
-      Set(op.result(), scalar_.EmitStructOp(op, Get(op.operand(0)), op.num_operands() > 1 ? Get(op.operand(1)) : nullptr));
-      break;
-    case ir::OpFamily::TileBuild: case ir::OpFamily::TileMap: case ir::OpFamily::TileReduce:
-    case ir::OpFamily::TileScan: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
-      EmitTileOp(op);
-      break;
-    case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); break;
-    case ir::OpFamily::Print: EmitPrint(op); break;
-    case ir::OpFamily::Control: EmitControl(op); break;
-    case ir::OpFamily::Terminator: ir::op_cases::NotHandledHere(op, "SIMT op dispatch (terminators end regions)");
-  }
+}
+
+void Emitter::AfterOp(const ir::Op& op) {
   // Control flow writes its results' copies itself, after the merge.
   if (!in_map_ && !ir::HasTrait(op.code(), ir::kRegions))
     for (auto& r : op.results()) WriteCopy(r.get());
@@ -187,7 +148,7 @@ void Emitter::BeforeRegionExit(const ir::Op& terminator) {
 }
 
 void Emitter::AfterControlResults(const ir::Op& op) {
-  // Control flow writes its results' copies here, after the merge, not in EmitOp.
+  // Control flow writes its results' copies here, after the merge, not in AfterOp.
   if (!in_map_)
     for (auto& r : op.results()) WriteCopy(r.get());
 }

@@ -7,7 +7,7 @@
 #include <functional>
 #include <unordered_map>
 
-#include "codegen/common/control_flow.h"
+#include "codegen/common/dispatch.h"
 #include "codegen/simt/target.h"
 
 namespace tilec::codegen::simt {
@@ -20,7 +20,7 @@ struct TileRep {
   llvm::Value* copy = nullptr;
 };
 
-class Emitter : public StructuredEmitter {
+class Emitter : public OpDispatcher {
  public:
   Emitter(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim);
   SimtKernelLayout EmitKernel(const ir::Function& f);
@@ -28,8 +28,6 @@ class Emitter : public StructuredEmitter {
  private:
   // ---- kernel, control flow (emit_kernel.cpp) ----
   void EmitBlock(const ir::Block& b);
-  void EmitOp(const ir::Op& op);
-  void EmitTid(const ir::Op& op);
   void Loop(llvm::Value* lo, llvm::Value* hi, const std::function<void(llvm::Value*)>& body);
   void OnLane0(const std::function<void()>& body);
   llvm::Value* EntryAlloca(llvm::Type* t, const std::string& name, unsigned align = 16);
@@ -50,6 +48,12 @@ class Emitter : public StructuredEmitter {
   void CopySlot(const Slot& dst, const Slot& src) override;
   void BindTile(const ir::Value* v, const Slot& s) override { tiles_[v] = TileRep{s.ptr, false, nullptr}; }
   void BeforeRegionExit(const ir::Op& terminator) override;
+  // ---- op dispatch ----
+  bs::Emitter& Scalar() override { return scalar_; }
+  llvm::Value* ProgramIndex() override { return prog_; }
+  llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
+  void BeforeOp(const ir::Op& op) override;
+  void AfterOp(const ir::Op& op) override;
   void AfterControlResults(const ir::Op& op) override;
 
   // ---- tiles (emit_tile.cpp) ----
@@ -66,15 +70,15 @@ class Emitter : public StructuredEmitter {
   void WriteCopy(const ir::Value* v);
   void CopyToRegister(const ir::Value* src, llvm::Value* slot_array);
   llvm::Value* Coord(const ir::Type& t, llvm::Value* lin, int d);  // i64
-  void EmitElementwise(const ir::Op& op);
-  void EmitTileOp(const ir::Op& op);
+  void EmitElementwise(const ir::Op& op) override;
+  void EmitTileOp(const ir::Op& op) override;
   void EmitReduce(const ir::Op& op);
   void EmitScan(const ir::Op& op);
-  void EmitPrint(const ir::Op& op);
+  void EmitPrint(const ir::Op& op) override;
 
   // ---- memory (emit_memory.cpp) ----
-  void EmitArrayOp(const ir::Op& op);
-  void EmitTileMemoryOp(const ir::Op& op);
+  void EmitArrayOp(const ir::Op& op) override;
+  void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
 
   llvm::Value* Get(const ir::Value* v) { return vals_.at(v); }

@@ -1,0 +1,40 @@
+// One op dispatcher for every lowering of Tile IR to LLVM: scalar families go to the shared
+// scalar emitter (block-serial's), control flow to StructuredEmitter, and only the
+// tile-layout families (and SIMT's barrier/copy placement around an op) differ per lowering.
+#pragma once
+#include "codegen/common/control_flow.h"
+
+namespace tilec::codegen {
+
+namespace bs {
+class Emitter;
+}
+
+class OpDispatcher : public StructuredEmitter {
+ public:
+  void EmitOp(const ir::Op& op);
+
+ protected:
+  // Scalar arithmetic, constants, casts, compares, logic and structs: one implementation, so
+  // every lowering computes bit-identical scalar values.
+  virtual bs::Emitter& Scalar() = 0;
+  // The grid index (i64) of the block program being run, and the launch extents.
+  virtual llvm::Value* ProgramIndex() = 0;
+  virtual llvm::Value* LaunchDim(int d) = 0;
+
+  // ---- tile layout: the families whose code depends on where a tile's elements live ----
+  virtual void EmitElementwise(const ir::Op& op) = 0;  // scalar or tile
+  virtual void EmitArrayOp(const ir::Op& op) = 0;
+  virtual void EmitTileOp(const ir::Op& op) = 0;
+  virtual void EmitTileMemoryOp(const ir::Op& op) = 0;
+  virtual void EmitPrint(const ir::Op& op) = 0;
+
+  // ---- placement hooks (SIMT barriers and cross-lane copies) ----
+  virtual void BeforeOp(const ir::Op& op) { (void)op; }
+  virtual void AfterOp(const ir::Op& op) { (void)op; }
+
+ private:
+  void EmitTid(const ir::Op& op);
+};
+
+}  // namespace tilec::codegen
