@@ -130,20 +130,11 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
   const ArrayVal& a = GetArray(op.operand(0));
-  bool indexed = false, is_load = false, is_store = false;
-  switch (op.code()) {
-    case OpCode::TileLoad: is_load = true; break;
-    case OpCode::TileStore: is_store = true; break;
-    case OpCode::TileAtomicAdd: break;
-    case OpCode::TileLoadIndexed: indexed = is_load = true; break;
-    case OpCode::TileStoreIndexed: indexed = is_store = true; break;
-    case OpCode::TileAtomicAddIndexed: indexed = true; break;
-    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
-    TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      ir::op_cases::NotHandledHere(op, "block-serial tile memory emitter");
-  }
+  // The six tile memory ops differ in what ops.def says of them: indexed or not, and whether
+  // they read, write, or both (an atomic add).
+  bool indexed = ir::HasTrait(op.code(), ir::kCrossLaneIndices);
+  bool is_store = ir::HasTrait(op.code(), ir::kWritesMemory) && !ir::HasTrait(op.code(), ir::kReadsMemory);
+  bool is_load = !ir::HasTrait(op.code(), ir::kWritesMemory);
   int tile_pos = is_load ? -1 : indexed ? 2 : 1;
   int off_pos = is_load ? (indexed ? 2 : 1) : tile_pos + 1;
   int axis = indexed ? int(op.axis()) : -1;

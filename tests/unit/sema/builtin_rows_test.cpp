@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "tests/unit/sema/sema_test_util.h"
@@ -124,29 +125,7 @@ TEST(BuiltinRows, EveryRowHasAResultAndEveryCallableRowLowers) {
   }
 }
 
-// The `.. testcode::` block of a page, dedented.
-std::string TestCode(const std::string& path) {
-  std::ifstream in(path);
-  std::string line, out;
-  bool in_block = false;
-  size_t indent = std::string::npos;
-  while (std::getline(in, line)) {
-    if (line.find(".. testcode::") != std::string::npos) {
-      in_block = true;
-      continue;
-    }
-    if (!in_block) continue;
-    size_t k = line.find_first_not_of(' ');
-    if (k == std::string::npos) {
-      out += "\n";
-      continue;
-    }
-    if (indent == std::string::npos) indent = k;
-    if (k < indent) break;
-    out += line.substr(indent) + "\n";
-  }
-  return out;
-}
+using testing::TestCode;
 
 TEST(BuiltinRows, DocPagesCheckClean) {
   std::vector<std::string> pages;
@@ -157,7 +136,8 @@ TEST(BuiltinRows, DocPagesCheckClean) {
     if (std::filesystem::exists(warp)) pages.push_back(warp);
   }
   for (const std::string& page : pages) {
-    std::string code = TestCode(page);
+    std::ifstream in(page);
+    std::string code = TestCode(std::string(std::istreambuf_iterator<char>(in), {}));
     ASSERT_NE(code.find("@wp.kernel"), std::string::npos) << page;
     auto c = ParseAndCheck("import warp as wp\nimport numpy as np\n" + code);
     EXPECT_FALSE(c->diags.has_errors()) << page << "\n" << Rendered(c->diags);

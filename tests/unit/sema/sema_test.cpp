@@ -29,29 +29,7 @@ std::string Rendered(const diag::DiagnosticEngine& d) {
   return os.str();
 }
 
-// The `.. testcode::` block of a spec page, dedented.
-std::string TestCode(const std::string& rst) {
-  std::istringstream in(rst);
-  std::string line, out;
-  bool in_block = false;
-  size_t indent = std::string::npos;
-  while (std::getline(in, line)) {
-    if (line.find(".. testcode::") != std::string::npos) {
-      in_block = true;
-      continue;
-    }
-    if (!in_block) continue;
-    size_t k = line.find_first_not_of(' ');
-    if (k == std::string::npos) {
-      out += "\n";
-      continue;
-    }
-    if (indent == std::string::npos) indent = k;
-    if (k < indent) break;
-    out += line.substr(indent) + "\n";
-  }
-  return out;
-}
+using testing::TestCode;
 
 TEST(SemaLayout, NestedStructMatchesCLayout) {
   // The same fields as C++ structs: the compiler's own offsetof is the reference.

@@ -1,6 +1,7 @@
 // Helpers for the checker's unit tests: parse and check a source string in one call.
 #pragma once
 #include <memory>
+#include <sstream>
 #include <string>
 
 #include "frontend/parse/parse.h"
@@ -24,6 +25,30 @@ inline std::unique_ptr<Checked> ParseAndCheck(const std::string& text, const Che
   c->parse_errors = c->diags.error_count();
   c->checked = Check(*c->module, c->diags, options);
   return c;
+}
+
+// The first `.. testcode::` block of a documentation page's text, dedented.
+inline std::string TestCode(const std::string& rst) {
+  std::istringstream in(rst);
+  std::string line, out;
+  bool in_block = false;
+  size_t indent = std::string::npos;
+  while (std::getline(in, line)) {
+    if (line.find(".. testcode::") != std::string::npos) {
+      in_block = true;
+      continue;
+    }
+    if (!in_block) continue;
+    size_t k = line.find_first_not_of(' ');
+    if (k == std::string::npos) {
+      out += "\n";
+      continue;
+    }
+    if (indent == std::string::npos) indent = k;
+    if (k < indent) break;
+    out += line.substr(indent) + "\n";
+  }
+  return out;
 }
 
 }  // namespace tilec::sema::testing
