@@ -615,17 +615,7 @@ class Parser {
     body->AddArg(lo->type());
     if (EatWord("iter")) {
       if (!Expect("(", "after `iter`")) return false;
-      do {
-        Pending p;
-        Value* init;
-        if (!ReadPending(p, "as a loop-carried value") || !Expect("=", "after the loop-carried value") ||
-            !Use("as the initial value", init))
-          return false;
-        args.push_back(p);
-        op->operands().push_back(init);
-        body->AddArg(init->type());
-      } while (Eat(","));
-      if (!Expect(")", "after the loop-carried values")) return false;
+      if (!ParseCarried(op, body, args)) return false;
     }
     std::vector<Type> types;
     if (!ParseArrowTypes(types) || !CheckResultTypes(results, types, "for", nb)) return false;
@@ -636,22 +626,28 @@ class Parser {
     return DefineResults(op, results);
   }
 
+  // `%a = %init, ...)`: loop-carried values of a for or while, each an operand of `op` and an
+  // argument of `region`; reads up to and including the closing parenthesis.
+  bool ParseCarried(Op* op, Block* region, std::vector<Pending>& args) {
+    do {
+      Pending p;
+      Value* init;
+      if (!ReadPending(p, "as a loop-carried value") || !Expect("=", "after the loop-carried value") ||
+          !Use("as the initial value", init))
+        return false;
+      args.push_back(p);
+      op->operands().push_back(init);
+      region->AddArg(init->type());
+    } while (Eat(","));
+    return Expect(")", "after the loop-carried values");
+  }
+
   bool ParseWhile(Op* op, const std::vector<Pending>& results, size_t nb) {
     std::vector<Pending> before_args;
     Block* before = op->AddRegion();
     if (!Expect("(", "after `while`")) return false;
     if (!Eat(")")) {
-      do {
-        Pending p;
-        Value* init;
-        if (!ReadPending(p, "as a loop-carried value") || !Expect("=", "after the loop-carried value") ||
-            !Use("as the initial value", init))
-          return false;
-        before_args.push_back(p);
-        op->operands().push_back(init);
-        before->AddArg(init->type());
-      } while (Eat(","));
-      if (!Expect(")", "after the loop-carried values")) return false;
+      if (!ParseCarried(op, before, before_args)) return false;
     }
     std::vector<Type> types;
     if (!ParseArrowTypes(types) || !CheckResultTypes(results, types, "while", nb)) return false;
