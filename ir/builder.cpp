@@ -110,6 +110,10 @@ Value* Builder::AtomicAdd(Value* array, const std::vector<Value*>& indices, Valu
   return Create(OpCode::AtomicAdd, ops, {array->type().ElemValueType()})->result();
 }
 
+Value* Builder::LaneId() {
+  return Create(OpCode::LaneId, {}, {Type::Scalar(ScalarType::Int32)})->result();
+}
+
 Value* Builder::ArrayDim(Value* array, int dim) {
   Op* op = Create(OpCode::ArrayDim, {array}, {Type::Scalar(ScalarType::Int32)});
   op->dim() = dim;

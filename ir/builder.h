@@ -45,6 +45,7 @@ class Builder {
   Value* Select(Value* cond, Value* a, Value* b);
   Value* Cast(Value* v, ScalarType to);  // scalars, or tiles element by element
   std::vector<Value*> Tid(int count);
+  Value* LaneId();  // lane-varying int32
 
   // --- arrays and structs ---
   Value* ArrayLoad(Value* array, const std::vector<Value*>& indices);

@@ -40,6 +40,7 @@ enum Trait : uint32_t {
   kElementwise = 1u << 7,       // scalars, or tiles element by element
   kRegions = 1u << 8,           // structured control flow with nested regions
   kTerminator = 1u << 9,
+  kLaneVarying = 1u << 10,      // its results differ per lane whatever its operands
 };
 inline constexpr uint32_t operator|(Trait a, Trait b) { return uint32_t(a) | uint32_t(b); }
 inline constexpr uint32_t operator|(uint32_t a, Trait b) { return a | uint32_t(b); }
@@ -107,7 +108,7 @@ class Value {
   bool is_block_arg() const { return def_ == nullptr; }
   const std::string& name() const { return name_; }  // optional hint for the printer
   void set_name(std::string n) { name_ = std::move(n); }
-  // The uniformity analysis' verdict (ir/passes/uniformity): the same on every lane of a
+  // The uniformity analysis' verdict (ir/passes/uniformity.h): the same on every lane of a
   // block, or possibly different per lane. Values start uniform.
   bool lane_varying() const { return lane_varying_; }
   void set_lane_varying(bool v) { lane_varying_ = v; }

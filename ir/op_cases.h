@@ -12,7 +12,7 @@
 #include "ir/ir.h"
 
 #define TILEC_OPS_Constant(X) X(Const)
-#define TILEC_OPS_Tid(X) X(Tid)
+#define TILEC_OPS_Tid(X) X(Tid) X(LaneId)
 #define TILEC_OPS_Select(X) X(Select)
 #define TILEC_OPS_Elementwise(X)                                                                   \
   X(Cast) X(Add) X(Sub) X(Mul) X(Div) X(FloorDiv) X(Mod) X(Pow) X(Min) X(Max) X(BitAnd) X(BitOr) \

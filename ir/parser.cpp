@@ -295,7 +295,10 @@ class Parser {
     return FailAt(Code::IrUnknownType, b, pos_, "unknown element type `" + std::string(w) + "`");
   }
 
+  // `varying` before a result or region-argument type is the uniformity mark
+  // (Value::lane_varying); the lists below record it in marks_ for AddResults/AddArgs.
   bool ParseType(Type& out) {
+    marks_.push_back(EatWord("varying"));
     SkipInline();
     size_t b = pos_;
     std::string_view w = PeekWord();
@@ -361,6 +364,7 @@ class Parser {
   }
 
   bool ParseTypeList(std::vector<Type>& out) {
+    marks_.clear();
     do {
       Type t;
       if (!ParseType(t)) return false;
@@ -371,6 +375,7 @@ class Parser {
 
   // `-> (t, ...)` of if/for/while; absent when the op has no results.
   bool ParseArrowTypes(std::vector<Type>& out) {
+    marks_.clear();
     if (!Eat("->")) return true;
     if (!Expect("(", "after `->`")) return false;
     if (Eat(")")) return true;
@@ -513,6 +518,7 @@ class Parser {
   // `(%a: t, ...)`: the printed block arguments of tile_map and of the `do` region.
   bool ParseBlockArgs(std::vector<Pending>& names, std::vector<Type>& types) {
     if (!Expect("(", "before the region arguments")) return false;
+    marks_.clear();
     if (Eat(")")) return true;
     do {
       Pending p;
@@ -590,7 +596,7 @@ class Parser {
         !CheckResultTypes(results, types, "if", nb))
       return false;
     op->operands().push_back(cond);
-    for (const Type& t : types) op->AddResult(t);
+    AddResults(op, types);
     Block* then_b = op->AddRegion();
     Block* else_b = op->AddRegion();
     if (!Expect("{", "to open the `if` region") || !ExpectEol("`{`") || !ParseRegion(then_b, {}, nb))
@@ -619,7 +625,7 @@ class Parser {
     }
     std::vector<Type> types;
     if (!ParseArrowTypes(types) || !CheckResultTypes(results, types, "for", nb)) return false;
-    for (const Type& t : types) op->AddResult(t);
+    AddResults(op, types);
     if (!Expect("{", "to open the `for` body") || !ExpectEol("`{`") || !ParseRegion(body, args, nb) ||
         !ExpectClose("the `for` body"))
       return false;
@@ -651,7 +657,7 @@ class Parser {
     }
     std::vector<Type> types;
     if (!ParseArrowTypes(types) || !CheckResultTypes(results, types, "while", nb)) return false;
-    for (const Type& t : types) op->AddResult(t);
+    AddResults(op, types);
     if (!Expect("{", "to open the `while` condition region") || !ExpectEol("`{`") ||
         !ParseRegion(before, before_args, nb))
       return false;
@@ -661,7 +667,7 @@ class Parser {
         !ExpectWord("do", "after the condition region") || !ParseBlockArgs(after_args, after_types))
       return false;
     Block* after = op->AddRegion();
-    for (const Type& t : after_types) after->AddArg(t);
+    AddArgs(after, after_types);
     if (!Expect("{", "to open the `do` region") || !ExpectEol("`{`") || !ParseRegion(after, after_args, nb) ||
         !ExpectClose("the `do` region"))
       return false;
@@ -674,16 +680,24 @@ class Parser {
     if (!Expect(":", "before the `tile_map` result type") || !ParseTypeList(types) ||
         !CheckResultTypes(results, types, "tile_map", nb))
       return false;
-    for (const Type& t : types) op->AddResult(t);
+    AddResults(op, types);
     std::vector<Pending> args;
     std::vector<Type> arg_types;
     if (!ParseBlockArgs(args, arg_types)) return false;
     Block* body = op->AddRegion();
-    for (const Type& t : arg_types) body->AddArg(t);
+    AddArgs(body, arg_types);
     if (!Expect("{", "to open the `tile_map` body") || !ExpectEol("`{`") || !ParseRegion(body, args, nb) ||
         !ExpectClose("the `tile_map` body"))
       return false;
     return CheckArity(op, nb) && DefineResults(op, results);
+  }
+
+  // Values for the types just read, with the marks the list carried.
+  void AddResults(Op* op, const std::vector<Type>& types) {
+    for (size_t i = 0; i < types.size(); ++i) op->AddResult(types[i])->set_lane_varying(i < marks_.size() && marks_[i]);
+  }
+  void AddArgs(Block* b, const std::vector<Type>& types) {
+    for (size_t i = 0; i < types.size(); ++i) b->AddArg(types[i])->set_lane_varying(i < marks_.size() && marks_[i]);
   }
 
   bool CheckArity(Op* op, size_t nb) {
@@ -910,7 +924,7 @@ class Parser {
       return Fail(Code::IrArity,
                   "result types given to `" + std::string(OpName(code)) + "` without result names");
     }
-    for (const Type& t : types) op->AddResult(t);
+    AddResults(op, types);
     if (!CheckArity(op, nb)) return false;
     if (code == OpCode::Const && !ConstFromText(literal, literal_at, types[0], op->value())) return false;
     if (code == OpCode::TileArange) {
@@ -930,6 +944,7 @@ class Parser {
   const SourceFile* file_;
   diag::DiagnosticEngine& diags_;
   size_t pos_ = 0;
+  std::vector<bool> marks_;  // uniformity marks of the last type list (ParseType)
   Module* m_ = nullptr;
   // Names visible at this point of the current kernel, innermost region last.
   std::vector<std::unordered_map<std::string, Value*>> scopes_;

@@ -1,13 +1,15 @@
-// Tile IR printer. Generic ops print as `%r = name operands {attrs} : types`; control flow
-// ops have their own forms so that loops and branches read like the source.
+// Tile IR printer. Generic ops print as `%r = name operands {attrs} : types` (a lane-varying
+// value's type after `varying`); control flow ops have their own forms so that loops and
+// branches read like the source.
 #include "ir/printer.h"
-#include "ir/op_cases.h"
 
 #include <charconv>
 #include <cmath>
 #include <ostream>
 #include <sstream>
 #include <unordered_map>
+
+#include "ir/op_cases.h"
 
 namespace tilec::ir {
 
@@ -106,11 +108,14 @@ class Printer {
     if (op.num_results()) os_ << " = ";
   }
 
+  // A value's type, after `varying` when the uniformity analysis found it lane-varying.
+  std::string Marked(const Value* v) { return (v->lane_varying() ? "varying " : "") + TypeStr(v->type()); }
+
   std::string ResultTypes(const Op& op) {
     std::string s;
     for (int i = 0; i < op.num_results(); ++i) {
       if (i) s += ", ";
-      s += TypeStr(op.result(i)->type());
+      s += Marked(op.result(i));
     }
     return s;
   }
@@ -171,7 +176,7 @@ class Printer {
     os_ << "(";
     for (int i = 0; i < b.num_args(); ++i) {
       if (i) os_ << ", ";
-      os_ << Name(b.arg(i)) << ": " << TypeStr(b.arg(i)->type());
+      os_ << Name(b.arg(i)) << ": " << Marked(b.arg(i));
     }
     os_ << ")";
   }

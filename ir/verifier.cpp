@@ -1,10 +1,11 @@
 // Verifier implementation: walks each kernel keeping the set of values visible at each point
 // (block arguments and earlier results of enclosing blocks) and checks each op's rule.
 #include "ir/verifier.h"
-#include "ir/op_cases.h"
 
 #include <optional>
 #include <unordered_set>
+
+#include "ir/op_cases.h"
 
 namespace tilec::ir {
 
@@ -73,18 +74,55 @@ class Verifier {
           Error(&op, "operand " + std::to_string(k) + " is not defined before this op in an enclosing block");
       }
       for (auto& r : op.results()) CheckType(&op, r->type(), "result " + std::to_string(r->index()));
-      if (AllOperandsPresent(op)) VerifyOp(op);
+      if (AllOperandsPresent(op)) {
+        VerifyOp(op);
+        if (varying_control_ && Cooperative(op))
+          Error(&op, "a cooperative tile operation under lane-varying control flow: every lane of the block must reach it");
+      }
+      bool varying = AllOperandsPresent(op) && LaneVaryingControl(op);
+      varying_control_ += varying;
       for (auto& region : op.regions()) {
         for (auto& a : region->args()) visible_.insert(a.get());
         VerifyBlock(*region);
         for (auto& a : region->args()) visible_.erase(a.get());
       }
+      varying_control_ -= varying;
       for (auto& r : op.results()) {
         visible_.insert(r.get());
         added.push_back(r.get());
       }
     }
     for (const Value* v : added) visible_.erase(v);
+  }
+
+  // Whether some lanes may run the op's regions and others not (uniformity marks,
+  // ir/passes/uniformity.h).
+  static bool LaneVaryingControl(const Op& op) {
+    switch (op.code()) {
+      case OpCode::If: return op.operand(0)->lane_varying();
+      case OpCode::For:
+        return op.num_operands() >= 3 && (op.operand(0)->lane_varying() || op.operand(1)->lane_varying() ||
+                                          op.operand(2)->lane_varying());
+      case OpCode::While: {
+        Op* cond = op.num_regions() ? op.region(0)->terminator() : nullptr;
+        return cond && cond->num_operands() && cond->operand(0) && cond->operand(0)->lane_varying();
+      }
+      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+      TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+      TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+      TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
+        return false;
+    }
+    return false;
+  }
+
+  // Ops the lanes of a block perform together: anything that makes, reads or writes a tile.
+  static bool Cooperative(const Op& op) {
+    for (const Value* v : op.operands())
+      if (v->type().is_tile()) return true;
+    for (auto& r : op.results())
+      if (r->type().is_tile()) return true;
+    return FamilyOf(op.code()) == OpFamily::TileMemory;
   }
 
   bool AllOperandsPresent(const Op& op) {
@@ -421,6 +459,9 @@ class Verifier {
         for (auto& r : op.results())
           if (!r->type().Is(ScalarType::Int32)) Error(&op, "results must be `int32`");
         return;
+      case OpCode::LaneId:
+        if (Arity(op, 0, 1) && !op.result()->type().Is(ScalarType::Int32)) Error(&op, "result must be `int32`");
+        return;
       case OpCode::Select:
         if (!Arity(op, 3, 1)) return;
         if (!op.operand(0)->type().is_bool()) Error(&op, "condition must be `bool`, found " + T(op.operand(0)->type()));
@@ -626,6 +667,7 @@ class Verifier {
   const Function& f_;
   std::vector<std::string>& errors_;
   std::unordered_set<const Value*> visible_;
+  int varying_control_ = 0;  // enclosing regions whose entry differs per lane
 };
 
 }  // namespace

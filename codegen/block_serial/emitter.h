@@ -132,6 +132,7 @@ class Emitter : public OpDispatcher {
   bs::Emitter& Scalar() override { return *this; }
   llvm::Value* ProgramIndex() override { return linear_; }
   llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
+  llvm::Value* LaneIndex() override { return I64(0); }
 
   const ir::Module& irm_;
   llvm::Module& mod_;

@@ -42,6 +42,10 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
 
 void OpDispatcher::EmitTid(const ir::Op& op) {
   llvm::IRBuilder<>& b = Builder();
+  if (op.code() == ir::OpCode::LaneId) {
+    Define(op.result(), b.CreateTrunc(LaneIndex(), b.getInt32Ty(), "lane"));
+    return;
+  }
   if (op.num_results() == 1) {
     Define(op.result(), b.CreateTrunc(ProgramIndex(), b.getInt32Ty(), "tid"));
     return;

@@ -21,6 +21,9 @@ class OpDispatcher : public StructuredEmitter {
   // The grid index (i64) of the block program being run, and the launch extents.
   virtual llvm::Value* ProgramIndex() = 0;
   virtual llvm::Value* LaunchDim(int d) = 0;
+  // The lane (i64) running this code: a GPU thread; on the block-serial CPU lowering lane 0
+  // until per-lane code runs as loops over the lanes.
+  virtual llvm::Value* LaneIndex() = 0;
 
   // ---- tile layout: the families whose code depends on where a tile's elements live ----
   virtual void EmitElementwise(const ir::Op& op) = 0;  // scalar or tile

@@ -52,6 +52,7 @@ class Emitter : public OpDispatcher {
   bs::Emitter& Scalar() override { return scalar_; }
   llvm::Value* ProgramIndex() override { return prog_; }
   llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
+  llvm::Value* LaneIndex() override { return lane_; }
   void BeforeOp(const ir::Op& op) override;
   void AfterOp(const ir::Op& op) override;
   void AfterControlResults(const ir::Op& op) override;

@@ -119,7 +119,7 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   switch (lw.kind) {
     case LK::None: break;
     case LK::Tid: return b_.Tid(1)[0];
-    case LK::LaneIdZero: return b_.ConstInt(ScalarType::Int32, 0);
+    case LK::LaneId: return b_.LaneId();
     case LK::Cast: return Convert(Expr(ci.args[0]), IrType(ci.cast_target ? ci.cast_target : result_type));
     case LK::TileFillZero: return b_.TileFull(ZeroValue(rt.ElemValueType()), rt.Shape(), rt.storage);
     case LK::TileFillOne:

@@ -308,7 +308,7 @@ std::vector<Builtin> MakeTable() {
   }
   {
     Builtin lane = Make({"lane_id", "wp", {{{}, &Res::LaneId, {}}}, false, Differentiable::No, "",
-                         Lower(LowerKind::LaneIdZero)});
+                         Lower(LowerKind::LaneId)});
     lane.test_only = true;
     t.push_back(std::move(lane));
   }

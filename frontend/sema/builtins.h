@@ -91,7 +91,7 @@ struct ResultSpec {
 enum class LowerKind : uint8_t {
   None,              // not lowered as a call (range is a loop header)
   Tid,
-  LaneIdZero,        // the test builtin: lane 0 of the block-serial lowering
+  LaneId,            // the test builtin: the lane_id op
   Cast,
   TileFillZero,
   TileFillOne,

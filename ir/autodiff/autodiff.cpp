@@ -2,13 +2,14 @@
 // removes what the sweep did not need, and checks that what it does need can be replayed
 // faithfully; otherwise the kernel is rejected rather than given a wrong gradient.
 #include "ir/autodiff/autodiff.h"
-#include "ir/op_cases.h"
 
 #include <set>
 
 #include "ir/autodiff/internal.h"
+#include "ir/op_cases.h"
 #include "ir/passes/canonicalize.h"
 #include "ir/passes/dce.h"
+#include "ir/passes/uniformity.h"
 
 namespace tilec::autodiff {
 
@@ -126,6 +127,7 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
 
   ir::RunCanonicalize(m, *adj);
   ir::RunDce(*adj);
+  ir::AnalyzeUniformity(*adj);
   if (diags.error_count() > errors_before) {
     auto& fns = m.functions();
     for (size_t i = 0; i < fns.size(); ++i)

@@ -2,7 +2,6 @@
 // op (integer wrap-around, truncating `/` and `%`, flooring `//`), constant merging and
 // folding of constant `if`s. 16-bit floats are left to the code generators.
 #include "ir/passes/canonicalize.h"
-#include "ir/op_cases.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +11,7 @@
 #include <tuple>
 
 #include "ir/builder.h"
+#include "ir/op_cases.h"
 
 namespace tilec::ir {
 

@@ -6,6 +6,7 @@
 
 #include "ir/passes/canonicalize.h"
 #include "ir/passes/dce.h"
+#include "ir/passes/uniformity.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 
@@ -60,6 +61,9 @@ std::optional<PassList> ParsePassList(std::string_view spec, std::string& error)
 
 std::vector<std::string> RunPassList(Module& m, const PassList& list, const PassOptions& opts) {
   for (auto& f : m.functions()) {
+    // The verifier after each pass checks cooperative ops against these marks; the analysis
+    // runs again at the end, since passes add and remove values.
+    AnalyzeUniformity(*f);
     for (int round = 0; round < list.max_rounds; ++round) {
       int changes = 0;
       for (const PassInfo* p : list.passes) {
@@ -80,6 +84,7 @@ std::vector<std::string> RunPassList(Module& m, const PassList& list, const Pass
       }
       if (!changes) break;
     }
+    AnalyzeUniformity(*f);
   }
   return {};
 }

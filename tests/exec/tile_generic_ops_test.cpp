@@ -348,3 +348,28 @@ TEST(TileGenericOps, Permute) {
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// `lane_id` through every lowering: scalar side effects of a tiled kernel happen once per
+// block (on lane 0 under SIMT, docs/semantics.md), so what reaches memory is lane 0's value on
+// every device, next to a uniform value that the lane never changes.
+TEST(LaneId, LowersOnEveryDeviceAndStoresLaneZero) {
+  Kernel k;
+  ir::Value* out = k.Array(ScalarType::Int32, 1);
+  ir::Value* block = k.b.Tid(1)[0];
+  ir::Value* lane_plus_one = k.b.Binary(ir::OpCode::Add, k.b.LaneId(), k.I(1));
+  ir::Value* at = k.b.Binary(ir::OpCode::Mul, block, k.I(2));
+  k.b.ArrayStore(out, {at}, lane_plus_one);
+  k.b.ArrayStore(out, {k.b.Binary(ir::OpCode::Add, at, k.I(1))}, k.b.Binary(ir::OpCode::Add, block, k.I(10)));
+  void* entry = k.Build();
+  ASSERT_TRUE(entry);
+  std::vector<int32_t> outs(6, -1);
+  tilec_array oa = View(outs.data(), {6});
+  Launch(entry, {&oa}, {3});
+  EXPECT_EQ(outs, (std::vector<int32_t>{1, 10, 1, 11, 1, 12}));
+}
+
+}  // namespace
+}  // namespace tilec

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
+#include "ir/passes/uniformity.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
 
@@ -216,6 +217,62 @@ TEST(Printer, PrintsKernel) {
             "  tile_store %x, %1, %0, %0\n"
             "  return\n"
             "}\n");
+}
+
+}  // namespace
+}  // namespace tilec::ir
+
+namespace tilec::ir {
+namespace {
+
+// A tile load in the then-branch of `if lane_id < 1`: some lanes would skip a cooperative op.
+void BuildLoadUnderLaneCondition(Fixture& fx, bool analyze) {
+  Value* zero = fx.b.ConstInt(ScalarType::Int32, 0);
+  Value* cond = fx.b.Cmp(CmpPred::Lt, fx.b.LaneId(), fx.b.ConstInt(ScalarType::Int32, 1));
+  Op* branch = fx.b.If(cond, {});
+  {
+    Builder::InsertionGuard g(fx.b);
+    fx.b.SetInsertionPoint(branch->region(0));
+    fx.b.TileStore(fx.x, fx.b.TileLoad(fx.x, {2, 4}, {zero, zero}), {zero, zero});
+    fx.b.Yield({});
+    fx.b.SetInsertionPoint(branch->region(1));
+    fx.b.Yield({});
+  }
+  fx.b.Return();
+  if (analyze) AnalyzeUniformity(*fx.f);
+}
+
+TEST(VerifierUniformity, RejectsCooperativeOpUnderLaneVaryingControl) {
+  Fixture fx;
+  BuildLoadUnderLaneCondition(fx, true);
+  ExpectError(fx, "`tile_load`: a cooperative tile operation under lane-varying control flow");
+  ExpectError(fx, "`tile_store`: a cooperative tile operation under lane-varying control flow");
+}
+
+TEST(VerifierUniformity, AcceptsTheSameUnderUniformControl) {
+  Fixture fx;
+  Value* zero = fx.b.ConstInt(ScalarType::Int32, 0);
+  Value* cond = fx.b.Cmp(CmpPred::Lt, fx.b.Tid(1)[0], fx.b.ConstInt(ScalarType::Int32, 1));
+  Op* branch = fx.b.If(cond, {});
+  {
+    Builder::InsertionGuard g(fx.b);
+    fx.b.SetInsertionPoint(branch->region(0));
+    fx.b.TileStore(fx.x, fx.b.TileLoad(fx.x, {2, 4}, {zero, zero}), {zero, zero});
+    fx.b.Yield({});
+    fx.b.SetInsertionPoint(branch->region(1));
+    fx.b.Yield({});
+  }
+  fx.b.Return();
+  AnalyzeUniformity(*fx.f);
+  EXPECT_EQ(fx.Errors(), "");
+}
+
+TEST(VerifierUniformity, MarksComeFromTheAnalysis) {
+  Fixture fx;
+  BuildLoadUnderLaneCondition(fx, false);
+  EXPECT_EQ(fx.Errors(), "") << "before the analysis every value is uniform";
+  AnalyzeUniformity(*fx.f);
+  EXPECT_NE(fx.Errors(), "");
 }
 
 }  // namespace

@@ -21,7 +21,7 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
   switch (l.kind) {
     case LowerKind::None: return {};
     case LowerKind::Tid: return {O::Tid};
-    case LowerKind::LaneIdZero: return {O::Const};
+    case LowerKind::LaneId: return {O::LaneId};
     case LowerKind::Cast: return {O::Cast};
     case LowerKind::TileFillZero:
     case LowerKind::TileFillOne:
