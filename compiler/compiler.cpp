@@ -99,7 +99,7 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
   // TILEC_SIMT_EMULATION=B runs every JIT-compiled module under emulation with B lanes, so
   // that existing execution tests and doc pages exercise the GPU lowering unchanged.
   bool emulate = opts.simt_emulation;
-  int block_dim = opts.simt_block_dim;
+  int block_dim = opts.block_dim > 0 ? opts.block_dim : 256;
   if (const char* env = std::getenv("TILEC_SIMT_EMULATION"); env && std::atoi(env) >= 1 && std::atoi(env) <= 1024) {
     emulate = true;
     block_dim = std::atoi(env);
@@ -118,6 +118,7 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
   }
   CompiledModule out;
   out.signature = SignatureOf(checked, ir, rejected);
+  for (rt::KernelSignature& k : out.signature.kernels) k.block_dim = k.tiled ? opts.block_dim : 0;
   out.resolve = [jit](const std::string& symbol) { return jit->Lookup(symbol); };
   out.keep_alive = jit;
   return out;
@@ -207,7 +208,7 @@ std::optional<CompiledModule> CompileSourcePtx(const SourceFile& file, diag::Dia
   PipelineOptions po;
   po.compile = opts;
   po.arch = arch;
-  po.block_dim = block_dim;
+  po.compile.block_dim = block_dim;
   PipelineResult r = Run(file, po, Stage::Ptx);
   std::optional<CompiledModule> out = Finish(r, diags, ice);
   if (!out) return std::nullopt;

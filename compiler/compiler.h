@@ -24,11 +24,16 @@ struct CompileOptions {
   std::map<std::string, sema::ConstValue> constants;
   Target target = Target::Host;
   bool optimize = true;  // LLVM O3
-  // Host-SIMT emulation (codegen/simt): the GPU lowering run on the host with `simt_block_dim`
-  // lanes per block as OS threads; same entry ABI as the CPU device. For testing the GPU model.
-  // The environment variable TILEC_SIMT_EMULATION=B turns it on for every JIT compile.
+  // Lanes per block of tiled kernels, a compile-time constant of the variant on every device
+  // (CPU, host-SIMT emulation, PTX). The signature records it and the runtime refuses a tiled
+  // launch with another block_dim. 0: a variant for any block_dim, which only CPU code can be
+  // (its block program does not depend on the lane count); PTX and emulation then use 256.
+  int block_dim = 0;
+  // Host-SIMT emulation (codegen/simt): the GPU lowering run on the host with block_dim lanes
+  // per block as OS threads; same entry ABI as the CPU device. For testing the GPU model.
+  // The environment variable TILEC_SIMT_EMULATION=B turns it on for every JIT compile, with B
+  // lanes whatever block_dim says (the signature keeps block_dim).
   bool simt_emulation = false;
-  int simt_block_dim = 256;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry

@@ -46,7 +46,7 @@ std::string Joined(const std::string& head, const std::vector<std::string>& line
 codegen::PtxOptions PtxOptionsOf(const PipelineOptions& o) {
   codegen::PtxOptions p;
   p.arch = o.arch;
-  p.block_dim = o.block_dim > 0 ? o.block_dim : 256;
+  p.block_dim = o.compile.block_dim > 0 ? o.compile.block_dim : 256;
   p.optimize = o.compile.optimize;
   return p;
 }
@@ -144,7 +144,7 @@ void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
   out.signature = SignatureOf(*r.checked, *r.ir, &r.rejected);
   for (rt::KernelSignature& k : out.signature.kernels) {
     k.ptx = r.ptx.ptx;
-    k.block_dim = k.tiled ? o.block_dim : 0;
+    k.block_dim = k.tiled ? PtxOptionsOf(o).block_dim : 0;
     for (const codegen::SimtKernelInfo& info : r.ptx.kernels) {
       if (info.name == k.name) k.shared_bytes = info.shared_bytes;
       if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;

@@ -50,10 +50,9 @@ struct PipelineOptions {
   ir::PassList passes = ir::DefaultPassList();
   ir::PassOptions pass_options;  // verifier after each pass; optional IR dumps
   AdjointMode adjoints = AdjointMode::Deferred;
-  // The SIMT lowering (ptx, and llvm for Target::Nvptx). block_dim 0: plain launches only
-  // (the code is sized for 256 lanes and the signature says 0).
+  // The SIMT lowering (ptx, and llvm for Target::Nvptx), for compile.block_dim lanes (256 when
+  // that is 0).
   std::string arch = "sm_90";
-  int block_dim = 256;
   std::string output_path;  // shared-object
 };
 

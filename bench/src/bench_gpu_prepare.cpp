@@ -27,7 +27,7 @@ bool CompileTilec(const std::string& path, rt::ModuleSignature& out, std::string
   // Forward kernels only: bench_gpu launches no adjoints.
   compiler::PipelineOptions po;
   po.adjoints = compiler::AdjointMode::None;
-  po.block_dim = kBlock;
+  po.compile.block_dim = kBlock;
   compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::Ptx);
   if (r.diags.has_errors()) return why = "diagnostics in " + path, false;
   if (r.ice.is_set()) return why = r.ice.message, false;

@@ -21,6 +21,9 @@ struct KernelCompileRequest {
   bool enable_backward = true;
   std::vector<KernelConstant> constants;
   std::vector<WpState::Definition> definitions;  // funcs, structs and the kernel, in order
+  // Lanes per block of the variant (CompileOptions::block_dim): launch_tiled's default until a
+  // launch asks for another.
+  int block_dim = 256;
 };
 
 struct KernelCompileResult {

@@ -71,12 +71,27 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
   return args;
 }
 
-// The kernel to launch on `device`: the host code, or on a GPU the PTX variant for the
-// device's architecture and this launch's block_dim, compiled on first use and kept.
+// The kernel to launch on `device`: the variant for this launch's block_dim (host code, or on a
+// GPU PTX for the device's architecture), compiled on first use and kept. A plain launch
+// (block_dim 0) takes the kernel as defined.
 const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& device, int block_dim,
                             const std::string& fname) {
   rt::Device d = device ? *device : rt::GetDefaultDevice();
-  if (!d.is_cuda()) return k.kernel;
+  if (!d.is_cuda()) {
+    const rt::KernelSignature& sig = k.kernel.signature();
+    if (!sig.tiled || block_dim == 0 || sig.block_dim == block_dim) return k.kernel;
+    if (auto it = k.cpu_variants.find(block_dim); it != k.cpu_variants.end()) return it->second;
+    KernelCompileRequest req = *k.request;
+    req.block_dim = block_dim;
+    KernelCompileResult r = CompileKernel(req);
+    if (!r.ok) {
+      PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for block_dim " +
+                                          std::to_string(block_dim));
+      e.diagnostics = r.diagnostics;
+      throw e;
+    }
+    return k.cpu_variants.emplace(block_dim, r.kernel).first->second;
+  }
   rt::CheckDevice(d);
   int cc = rt::CudaComputeCapability(d);
   std::string arch = compiler::PtxArchFor(cc);

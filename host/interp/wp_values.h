@@ -44,6 +44,7 @@ struct KernelObj : Object {
   std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`
   // CUDA variants compiled on first launch, by (PTX architecture, block_dim).
   std::map<std::pair<std::string, int>, rt::Kernel> gpu_variants;
+  std::map<int, rt::Kernel> cpu_variants;  // by block_dim, other than the one `kernel` has
 };
 
 // A `@wp.func`: callable only from kernels.

@@ -69,15 +69,14 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
   Packed out;
   out.device = device ? *device : GetDefaultDevice();
   CheckDevice(out.device);
-  if (out.device.is_cuda()) {
-    if (k.ptx.empty())
-      throw Error("kernel `" + k.name + "` has no GPU code in this module; it cannot run on `" +
-                  out.device.Name() + "`");
-    if (tiled_launch && k.block_dim > 0 && k.block_dim != block_dim)
-      throw Error("kernel `" + k.name + "` was compiled for block_dim " +
-                  std::to_string(k.block_dim) + ", launched with block_dim " +
-                  std::to_string(block_dim));
-  }
+  if (out.device.is_cuda() && k.ptx.empty())
+    throw Error("kernel `" + k.name + "` has no GPU code in this module; it cannot run on `" +
+                out.device.Name() + "`");
+  // block_dim is a compile-time constant of a variant on every device (0: any).
+  if (tiled_launch && k.block_dim > 0 && k.block_dim != block_dim)
+    throw Error("kernel `" + k.name + "` was compiled for block_dim " +
+                std::to_string(k.block_dim) + ", launched with block_dim " +
+                std::to_string(block_dim));
 
   if (args.size() != k.params.size()) {
     std::string names;

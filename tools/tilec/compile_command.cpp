@@ -56,7 +56,7 @@ std::optional<std::string> GpuOptions(const Options& opts, compiler::PipelineOpt
     long v = std::strtol(bd->c_str(), &end, 10);
     if (bd->empty() || *end || v < 1 || v > 1024)
       return "`--block-dim` must be an integer from 1 to 1024, got `" + *bd + "`";
-    po.block_dim = int(v);
+    po.compile.block_dim = int(v);
   }
   return std::nullopt;
 }

@@ -65,7 +65,7 @@ struct KernelSignature {
   // GPU variant (empty ptx: none). The PTX module text holds `entry_symbol` and, where
   // has_adjoint, `adjoint_symbol` as .entry functions; see abi.h for their parameters.
   std::string ptx;
-  int block_dim = 0;                  // lanes per block the PTX was compiled for (0: any)
+  int block_dim = 0;                  // lanes per block this variant was compiled for (0: any)
   uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
   uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
 };
