@@ -15,7 +15,8 @@ if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && [ ! -e /dev/nvidiactl
   echo "gpu bench: skipped (no CUDA driver: libcuda.so.1 not found)"
   exit 0
 fi
-if command -v cmake >/dev/null && command -v ninja >/dev/null &&
+# TILEC_BENCH_NO_BUILD=1: use what is in the build folder as it is (a GPU pack).
+if [ -z "${TILEC_BENCH_NO_BUILD:-}" ] && command -v cmake >/dev/null && command -v ninja >/dev/null &&
    cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
      -DCMAKE_PROJECT_INCLUDE="$root/bench/cmake/add_bench.cmake" >/dev/null 2>&1; then
   for target in bench_gpu bench_gpu_prepare; do

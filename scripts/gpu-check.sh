@@ -1,49 +1,117 @@
 #!/usr/bin/env bash
-# One prepared check for a machine with an NVIDIA GPU: builds tilec, runs the `gpu`-labelled
-# tests and the PTX tests, runs the spec pages on cuda:0, and prints a short table.
-# Nothing here is needed on CPU-only machines (there the gpu tests skip themselves).
-# Usage: scripts/gpu-check.sh [BUILD_DIR]   (env JOBS: parallel build jobs, default nproc)
+# The prepared check for a machine with an NVIDIA GPU. Two ways to run it:
+#   scripts/gpu-check.sh --pack DIR [--device cuda:0|cpu]
+#       from a pack made by scripts/gpu-pack.sh, with nothing else: no compiler toolchain, no
+#       CMake, nothing fetched (the lent GPU machine). `--device cpu` is the simulated run.
+#   scripts/gpu-check.sh [BUILD_DIR]
+#       on a GPU machine that can build tilec: builds it, then the same checks from the build.
+# Prints one summary table; with $OUT set, writes it and the logs of failing checks there.
+# Each part has a time budget (150 + 60 + 200 + 150 s: under 10 minutes in all) and is stopped
+# when it overruns, which the table says.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-BUILD=${1:-$ROOT/build-gpu}
-JOBS=${JOBS:-$(nproc)}
-LOGS=$BUILD/gpu-check
-mkdir -p "$LOGS"
+PACK=""
+DEVICE="cuda:0"
+BUILD=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --pack) PACK=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+    --device) DEVICE=$2; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    *) BUILD=$1; shift ;;
+  esac
+done
 
-echo "== device"
-if command -v nvidia-smi >/dev/null; then nvidia-smi -L; else echo "nvidia-smi not found"; fi
-
-echo "== build ($BUILD, -j$JOBS)"
-if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release >"$LOGS/configure.log" 2>&1 ||
-   ! cmake --build "$BUILD" -j"$JOBS" >"$LOGS/build.log" 2>&1; then
-  tail -30 "$LOGS/configure.log" "$LOGS/build.log"
-  echo "build failed"
-  exit 1
+if [ -n "$PACK" ]; then
+  TILEC=$PACK/bin/tilec
+  REPLAY=$PACK/bin/gpu_replay
+  RT_GPU_TEST=$PACK/bin/runtime_gpu_test
+  export LD_LIBRARY_PATH=$PACK/lib
+  RECORDS=$PACK/records
+  BENCH_BUILD=$PACK/bench-build
+  LOGS=$(mktemp -d "${TMPDIR:-/tmp}/tilec-gpu-check.XXXXXX")
+else
+  BUILD=${BUILD:-$ROOT/build-gpu}
+  LOGS=$BUILD/gpu-check
+  mkdir -p "$LOGS"
+  echo "== build ($BUILD)"
+  if ! cmake -S "$ROOT" -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+         -DCMAKE_PROJECT_INCLUDE="$ROOT/bench/cmake/add_bench.cmake" >"$LOGS/configure.log" 2>&1 ||
+     ! cmake --build "$BUILD" -j"${JOBS:-$(nproc)}" >"$LOGS/build.log" 2>&1; then
+    tail -30 "$LOGS/configure.log" "$LOGS/build.log"
+    echo "build failed"
+    exit 1
+  fi
+  TILEC=$BUILD/tilec
+  REPLAY=$BUILD/tests/gpu_replay/gpu_replay
+  RT_GPU_TEST=$BUILD/tests/unit/runtime/runtime_gpu_test
+  RECORDS=$BUILD/gpu-records
+  rm -rf "$RECORDS"
+  TILEC_GPU_RECORD=$RECORDS "$BUILD/tests/exec/exec_test" --gtest_brief=1 >"$LOGS/record.log" 2>&1
+  BENCH_BUILD=$BUILD
 fi
+export TILEC_CACHE_DIR=$LOGS/kernel-cache
 
 declare -a ROWS
-check() {  # check NAME COMMAND...: runs it, records status, time and log
-  local name=$1; shift
+FAILED=()
+# check NAME SECONDS COMMAND...: runs it under a time limit, records status, time and log.
+check() {
+  local name=$1 limit=$2; shift 2
+  local log="$LOGS/$(echo "$name" | tr -c 'A-Za-z0-9_.-' '_').log"
   local t0=$(date +%s.%N)
-  "$@" >"$LOGS/$name.log" 2>&1
+  timeout "$limit" "$@" >"$log" 2>&1
   local rc=$?
   local t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { print b - a }')
   local status=pass
-  [ $rc -ne 0 ] && status="FAIL($rc)"
-  grep -qiE "skipped|SKIPPED" "$LOGS/$name.log" && [ $rc -eq 0 ] && status="pass/skips"
-  ROWS+=("$(printf '%-34s %-11s %7.1fs  %s' "$name" "$status" "$t" "$LOGS/$name.log")")
+  if [ $rc -eq 124 ]; then status="STOPPED(${limit}s)"; FAILED+=("$log")
+  elif [ $rc -ne 0 ]; then status="FAIL($rc)"; FAILED+=("$log")
+  elif grep -qiE "no GPU|skipped|no CUDA driver" "$log"; then status="pass/no GPU"
+  fi
+  local detail
+  detail=$(grep -E '^(gpu_replay:|\[  PASSED|\[  SKIPPED|[0-9]+ passed|gpu bench:)' "$log" | tail -1 | cut -c1-70)
+  ROWS+=("$(printf '%-44s %-14s %7.1fs  %s' "$name" "$status" "$t" "$detail")")
 }
 
-check "ctest -L gpu" ctest --test-dir "$BUILD" -L gpu --output-on-failure
-check "ctest ptx + simt emulation" ctest --test-dir "$BUILD" -R '^(Ptx|SimtEmulation)\.' --output-on-failure
-for page in "$ROOT"/docs/tile_load_indexed.rst "$ROOT"/docs/tile_atomic_add_indexed.rst \
-            "$ROOT"/../shared/spec/tile_load_indexed.rst "$ROOT"/../shared/spec/tile_atomic_add_indexed.rst; do
-  [ -f "$page" ] || continue
-  check "doctest cuda:0 $(basename "$page")" "$BUILD/tilec" doctest --device cuda:0 "$page"
-done
+echo "== device"
+{
+  if command -v nvidia-smi >/dev/null; then
+    nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader
+  else
+    echo "nvidia-smi not found"
+  fi
+  echo "tilec: $("$TILEC" --version 2>&1)"
+  [ -n "$PACK" ] && sed 's/^/pack: /' "$PACK/MANIFEST"
+} | tee "$LOGS/device.txt"
 
-echo "== results"
-printf '%-34s %-11s %8s  %s\n' "check" "status" "time" "log"
-for r in "${ROWS[@]}"; do echo "$r"; done
-for r in "${ROWS[@]}"; do case "$r" in *FAIL*) exit 1 ;; esac; done
-exit 0
+check "kernel records on $DEVICE" 150 "$REPLAY" --device "$DEVICE" "$RECORDS"
+check "runtime GPU tests" 60 "$RT_GPU_TEST" --gtest_brief=1
+
+# Documentation pages: ours, the normative spec pages, and Warp's pages that tilec passes.
+pages=("$ROOT"/docs/*.rst)
+if [ -d "$ROOT/../shared/spec" ]; then pages+=("$ROOT"/../shared/spec/*.rst); else pages+=("$ROOT"/tests/spec_pages/*.rst); fi
+if [ -d "$ROOT/../shared/warp-docs" ]; then
+  while read -r name; do
+    case "$name" in ''|'#'*) continue ;; esac
+    pages+=("$ROOT/../shared/warp-docs/$name.rst")
+  done <"$ROOT/tests/doctest/warp_pages.txt"
+fi
+check "doctest ${#pages[@]} pages on $DEVICE" 200 "$TILEC" doctest --device "$DEVICE" "${pages[@]}"
+
+if [ "$DEVICE" = cpu ]; then
+  echo "gpu bench: skipped (no GPU: the simulated run)" >"$LOGS/bench.log"
+  ROWS+=("$(printf '%-44s %-14s %7.1fs  %s' "bench/gpu.sh" "pass/no GPU" 0 "skipped on --device cpu")")
+else
+  check "bench/gpu.sh" 150 env TILEC_BENCH_BUILD_DIR="$BENCH_BUILD" TILEC_BENCH_NO_BUILD=${PACK:+1} \
+    "$ROOT/bench/gpu.sh" --quick
+fi
+
+{
+  echo "== results ($DEVICE)"
+  printf '%-44s %-14s %8s  %s\n' "check" "status" "time" "detail"
+  for r in "${ROWS[@]}"; do echo "$r"; done
+} | tee "$LOGS/summary.txt"
+if [ -n "${OUT:-}" ]; then
+  cp "$LOGS/summary.txt" "$LOGS/device.txt" "$OUT/" 2>/dev/null
+  for f in "${FAILED[@]:0:6}"; do tail -c 200000 "$f" >"$OUT/$(basename "$f")"; done
+fi
+[ ${#FAILED[@]} -eq 0 ]

@@ -1,8 +1,8 @@
 # One CTest test per documentation page: `tilec doctest --device cpu PAGE`. The pages are
 # docs/*.rst, the two normative pages in ../shared/spec (or their copies in tests/spec_pages
 # when the shared folder is absent), and the pages of Warp's own examples in
-# ../shared/warp-docs that tilec runs verbatim (run from there, never copied; the list grows
-# as the language does). Included once, from wherever first.
+# ../shared/warp-docs that tilec runs verbatim (run from there, never copied; warp_pages.txt
+# lists them). Included once, from wherever first.
 get_property(_tilec_doctest_done GLOBAL PROPERTY TILEC_DOCTEST_REGISTERED)
 if(NOT _tilec_doctest_done AND TARGET tilec)
   set_property(GLOBAL PROPERTY TILEC_DOCTEST_REGISTERED TRUE)
@@ -16,9 +16,7 @@ if(NOT _tilec_doctest_done AND TARGET tilec)
     get_filename_component(_name ${_page} NAME_WE)
     add_test(NAME doctest.docs.${_name} COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_page})
   endforeach()
-  set(_tilec_warp_pages
-      tile_arange tile_atomic_add tile_atomic_add_indexed tile_full tile_load tile_load_indexed
-      tile_map_2 tile_min tile_store tile_store_indexed tile_sum tile_transpose tile_zeros)
+  file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/warp_pages.txt _tilec_warp_pages REGEX "^[a-z]")
   if(EXISTS ${CMAKE_SOURCE_DIR}/../shared/warp-docs)
     foreach(_name ${_tilec_warp_pages})
       add_test(NAME doctest.warp.${_name}

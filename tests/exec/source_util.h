@@ -11,6 +11,9 @@
 
 #include "codegen/codegen.h"
 #include "compiler/compiler.h"
+#include "compiler/pipeline.h"
+#include "tests/exec/exec_util.h"
+#include "tests/gpu_replay/record_ir.h"
 #include "tests/unit/ptx/ptxas.h"
 
 namespace tilec::testing {
@@ -38,6 +41,44 @@ inline void CheckPtxas(const SourceFile& file) {
   }
 }
 
+// Under TILEC_GPU_RECORD: the module's entries for exec_util.h's recorder, the GPU variant
+// compiled from the same source on first launch (per block_dim) with the IR that the replay
+// flags come from.
+inline void RegisterSourceForGpuRecord(const Compiled& c) {
+  auto module = std::make_shared<GpuRecordModule>();
+  module->host = c.module->signature;
+  struct Variant { bool ok; rt::ModuleSignature sig; std::map<std::string, gpu_record::KernelFlags> flags; std::string error; };
+  auto variants = std::make_shared<std::map<int, Variant>>();
+  std::string path = c.file->path(), text = c.file->text();
+  module->gpu = [=](int block_dim, rt::ModuleSignature& out, std::map<std::string, gpu_record::KernelFlags>& flags,
+                    std::string& error) {
+    auto it = variants->find(block_dim);
+    if (it == variants->end()) {
+      Variant v;
+      SourceFile file(path, text);
+      compiler::PipelineOptions po;
+      po.arch = "sm_90";
+      po.compile.block_dim = block_dim;
+      compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::Ptx);
+      v.ok = r.ok() && r.compiled && r.ir;
+      if (v.ok) {
+        v.sig = r.compiled->signature;
+        v.flags = gpu_record::FlagsOf(*r.ir);
+      } else {
+        std::ostringstream os;
+        r.diags.Render(os);
+        v.error = os.str() + r.ice.message;
+      }
+      it = variants->emplace(block_dim, std::move(v)).first;
+    }
+    out = it->second.sig;
+    flags = it->second.flags;
+    error = it->second.error;
+    return it->second.ok;
+  };
+  for (const rt::KernelSignature& k : module->host.kernels) GpuRecordRegister(c.Entry(k.name), module, k.name);
+}
+
 inline Compiled CompileText(const std::string& text) {
   Compiled c;
   c.file = std::make_unique<SourceFile>("test.tile", "import warp as wp\nimport numpy as np\n" + text);
@@ -47,6 +88,7 @@ inline Compiled CompileText(const std::string& text) {
   std::ostringstream os;
   diags.Render(os);
   EXPECT_TRUE(c.module.has_value()) << os.str() << ice.message;
+  if (c.module && GpuRecordDir()) RegisterSourceForGpuRecord(c);
   if (c.module && std::getenv("TILEC_EXEC_PTXAS")) CheckPtxas(*c.file);
   return c;
 }

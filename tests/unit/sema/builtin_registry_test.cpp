@@ -59,7 +59,13 @@ TEST(BuiltinRegistry, EveryDocPathNamesAnExistingPage) {
       EXPECT_TRUE(b.test_only) << RowName(b) << " has no documentation page";
       continue;
     }
-    EXPECT_TRUE(std::filesystem::is_regular_file(root / doc)) << RowName(b) << ": " << (root / doc).string();
+    std::filesystem::path page = root / doc;
+    // The normative pages live beside the checkout in ../shared/spec; a checkout without it
+    // holds their copies in tests/spec_pages (as the doctest registration does).
+    const std::string spec = "../shared/spec/";
+    if (!std::filesystem::exists(root / "../shared/spec") && doc.rfind(spec, 0) == 0)
+      page = root / "tests/spec_pages" / doc.substr(spec.size());
+    EXPECT_TRUE(std::filesystem::is_regular_file(page)) << RowName(b) << ": " << page.string();
     EXPECT_EQ(doc.substr(doc.size() - 4), ".rst") << RowName(b) << ": " << doc;
   }
 }
