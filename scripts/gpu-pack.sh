@@ -23,10 +23,12 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SKIP_RPATH=ON \
   -DCMAKE_PROJECT_INCLUDE="$root/bench/cmake/add_bench.cmake" >/dev/null
 targets=(tilec tilec_rt exec_test gpu_replay runtime_gpu_test bench_gpu bench_gpu_prepare)
+# Without RPATH the build tree's own binaries (and the test discovery run after linking) find
+# the runtime library through this.
+export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 note "building ${targets[*]}"
 cmake --build "$build" --target "${targets[@]}" >"$build/pack-build.log" 2>&1 ||
   { tail -30 "$build/pack-build.log"; note "build failed"; exit 1; }
-export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/records" "$pack/bench-build/bench" "$pack/bench-build/bench-work/gpu"
