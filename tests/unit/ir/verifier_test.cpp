@@ -225,10 +225,12 @@ TEST(Printer, PrintsKernel) {
 namespace tilec::ir {
 namespace {
 
-// A tile load in the then-branch of `if lane_id < 1`: some lanes would skip a cooperative op.
-void BuildLoadUnderLaneCondition(Fixture& fx, bool analyze) {
+// A tile load and store in the then-branch of `if X < 1`, X the lane (some lanes would skip a
+// cooperative op) or the block index (all lanes of a block take the same branch).
+void BuildLoadUnderCondition(Fixture& fx, bool on_lane, bool analyze) {
   Value* zero = fx.b.ConstInt(ScalarType::Int32, 0);
-  Value* cond = fx.b.Cmp(CmpPred::Lt, fx.b.LaneId(), fx.b.ConstInt(ScalarType::Int32, 1));
+  Value* x = on_lane ? fx.b.LaneId() : fx.b.Tid(1)[0];
+  Value* cond = fx.b.Cmp(CmpPred::Lt, x, fx.b.ConstInt(ScalarType::Int32, 1));
   Op* branch = fx.b.If(cond, {});
   {
     Builder::InsertionGuard g(fx.b);
@@ -244,32 +246,20 @@ void BuildLoadUnderLaneCondition(Fixture& fx, bool analyze) {
 
 TEST(VerifierUniformity, RejectsCooperativeOpUnderLaneVaryingControl) {
   Fixture fx;
-  BuildLoadUnderLaneCondition(fx, true);
+  BuildLoadUnderCondition(fx, true, true);
   ExpectError(fx, "`tile_load`: a cooperative tile operation under lane-varying control flow");
   ExpectError(fx, "`tile_store`: a cooperative tile operation under lane-varying control flow");
 }
 
 TEST(VerifierUniformity, AcceptsTheSameUnderUniformControl) {
   Fixture fx;
-  Value* zero = fx.b.ConstInt(ScalarType::Int32, 0);
-  Value* cond = fx.b.Cmp(CmpPred::Lt, fx.b.Tid(1)[0], fx.b.ConstInt(ScalarType::Int32, 1));
-  Op* branch = fx.b.If(cond, {});
-  {
-    Builder::InsertionGuard g(fx.b);
-    fx.b.SetInsertionPoint(branch->region(0));
-    fx.b.TileStore(fx.x, fx.b.TileLoad(fx.x, {2, 4}, {zero, zero}), {zero, zero});
-    fx.b.Yield({});
-    fx.b.SetInsertionPoint(branch->region(1));
-    fx.b.Yield({});
-  }
-  fx.b.Return();
-  AnalyzeUniformity(*fx.f);
+  BuildLoadUnderCondition(fx, false, true);
   EXPECT_EQ(fx.Errors(), "");
 }
 
 TEST(VerifierUniformity, MarksComeFromTheAnalysis) {
   Fixture fx;
-  BuildLoadUnderLaneCondition(fx, false);
+  BuildLoadUnderCondition(fx, true, false);
   EXPECT_EQ(fx.Errors(), "") << "before the analysis every value is uniform";
   AnalyzeUniformity(*fx.f);
   EXPECT_NE(fx.Errors(), "");
