@@ -160,8 +160,29 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       }
       return b_.TileAtomicAddIndexed(a, idx, t, offs, axis());
     }
-    case LK::TileSum: return b_.TileSum(Expr(arg(P::T)));
-    case LK::TileReduce: return b_.TileReduce(lw.reduce, Expr(ci.args[0]), -1);
+    case LK::TileSum:
+      if (ci.overload->Index(P::Axis) >= 0) return b_.TileReduce(ir::ReduceKind::Add, Expr(arg(P::A)), axis());
+      return b_.TileSum(Expr(arg(P::A)));
+    case LK::TileReduce: {
+      // A combiner argument (tile_reduce) names the kind through its own row.
+      ir::ReduceKind kind = lw.reduce;
+      if (const ast::Expr* f = arg(P::Op)) {
+        const sema::Type* ft = cm_.TypeOf(f);
+        if (!ft || ft->callee.kind != sema::CalleeKind::Builtin ||
+            !sema::ReduceKindOf(sema::BuiltinTable()[ft->callee.index], kind)) {
+          Unsupported(f->range, "this `tile_reduce` combiner");
+          return ZeroValue(rt);
+        }
+      }
+      bool has_axis = ci.overload->Index(P::Axis) >= 0;
+      return b_.TileReduce(kind, Expr(arg(P::A)), has_axis ? axis() : -1);
+    }
+    case LK::TileScan: return b_.TileScan(lw.reduce, Expr(arg(P::A)), lw.inclusive);
+    case LK::TileShape: {
+      ir::Value* t = Expr(ci.args[0]);
+      if (lw.op == OpCode::TileBroadcast) return b_.TileBroadcast(t, rt.Shape());
+      return b_.TileReshape(t, rt.Shape());
+    }
     case LK::TilePermute: return b_.TilePermute(Expr(ci.args[0]), lw.perm);
     // Operators are keyed by their AST node: Binary, or an AugAssign target.
     case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));

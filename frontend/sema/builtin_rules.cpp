@@ -347,6 +347,197 @@ bool ScalarMatchesTile(CallContext& c) {
   return false;
 }
 
+// ---------------------------------------------------------------- axes, reductions, scans, shapes
+
+bool TileAxisInRange(CallContext& c) {
+  int64_t axis = AxisOf(c);
+  const Type* t = c.TypeOf(Param::A);
+  if (axis >= 0 && axis < t->ndim) return true;
+  c.Error(Code::AxisOutOfRange, c.Range(Param::Axis),
+          "`axis` is " + std::to_string(axis) + " but tile " + c.Quoted(Param::A) + " has " + Dimensions(t->ndim) +
+              " (expected 0" + (t->ndim > 1 ? " to " + std::to_string(t->ndim - 1) : "") + ")");
+  return false;
+}
+
+bool ReduceCombiner(CallContext& c) {
+  const Type* ft = c.TypeOf(Param::Op);
+  const Type* t = c.TypeOf(Param::A);
+  const char* supported = "; the combiners supported are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
+                          "`wp.bit_or` and `wp.bit_xor`";
+  if (ft->callee.kind == CalleeKind::UserFunc) {
+    c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+            "a `@wp.func` combiner (" + c.Quoted(Param::Op) + ") for " + c.bname + " is not supported yet" + supported);
+    return false;
+  }
+  const Builtin& b = BuiltinTable()[ft->callee.index];
+  ir::ReduceKind kind;
+  if (!ReduceKindOf(b, kind)) {
+    c.Error(Code::BadReduceCombiner, c.Range(Param::Op), "`" + b.Spelling() + "` is not a reduction combiner" + supported);
+    return false;
+  }
+  // The combiner must take two elements of the tile's type (bit_and does not take floats).
+  const Type* et = c.types.FromElem(t->elem);
+  bool fits = false;
+  for (const Overload& o : b.overloads)
+    fits |= o.params.size() == 2 && PatternMatches(o.params[0].pattern, et) && PatternMatches(o.params[1].pattern, et);
+  if (fits) return true;
+  c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+          "`" + b.Spelling() + "` cannot combine elements of `" + TypeName(et) + "` (the element type of tile " +
+              c.Quoted(Param::A) + ")");
+  return false;
+}
+
+bool ScanDType(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  ElemType e = t->elem;
+  if (!e.is_struct() &&
+      (e.scalar == ScalarType::Float32 || e.scalar == ScalarType::Int32 || e.scalar == ScalarType::UInt32))
+    return true;
+  c.Error(Code::ScanUnsupportedDType, c.Range(Param::A),
+          c.bname + " needs a tile of `float32`, `int32` or `uint32`, but " + c.Quoted(Param::A) + " holds `" +
+              ElemName(e, t->elem_struct_name) + "`");
+  return false;
+}
+
+bool BroadcastShape(CallContext& c) {
+  if (!ShapeValid(c)) return false;
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  const Type* t = c.TypeOf(Param::A);
+  int lead = int(dims.size()) - t->ndim;
+  if (lead < 0) {
+    c.Error(Code::BroadcastShapeMismatch, c.Range(Param::Shape),
+            "cannot broadcast tile " + c.Quoted(Param::A) + " of shape `" + DimsText(t->shape) + "` to `" +
+                DimsText(dims) + "`, which has fewer dimensions");
+    return false;
+  }
+  for (int d = 0; d < t->ndim; ++d) {
+    int64_t e = t->shape[d], r = dims[d + lead];
+    if (e == 1 || e == r) continue;
+    c.Error(Code::BroadcastShapeMismatch, c.Range(Param::Shape),
+            "cannot broadcast tile " + c.Quoted(Param::A) + " of shape `" + DimsText(t->shape) + "` to `" +
+                DimsText(dims) + "`: extent " + std::to_string(e) + " of dimension " + std::to_string(d) +
+                " is neither 1 nor " + std::to_string(r));
+    return false;
+  }
+  return true;
+}
+
+// `want` with its -1 entry (at most one) inferred from the element count `n`; false and a
+// reason when that cannot be done.
+bool ResolveReshape(int64_t n, std::vector<int64_t> want, std::vector<int64_t>& out, std::string& why) {
+  int infer = -1;
+  int64_t known = 1;
+  for (size_t k = 0; k < want.size(); ++k) {
+    if (want[k] == -1) {
+      if (infer >= 0) {
+        why = "at most one entry may be -1";
+        return false;
+      }
+      infer = int(k);
+    } else {
+      known *= want[k];
+    }
+  }
+  if (infer >= 0) {
+    if (known == 0 || n % known != 0) {
+      why = "the -1 entry cannot be inferred: " + std::to_string(n) + " elements do not divide by " +
+            std::to_string(known);
+      return false;
+    }
+    want[size_t(infer)] = n / known;
+  }
+  int64_t m = 1;
+  for (int64_t d : want) m *= d;
+  if (m != n) {
+    why = "it holds " + std::to_string(m) + " element" + (m == 1 ? "" : "s") + ", not " + std::to_string(n);
+    return false;
+  }
+  out = std::move(want);
+  return true;
+}
+
+int64_t Elements(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+bool ReshapeShape(CallContext& c) {
+  std::vector<int64_t> dims;
+  bool ok = c.ShapeDims(dims) && !dims.empty() && dims.size() <= 4;
+  for (int64_t d : dims) ok &= d > 0 || d == -1;
+  if (!ok) {
+    c.Error(Code::InvalidTileShape, c.Range(Param::Shape),
+            "a reshape target is 1 to 4 positive ints (one may be -1), found `" +
+                FormatConst(*c.Const(Param::Shape)) + "`");
+    return false;
+  }
+  const Type* t = c.TypeOf(Param::T);
+  std::vector<int64_t> out;
+  std::string why;
+  if (ResolveReshape(Elements(t->shape), dims, out, why)) return true;
+  c.Error(Code::BadReshape, c.Range(Param::Shape),
+          "cannot reshape tile " + c.Quoted(Param::T) + " of shape `" + DimsText(t->shape) + "` to `" +
+              FormatConst(*c.Const(Param::Shape)) + "`: " + why);
+  return false;
+}
+
+// The axes tile_squeeze removes: those given (negative ones counted from the end), or every
+// extent of 1.
+std::vector<int64_t> SqueezeList(CallContext& c, bool& given) {
+  const Type* t = c.TypeOf(Param::T);
+  std::vector<int64_t> axes;
+  const ConstValue* a = c.Has(Param::Axis) ? c.Const(Param::Axis) : nullptr;
+  given = a != nullptr;
+  if (!a) {
+    for (int d = 0; d < t->ndim; ++d)
+      if (t->shape[d] == 1) axes.push_back(d);
+    return axes;
+  }
+  if (a->kind == ConstValue::Kind::Tuple) {
+    for (const ConstValue& e : a->elems) axes.push_back(e.AsInt());
+  } else {
+    axes.push_back(a->AsInt());
+  }
+  for (int64_t& x : axes)
+    if (x < 0) x += t->ndim;
+  return axes;
+}
+
+std::vector<int64_t> SqueezedShape(const std::vector<int64_t>& shape, const std::vector<int64_t>& axes) {
+  std::vector<int64_t> out;
+  for (size_t d = 0; d < shape.size(); ++d)
+    if (std::find(axes.begin(), axes.end(), int64_t(d)) == axes.end()) out.push_back(shape[d]);
+  return out;
+}
+
+bool SqueezeAxes(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  bool given;
+  std::vector<int64_t> axes = SqueezeList(c, given);
+  for (int64_t x : axes) {
+    if (x < 0 || x >= t->ndim) {
+      c.Error(Code::AxisOutOfRange, c.Range(Param::Axis),
+              "`axis` " + FormatConst(*c.Const(Param::Axis)) + " is out of range for tile " + c.Quoted(Param::T) +
+                  " with " + Dimensions(t->ndim) + " (expected " + std::to_string(-t->ndim) + " to " +
+                  std::to_string(t->ndim - 1) + ")");
+      return false;
+    }
+    if (t->shape[size_t(x)] != 1) {
+      c.Error(Code::SqueezeNonUnitAxis, c.Range(Param::Axis),
+              "cannot squeeze axis " + std::to_string(x) + " of tile " + c.Quoted(Param::T) + " of shape `" +
+                  DimsText(t->shape) + "`: its extent is " + std::to_string(t->shape[size_t(x)]) + ", not 1");
+      return false;
+    }
+  }
+  if (!SqueezedShape(t->shape, axes).empty()) return true;
+  c.Error(Code::InvalidTileShape, given ? c.Range(Param::Axis) : c.Range(Param::T),
+          "squeezing tile " + c.Quoted(Param::T) + " of shape `" + DimsText(t->shape) +
+              "` leaves no dimensions; a tile has 1 to 4");
+  return false;
+}
+
 bool TileIndexCount(CallContext& c) {
   const Type* tt = c.TypeOf(Param::T);
   CallArg& ia = c.Arg(Param::Index);
@@ -521,6 +712,48 @@ bool FormOneElementOfA(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormReducedAlongAxis(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::A);
+  std::vector<int64_t> shape{1};
+  int64_t axis = AxisOf(c);
+  if (t->ndim > 1) {
+    shape = t->shape;
+    shape.erase(shape.begin() + axis);
+  }
+  out.type = c.types.Tile(t->elem, shape, Storage::Register);
+  return true;
+}
+
+bool FormRegisterLikeA(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::A);
+  out.type = c.types.Tile(t->elem, t->shape, Storage::Register);
+  return true;
+}
+
+bool FormBroadcastTo(CallContext& c, ExprInfo& out) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  out.type = c.types.Tile(c.TypeOf(Param::A)->elem, dims, Storage::Register);
+  return true;
+}
+
+bool FormReshapedT(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::T);
+  std::vector<int64_t> dims, resolved;
+  std::string why;
+  c.ShapeDims(dims);
+  if (!ResolveReshape(Elements(t->shape), dims, resolved, why)) return false;
+  out.type = c.types.Tile(t->elem, resolved, Storage::Register);
+  return true;
+}
+
+bool FormSqueezedT(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::T);
+  bool given;
+  out.type = c.types.Tile(t->elem, SqueezedShape(t->shape, SqueezeList(c, given)), Storage::Register);
+  return true;
+}
+
 bool FormTransposeOfA(CallContext& c, ExprInfo& out) {
   const Type* t = c.TypeOf(Param::A);
   out.type = c.types.Tile(t->elem, {t->shape[1], t->shape[0]}, Storage::Register);
@@ -656,6 +889,15 @@ const RuleSpec NumericTile{"NumericTile", {Code::StructTileUnsupported, Code::Ti
 const RuleSpec OrderedElemTile{"OrderedElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
                                {P::A}, &sema::OrderedElemTile};
 const RuleSpec Tile2D{"Tile2D", {Code::TransposeNeeds2DTile}, {P::A}, &sema::Tile2D};
+const RuleSpec TileAxisInRange{"TileAxisInRange", {Code::AxisOutOfRange}, {P::A, P::Axis}, &sema::TileAxisInRange};
+const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};
+const RuleSpec ScanDType{"ScanDType", {Code::ScanUnsupportedDType}, {P::A}, &sema::ScanDType};
+const RuleSpec BroadcastShape{"BroadcastShape", {Code::InvalidTileShape, Code::BroadcastShapeMismatch},
+                              {P::A, P::Shape}, &sema::BroadcastShape};
+const RuleSpec ReshapeShape{"ReshapeShape", {Code::InvalidTileShape, Code::BadReshape}, {P::T, P::Shape},
+                            &sema::ReshapeShape};
+const RuleSpec SqueezeAxes{"SqueezeAxes", {Code::AxisOutOfRange, Code::SqueezeNonUnitAxis, Code::InvalidTileShape},
+                           {P::T}, &sema::SqueezeAxes};
 const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount}, {P::T, P::Index}, &sema::TileIndexCount};
 const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::F, P::A},
                            &sema::TileMapArgs};
@@ -675,6 +917,11 @@ const ResultSpec TileFromArrayShape{"TileFromArrayShape", {P::A, P::Shape, P::St
 const ResultSpec TileLikeT{"TileLikeT", {P::T}, &FormTileLikeT};
 const ResultSpec OneElementOfT{"OneElementOfT", {P::T}, &FormOneElementOfT};
 const ResultSpec OneElementOfA{"OneElementOfA", {P::A}, &FormOneElementOfA};
+const ResultSpec ReducedAlongAxis{"ReducedAlongAxis", {P::A, P::Axis}, &FormReducedAlongAxis};
+const ResultSpec RegisterLikeA{"RegisterLikeA", {P::A}, &FormRegisterLikeA};
+const ResultSpec BroadcastTo{"BroadcastTo", {P::A, P::Shape}, &FormBroadcastTo};
+const ResultSpec ReshapedT{"ReshapedT", {P::T, P::Shape}, &FormReshapedT};
+const ResultSpec SqueezedT{"SqueezedT", {P::T}, &FormSqueezedT};
 const ResultSpec TransposeOfA{"TransposeOfA", {P::A}, &FormTransposeOfA};
 const ResultSpec TileMap{"TileMap", {P::F, P::A}, &FormTileMap};
 const ResultSpec TileElement{"TileElement", {P::T}, &FormTileElement};

@@ -25,6 +25,12 @@ extern const RuleSpec ScalarMatchesTile;   // tile * scalar: scalar converts to 
 extern const RuleSpec NumericTile;         // a non-struct, non-bool element        E0217, E0213
 extern const RuleSpec OrderedElemTile;     // `a` holds an ordered scalar (no struct, bool) E0217, E0213
 extern const RuleSpec Tile2D;              // `a` is 2-D                                    E0218
+extern const RuleSpec TileAxisInRange;     // 0 <= axis < a.ndim, `a` a tile                E0200
+extern const RuleSpec ReduceCombiner;      // tile_reduce's `op`: wp.add/mul/min/max/bit_* for a's dtype E0219
+extern const RuleSpec ScanDType;           // scans: float32, int32 or uint32 elements       E0220
+extern const RuleSpec BroadcastShape;      // `shape` 1-4 positive, a broadcasts to it  E0214, E0221
+extern const RuleSpec ReshapeShape;        // `shape` (one -1 allowed) holds t's elements E0214, E0222
+extern const RuleSpec SqueezeAxes;         // each `axis` in range and of extent 1   E0200, E0223, E0214
 extern const RuleSpec TileIndexCount;      // t[i, j]: one int index per dimension          E0215
 extern const RuleSpec TileMapArgs;         // tile_map: f's arity, tiles of one shape E0216, E0211
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
@@ -41,6 +47,11 @@ extern const ResultSpec TileFromArrayShape;  // tile_load(_indexed): a's dtype, 
 extern const ResultSpec TileLikeT;           // shape, dtype and storage of `t`
 extern const ResultSpec OneElementOfT;       // tile_sum: shape (1,) of t's dtype, register
 extern const ResultSpec OneElementOfA;       // tile_max/min: shape (1,) of a's dtype, register
+extern const ResultSpec ReducedAlongAxis;    // a's shape less `axis` ((1,) for 1-D), register
+extern const ResultSpec RegisterLikeA;       // scans: a's shape and dtype, register
+extern const ResultSpec BroadcastTo;         // `shape`, a's dtype, register
+extern const ResultSpec ReshapedT;           // `shape` with -1 resolved, t's dtype, register
+extern const ResultSpec SqueezedT;           // t's shape less its (selected) unit extents, register
 extern const ResultSpec TransposeOfA;        // (M, N) -> (N, M), register
 extern const ResultSpec TileMap;             // f's result per element, shape of `a`, register
 extern const ResultSpec TileElement;         // t[i, j]: the element type

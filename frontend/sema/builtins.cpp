@@ -59,6 +59,12 @@ Lowering LowerReduce(ir::ReduceKind r) {
   l.reduce = r;
   return l;
 }
+Lowering LowerScan(ir::ReduceKind r, bool inclusive) {
+  Lowering l = Lower(LowerKind::TileScan);
+  l.reduce = r;
+  l.inclusive = inclusive;
+  return l;
+}
 Lowering LowerPermute(std::vector<int64_t> perm) {
   Lowering l = Lower(LowerKind::TilePermute);
   l.perm = std::move(perm);
@@ -205,8 +211,32 @@ std::vector<Builtin> MakeTable() {
   add({"tile_map", "wp",
        {{{Req(N::F, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true}},
        true, Differentiable::Yes, "docs/tile_map.rst", Lower(LowerKind::TileMap)});
-  add({"tile_sum", "wp", {{{tt}, &Res::OneElementOfT, {&R::NumericTile}}}, true, Differentiable::Yes,
-       "docs/tile_sum.rst", Lower(LowerKind::TileSum)});
+  ParamSpec axis = Req(N::Axis, K::Const, P::Int);
+  // The whole-tile sum lowers to the v1 tile_sum op; the axis form to tile_reduce {add}.
+  add({"tile_sum", "wp",
+       {{{ta}, &Res::OneElementOfA, {&R::NumericTile}},
+        {{ta, axis}, &Res::ReducedAlongAxis, {&R::NumericTile, &R::TileAxisInRange}}},
+       true, Differentiable::Yes, "docs/tile_sum.rst", Lower(LowerKind::TileSum)});
+  {
+    ParamSpec f = Req(N::Op, K::Runtime, P::Callable);
+    std::vector<const RuleSpec*> rules = {&R::OrderedElemTile, &R::ReduceCombiner};
+    std::vector<const RuleSpec*> axis_rules = {&R::OrderedElemTile, &R::TileAxisInRange, &R::ReduceCombiner};
+    // Not differentiable: Warp marks it so, and a `mul` or bitwise reduction has no adjoint.
+    add({"tile_reduce", "wp",
+         {{{f, ta}, &Res::OneElementOfA, rules}, {{f, ta, axis}, &Res::ReducedAlongAxis, axis_rules}}, true,
+         Differentiable::No, "docs/tile_reduce.rst", Lower(LowerKind::TileReduce)});
+  }
+  struct Scan {
+    const char* name;
+    ir::ReduceKind kind;
+    bool inclusive;
+  };
+  for (const Scan& s : {Scan{"tile_scan_inclusive", ir::ReduceKind::Add, true},
+                        Scan{"tile_scan_exclusive", ir::ReduceKind::Add, false},
+                        Scan{"tile_scan_max_inclusive", ir::ReduceKind::Max, true},
+                        Scan{"tile_scan_min_inclusive", ir::ReduceKind::Min, true}})
+    add({s.name, "wp", {{{ta}, &Res::RegisterLikeA, {&R::ScanDType}}}, true, Differentiable::No,
+         "docs/tile_scan.rst", LowerScan(s.kind, s.inclusive)});
   add({"tile_max", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
        "docs/tile_max.rst", LowerReduce(ir::ReduceKind::Max)});
   add({"tile_min", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
@@ -215,6 +245,19 @@ std::vector<Builtin> MakeTable() {
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
        "docs/tile_transpose.rst", LowerPermute({1, 0})});
+  add({"tile_broadcast", "wp",
+       {{{ta, Req(N::Shape, K::Const, P::IntTuple)}, &Res::BroadcastTo, {&R::BroadcastShape}},
+        {{ta, Req(N::Shape, K::Const, P::Int)}, &Res::BroadcastTo, {&R::BroadcastShape}}},
+       true, Differentiable::Yes, "docs/tile_broadcast.rst", LowerOp(LowerKind::TileShape, ir::OpCode::TileBroadcast)});
+  add({"tile_reshape", "wp",
+       {{{tt, Req(N::Shape, K::Const, P::IntTuple)}, &Res::ReshapedT, {&R::ReshapeShape}},
+        {{tt, Req(N::Shape, K::Const, P::Int)}, &Res::ReshapedT, {&R::ReshapeShape}}},
+       true, Differentiable::Yes, "docs/tile_reshape.rst", LowerOp(LowerKind::TileShape, ir::OpCode::TileReshape)});
+  add({"tile_squeeze", "wp",
+       {{{tt}, &Res::SqueezedT, {&R::SqueezeAxes}},
+        {{tt, Req(N::Axis, K::Const, P::Int)}, &Res::SqueezedT, {&R::SqueezeAxes}},
+        {{tt, Req(N::Axis, K::Const, P::IntTuple)}, &Res::SqueezedT, {&R::SqueezeAxes}}},
+       true, Differentiable::Yes, "docs/tile_squeeze.rst", LowerOp(LowerKind::TileShape, ir::OpCode::TileReshape)});
 
   // ---- tile operators (not callable by name)
   auto tile_binary = [&](const char* name, const char* spelling, ir::OpCode op, bool scalar_ok) {
@@ -282,6 +325,23 @@ std::vector<Builtin> MakeTable() {
     add({"max", ns, {{{an, bn}, &Res::CommonMax, {&R::CommonNumericArgs}}}, false, Differentiable::Yes,
          "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Max)});
   }
+  // The operators as functions: callable in kernels and, as combiners, by wp.tile_reduce.
+  struct Operator {
+    const char* name;
+    ir::OpCode op;
+    ArgPattern pattern;
+    Differentiable diff;
+  };
+  for (const Operator& o : {Operator{"add", ir::OpCode::Add, P::Numeric, Differentiable::Yes},
+                            Operator{"sub", ir::OpCode::Sub, P::Numeric, Differentiable::Yes},
+                            Operator{"mul", ir::OpCode::Mul, P::Numeric, Differentiable::Yes},
+                            Operator{"bit_and", ir::OpCode::BitAnd, P::Int, Differentiable::No},
+                            Operator{"bit_or", ir::OpCode::BitOr, P::Int, Differentiable::No},
+                            Operator{"bit_xor", ir::OpCode::BitXor, P::Int, Differentiable::No}})
+    add({o.name, "wp",
+         {{{Req(N::A, K::Runtime, o.pattern), Req(N::B, K::Runtime, o.pattern)}, &Res::CommonNumeric,
+           {&R::CommonNumericArgs}}},
+         false, o.diff, "docs/operator_functions.rst", LowerOp(LowerKind::Math, o.op)});
   add({"pow", "wp",
        {{{Req(N::X, K::Runtime, P::Float), Req(N::Y, K::Runtime, P::Float)}, &Res::CommonNumeric,
          {&R::CommonNumericArgs}}},
@@ -350,6 +410,7 @@ const char* ParamName(Param p) {
     case Param::J: return "j";
     case Param::K: return "k";
     case Param::L: return "l";
+    case Param::Op: return "op";
   }
   return "?";
 }
@@ -366,6 +427,20 @@ std::string Builtin::Spelling() const {
 }
 
 std::span<const Builtin> BuiltinTable() { return Table(); }
+
+bool ReduceKindOf(const Builtin& b, ir::ReduceKind& out) {
+  if (b.lower.kind != LowerKind::Math) return false;
+  switch (b.lower.op) {
+    case ir::OpCode::Add: out = ir::ReduceKind::Add; return true;
+    case ir::OpCode::Mul: out = ir::ReduceKind::Mul; return true;
+    case ir::OpCode::Min: out = ir::ReduceKind::Min; return true;
+    case ir::OpCode::Max: out = ir::ReduceKind::Max; return true;
+    case ir::OpCode::BitAnd: out = ir::ReduceKind::BitAnd; return true;
+    case ir::OpCode::BitOr: out = ir::ReduceKind::BitOr; return true;
+    case ir::OpCode::BitXor: out = ir::ReduceKind::BitXor; return true;
+    default: return false;
+  }
+}
 
 const Builtin* FindBuiltin(const std::string& ns, const std::string& name) {
   for (const Builtin& b : Table())

@@ -49,7 +49,7 @@ enum class DefaultKind : uint8_t {
 // parameter its row lacks is found when the table is built, not when a user hits it.
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
-  Lhs, Rhs, Index, Low, High, I, J, K, L,
+  Lhs, Rhs, Index, Low, High, I, J, K, L, Op,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -104,7 +104,10 @@ enum class LowerKind : uint8_t {
   TileStoreIndexed,
   TileAtomicAddIndexed,
   TileSum,           // the v1 op, kept until TileReduce(Add) replaces it in the IR
-  TileReduce,        // `reduce` over every element
+  TileReduce,        // `reduce` over every element, or along the const `axis` when the row has
+                     // one; a row with a combiner `op` takes the kind from it (ReduceKindOf)
+  TileScan,          // `reduce` prefix, `inclusive` or not
+  TileShape,         // `op` (TileBroadcast or TileReshape) to the result type's shape
   TilePermute,       // `perm`
   TileBinary,        // `op` between lhs and rhs, a scalar operand converted to the element type
   TileUnary,         // `op`
@@ -120,6 +123,7 @@ struct Lowering {
   ir::OpCode op = ir::OpCode::Add;           // TileBinary, TileUnary, Math
   ir::ReduceKind reduce = ir::ReduceKind::Add;  // TileReduce
   std::vector<int64_t> perm;                 // TilePermute
+  bool inclusive = true;                     // TileScan
 };
 
 struct Overload {
@@ -146,6 +150,9 @@ struct Builtin {
 };
 
 std::span<const Builtin> BuiltinTable();
+// The reduction a builtin names when passed as a combiner (`wp.tile_reduce(wp.mul, t)`): the
+// scalar math rows wp.add, wp.mul, wp.min and wp.max. False for any other builtin.
+bool ReduceKindOf(const Builtin& b, ir::ReduceKind& out);
 // Looks up a callable builtin by namespace ("wp" or "") and name; null when none.
 const Builtin* FindBuiltin(const std::string& ns, const std::string& name);
 int BuiltinIndex(const Builtin* b);

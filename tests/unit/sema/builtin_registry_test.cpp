@@ -33,8 +33,10 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileAtomicAdd: return {O::TileAtomicAdd};
     case LowerKind::TileStoreIndexed: return {O::TileStoreIndexed};
     case LowerKind::TileAtomicAddIndexed: return {O::TileAtomicAddIndexed};
-    case LowerKind::TileSum: return {O::TileSum};
+    case LowerKind::TileSum: return {O::TileSum, O::TileReduce};  // the axis form: tile_reduce {add}
     case LowerKind::TileReduce: return {O::TileReduce};
+    case LowerKind::TileScan: return {O::TileScan};
+    case LowerKind::TileShape: return {l.op};
     case LowerKind::TilePermute: return {O::TilePermute};
     case LowerKind::TileBinary:
     case LowerKind::TileUnary:
