@@ -187,7 +187,26 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     // Operators are keyed by their AST node: Binary, or an AugAssign target.
     case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));
     case LK::TileUnary: return b_.Unary(lw.op, Expr(ci.args[0]));
-    case LK::TileExtract: return b_.TileExtract(Expr(arg(P::T)), IndexList(arg(P::Index)));
+    case LK::TileExtract: {
+      if (arg(P::T)) return b_.TileExtract(Expr(arg(P::T)), IndexList(arg(P::Index)));
+      // wp.tile_extract(a, i, j, ...): one int argument per dimension.
+      std::vector<ir::Value*> idx;
+      for (P p : {P::I, P::J, P::K, P::L})
+        if (const ast::Expr* x = arg(p)) idx.push_back(Convert(Expr(x), ir::Type::Scalar(ScalarType::Int32)));
+      return b_.TileExtract(Expr(arg(P::A)), idx);
+    }
+    case LK::TileDot: return b_.TileReduce(ir::ReduceKind::Add, b_.Binary(OpCode::Mul, Expr(arg(P::A)), Expr(arg(P::B))), -1);
+    case LK::TileAxpy: {
+      // Warp updates `dest` in place; here the variable it names is rebound to the sum, which
+      // every later read of the variable (and a loop carrying it) sees.
+      ir::Value* src = Expr(arg(P::Src));
+      ir::Value* r = b_.Binary(OpCode::Add, TileBinaryOp(OpCode::Mul, Expr(arg(P::Alpha)), src), Expr(arg(P::Dest)));
+      Binding v;
+      v.value = r;
+      LowerAssign(arg(P::Dest), nullptr, v);
+      return nullptr;
+    }
+    case LK::TileArgReduce: return ArgReduce(lw.reduce, Expr(arg(P::A)));
     case LK::TileMap: return LowerTileMap(ci, rt);
     case LK::AtomicAdd: {
       ir::Value* a = ArrayOf(ci.args[0]);
@@ -226,6 +245,27 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   }
   Unsupported(e->range, "`" + ci.builtin->Spelling() + "`");
   return rt.is_none() ? nullptr : ZeroValue(rt);
+}
+
+// The first row-major index where `t` equals its minimum (maximum): m = reduce(t); a map
+// over (t, m broadcast, linear index) gives the index where the element equals m, else the
+// element count; the min of that is the first such index.
+ir::Value* Lowerer::ArgReduce(ir::ReduceKind kind, ir::Value* t) {
+  const ir::Type& tt = t->type();
+  std::vector<int64_t> shape = tt.Shape();
+  int64_t n = tt.NumElements();
+  ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
+  if (tt.ndim > 1) lin = b_.TileReshape(lin, shape);
+  ir::Value* m = b_.TileBroadcast(b_.TileReduce(kind, t, -1), shape);
+  ir::Op* cand = b_.TileMap({t, m, lin}, ir::ElemType::Of(ScalarType::Int32));
+  {
+    ir::Builder::InsertionGuard g(b_);
+    ir::Block* body = cand->region(0);
+    b_.SetInsertionPoint(body);
+    ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+    b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, int32_t(n)))});
+  }
+  return b_.TileReduce(ir::ReduceKind::Min, cand->result(), -1);
 }
 
 ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {

@@ -148,6 +148,14 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     if (const auto* a = s->As<ast::Assign>()) for (auto& t : a->targets) target(t.get());
     else if (const auto* a = s->As<ast::AugAssign>()) target(a->target.get());
     else if (const auto* a = s->As<ast::AnnAssign>()) target(a->target.get());
+    else if (const auto* x = s->As<ast::ExprStmt>()) {
+      // A call that updates a tile variable in place (wp.tile_axpy's `dest`) rebinds it.
+      const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
+      if (ci && ci->builtin && ci->overload && ci->builtin->lower.kind == sema::LowerKind::TileAxpy) {
+        int k = ci->overload->Index(sema::Param::Dest);
+        if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) target(ci->args[k]);
+      }
+    }
     else if (const auto* i = s->As<ast::If>()) { CollectAssigned(i->body, keys); CollectAssigned(i->orelse, keys); }
     else if (const auto* f = s->As<ast::For>()) {
       // break/continue inside belong to the inner loop: collect with a stand-in context.

@@ -347,6 +347,107 @@ bool ScalarMatchesTile(CallContext& c) {
   return false;
 }
 
+// Bitwise operators on tiles: Warp defines them for two tiles of one integer type.
+bool IntElemTile(CallContext& c) {
+  for (CallArg& a : c.args) {
+    if (!a.info.type->IsTile()) continue;
+    if (a.info.type->elem.is_struct()) {
+      c.Error(Code::StructTileUnsupported, a.range,
+              c.bname + " is not defined for tiles of struct `" + a.info.type->elem_struct_name + "`");
+      return false;
+    }
+    if (!IsInteger(a.info.type->elem.scalar)) {
+      c.Error(Code::TileOperatorUnsupported, a.range,
+              c.bname + " needs tiles of an integer type, found `" + ElemName(a.info.type->elem, "") + "`");
+      return false;
+    }
+    return true;  // the first tile decides: a second one is held to it by TilesSameDType
+  }
+  return true;
+}
+
+// Two tile operands `first` and `second` of one shape and one dtype (tile_dot, tile_axpy).
+bool SameShapeAndDType(CallContext& c, Param first, Param second) {
+  const Type* l = c.TypeOf(first);
+  const Type* r = c.TypeOf(second);
+  if (l->shape != r->shape) {
+    c.Error(Code::TileShapeMismatch, c.Range(second),
+            c.bname + " needs tiles of one shape, but " + c.Quoted(first) + " is `" + DimsText(l->shape) + "` and " +
+                c.Quoted(second) + " is `" + DimsText(r->shape) + "`");
+    return false;
+  }
+  if (!(l->elem == r->elem)) {
+    c.Error(Code::TileDTypeMismatch, c.Range(second),
+            c.bname + " needs tiles of one dtype, but " + c.Quoted(first) + " holds `" + ElemName(l->elem, "") +
+                "` and " + c.Quoted(second) + " holds `" + ElemName(r->elem, "") + "`");
+    return false;
+  }
+  return true;
+}
+bool DotOperands(CallContext& c) { return SameShapeAndDType(c, Param::A, Param::B); }
+
+// tile_axpy(alpha, src, dest): tiles of one shape and dtype, alpha of their element type, and
+// `dest` a variable, which the call rebinds to the updated tile.
+bool AxpyArgs(CallContext& c) {
+  if (!SameShapeAndDType(c, Param::Src, Param::Dest)) return false;
+  const Type* et = c.types.FromElem(c.TypeOf(Param::Dest)->elem);
+  CallArg& alpha = c.Arg(Param::Alpha);
+  if (!c.checker.Convert(alpha.expr, alpha.info, et)) {
+    c.Error(Code::TileDTypeMismatch, alpha.range,
+            "`alpha` of " + c.bname + " is `" + TypeName(alpha.info.type) + "` but the tiles hold `" + TypeName(et) +
+                "`; it must be the tiles' scalar type");
+    return false;
+  }
+  const auto* n = c.Arg(Param::Dest).expr->As<ast::Name>();
+  if (!n || !c.Local(n->id)) {
+    c.Error(Code::AxpyDestNotVariable, c.Range(Param::Dest),
+            "`dest` of " + c.bname + " is updated in place, so it must be a tile variable; found " +
+                c.Quoted(Param::Dest) + "; assign it to a variable first");
+    return false;
+  }
+  return true;
+}
+void CommitAxpy(CallContext& c) {
+  LocalSymbol* sym = c.Local(c.Arg(Param::Dest).expr->As<ast::Name>()->id);
+  ++sym->assignment_count;
+  sym->constant.reset();
+}
+
+// tile_extract(a, i, ...): one index per dimension of `a`.
+bool ExtractIndexCount(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  int n = 0;
+  for (Param p : {Param::I, Param::J, Param::K, Param::L}) n += c.overload.Index(p) >= 0;
+  if (n == t->ndim) return true;
+  c.Error(Code::TileIndexCount, c.callee_range,
+          c.bname + ": tile " + c.Quoted(Param::A) + " has " + Dimensions(t->ndim) + " but " + std::to_string(n) +
+              " index" + (n == 1 ? " was" : "es were") + " given");
+  return false;
+}
+
+// tile_astype: a tile of scalars converted to a scalar dtype (Warp's `Scalar`: no bool).
+bool AstypeTypes(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  const Type* d = c.Const(Param::DType)->type;
+  if (t->elem.is_struct()) {
+    c.Error(Code::StructTileUnsupported, c.Range(Param::T),
+            c.bname + " needs a tile of scalars, but " + c.Quoted(Param::T) + " holds struct `" +
+                t->elem_struct_name + "`");
+    return false;
+  }
+  if (d && d->kind == TypeKind::Struct) {
+    c.Error(Code::StructTileUnsupported, c.Range(Param::DType),
+            c.bname + " converts to a scalar type, not struct `" + d->struct_name + "`");
+    return false;
+  }
+  if (t->elem.scalar == ScalarType::Bool || (d && d->IsScalar() && d->scalar == ScalarType::Bool)) {
+    c.Error(Code::TileOperatorUnsupported, t->elem.scalar == ScalarType::Bool ? c.Range(Param::T) : c.Range(Param::DType),
+            c.bname + " converts between numeric types; `bool` is not one");
+    return false;
+  }
+  return true;
+}
+
 // ---------------------------------------------------------------- axes, reductions, scans, shapes
 
 bool TileAxisInRange(CallContext& c) {
@@ -777,6 +878,21 @@ bool FormTileArith(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormTileOfDType(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.Const(Param::DType)->type->AsElem(), c.TypeOf(Param::T)->shape, Storage::Register);
+  return true;
+}
+
+bool FormOneInt32(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Tile(c.types.Int32()->AsElem(), {1}, Storage::Register);
+  return true;
+}
+
+bool FormElementOfA(CallContext& c, ExprInfo& out) {
+  out.type = c.types.FromElem(c.TypeOf(Param::A)->elem);
+  return true;
+}
+
 bool FormTid(CallContext& c, ExprInfo& out) {
   const ast::Expr* node = c.node;
   out.provenance =
@@ -905,6 +1021,15 @@ const RuleSpec AtomicIndexRank{"AtomicIndexRank",
                                {Code::BadIndex, Code::AtomicAddUnsupportedDType, Code::ArgumentTypeMismatch},
                                {P::A, P::Value},
                                &sema::AtomicIndexRank};
+const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
+                           &sema::IntElemTile};
+const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
+                           &sema::DotOperands};
+const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMismatch, Code::AxpyDestNotVariable},
+                        {P::Alpha, P::Src, P::Dest}, &sema::AxpyArgs, &sema::CommitAxpy};
+const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P::A, P::I}, &sema::ExtractIndexCount};
+const RuleSpec AstypeTypes{"AstypeTypes", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
+                           {P::T, P::DType}, &sema::AstypeTypes};
 const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
 }  // namespace rules
 
@@ -926,6 +1051,9 @@ const ResultSpec TransposeOfA{"TransposeOfA", {P::A}, &FormTransposeOfA};
 const ResultSpec TileMap{"TileMap", {P::F, P::A}, &FormTileMap};
 const ResultSpec TileElement{"TileElement", {P::T}, &FormTileElement};
 const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
+const ResultSpec TileOfDType{"TileOfDType", {P::T, P::DType}, &FormTileOfDType};
+const ResultSpec OneInt32{"OneInt32", {}, &FormOneInt32};
+const ResultSpec ElementOfA{"ElementOfA", {P::A}, &FormElementOfA};
 const ResultSpec Tid{"Tid", {}, &FormTid};
 const ResultSpec ArrayElement{"ArrayElement", {P::A}, &FormArrayElement};
 const ResultSpec SameAsFirst{"SameAsFirst", {}, &FormSameAsFirst};

@@ -33,6 +33,12 @@ extern const RuleSpec ReshapeShape;        // `shape` (one -1 allowed) holds t's
 extern const RuleSpec SqueezeAxes;         // each `axis` in range and of extent 1   E0200, E0223, E0214
 extern const RuleSpec TileIndexCount;      // t[i, j]: one int index per dimension          E0215
 extern const RuleSpec TileMapArgs;         // tile_map: f's arity, tiles of one shape E0216, E0211
+extern const RuleSpec IntElemTile;         // bitwise tile operators: integer elements      E0217, E0213
+extern const RuleSpec DotOperands;         // tile_dot: `a` and `b` of one shape and dtype  E0211, E0212
+extern const RuleSpec AxpyArgs;            // tile_axpy: src/dest match, alpha converts, dest a variable
+                                           //                                        E0211, E0212, E0224
+extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
+extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
 extern const RuleSpec CommonNumericArgs;   // min/max/pow/clamp arguments of one type       E0111
 
@@ -56,6 +62,9 @@ extern const ResultSpec TransposeOfA;        // (M, N) -> (N, M), register
 extern const ResultSpec TileMap;             // f's result per element, shape of `a`, register
 extern const ResultSpec TileElement;         // t[i, j]: the element type
 extern const ResultSpec TileArith;           // register tile, shape and dtype of the tile operand
+extern const ResultSpec TileOfDType;         // tile_astype: `dtype`, t's shape, register
+extern const ResultSpec OneInt32;            // argmin/argmax: shape (1,) of int32, register
+extern const ResultSpec ElementOfA;          // tile_extract: a's element type
 extern const ResultSpec Tid;                 // int32, or a tuple of int32 when unpacked
 extern const ResultSpec ArrayElement;        // wp.atomic_add: the array's element type
 extern const ResultSpec SameAsFirst;         // sqrt, exp, ...: type of the first argument

@@ -126,7 +126,9 @@ std::vector<Builtin> MakeTable() {
     const char* doc;
     LowerKind lower;
   };
+  // tile_empty is Warp's uninitialized tile; tilec fills it with zeros (docs/tile_empty.rst).
   for (const Fill& f : {Fill{"tile_zeros", nullptr, "docs/tile_zeros.rst", LowerKind::TileFillZero},
+                        Fill{"tile_empty", nullptr, "docs/tile_empty.rst", LowerKind::TileFillZero},
                         Fill{"tile_ones", &R::OnesScalarDType, "docs/tile_ones.rst", LowerKind::TileFillOne}}) {
     std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::StorageValid};
     if (f.dtype_rule) rules.push_back(f.dtype_rule);
@@ -241,6 +243,34 @@ std::vector<Builtin> MakeTable() {
        "docs/tile_max.rst", LowerReduce(ir::ReduceKind::Max)});
   add({"tile_min", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
        "docs/tile_min.rst", LowerReduce(ir::ReduceKind::Min)});
+  // Piecewise constant in `a`: no gradient (as in Warp).
+  for (ir::ReduceKind k : {ir::ReduceKind::Min, ir::ReduceKind::Max}) {
+    Lowering l = Lower(LowerKind::TileArgReduce);
+    l.reduce = k;
+    add({k == ir::ReduceKind::Min ? "tile_argmin" : "tile_argmax", "wp",
+         {{{ta}, &Res::OneInt32, {&R::OrderedElemTile}}}, true, Differentiable::No, "docs/tile_argmin.rst", l});
+  }
+  add({"tile_dot", "wp",
+       {{{ta, Req(N::B, K::Runtime, P::Tile)}, &Res::OneElementOfA, {&R::NumericTile, &R::DotOperands}}}, true,
+       Differentiable::Yes, "docs/tile_dot.rst", Lower(LowerKind::TileDot)});
+  add({"tile_axpy", "wp",
+       {{{Req(N::Alpha, K::Runtime, P::Scalar), Req(N::Src, K::Runtime, P::Tile), Req(N::Dest, K::Runtime, P::Tile)},
+         &Res::Void, {&R::NumericTile, &R::AxpyArgs}}},
+       true, Differentiable::Yes, "docs/tile_axpy.rst", Lower(LowerKind::TileAxpy)});
+  add({"tile_astype", "wp",
+       {{{tt, Req(N::DType, K::Type, P::DType)}, &Res::TileOfDType, {&R::AstypeTypes}}}, true, Differentiable::Yes,
+       "docs/tile_astype.rst", Lower(LowerKind::Cast)});
+  {
+    // One overload per rank, as Warp's: tile_extract(a, i), (a, i, j), ... (a, i, j, k, l).
+    std::vector<Overload> ov;
+    static const Param kIdx[] = {N::I, N::J, N::K, N::L};
+    for (int n = 1; n <= 4; ++n) {
+      Overload o{{ta}, &Res::ElementOfA, {&R::ExtractIndexCount}};
+      for (int d = 0; d < n; ++d) o.params.push_back(Req(kIdx[d], K::Runtime, P::Int));
+      ov.push_back(o);
+    }
+    add({"tile_extract", "wp", ov, true, Differentiable::Yes, "docs/tile_extract.rst", Lower(LowerKind::TileExtract)});
+  }
 
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
@@ -277,6 +307,22 @@ std::vector<Builtin> MakeTable() {
   tile_binary("tile_sub", "`-` on tiles", ir::OpCode::Sub, false);
   tile_binary("tile_mul", "`*` on tiles", ir::OpCode::Mul, true);
   tile_binary("tile_div", "`/` on tiles", ir::OpCode::Div, true);
+  // Bitwise operators: two tiles of one integer type, no gradient (Warp's tile bit_and/or/xor).
+  struct Bitwise {
+    const char* name;
+    const char* spelling;
+    ir::OpCode op;
+  };
+  for (const Bitwise& bw : {Bitwise{"tile_bit_and", "`&` on tiles", ir::OpCode::BitAnd},
+                            Bitwise{"tile_bit_or", "`|` on tiles", ir::OpCode::BitOr},
+                            Bitwise{"tile_bit_xor", "`^` on tiles", ir::OpCode::BitXor}}) {
+    ParamSpec lt = Req(N::Lhs, K::Runtime, P::Tile), rt = Req(N::Rhs, K::Runtime, P::Tile);
+    Builtin b = Make({bw.name, "op",
+                      {{{lt, rt}, &Res::TileArith, {&R::IntElemTile, &R::TilesSameShape, &R::TilesSameDType}}}, true,
+                      Differentiable::No, "docs/tile_arithmetic.rst", LowerOp(LowerKind::TileBinary, bw.op)});
+    b.op_spelling = bw.spelling;
+    t.push_back(std::move(b));
+  }
   {
     Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::NumericTile}}}, true, Differentiable::Yes,
                         "docs/tile_arithmetic.rst", LowerOp(LowerKind::TileUnary, ir::OpCode::Neg)});
@@ -411,6 +457,9 @@ const char* ParamName(Param p) {
     case Param::K: return "k";
     case Param::L: return "l";
     case Param::Op: return "op";
+    case Param::Alpha: return "alpha";
+    case Param::Src: return "src";
+    case Param::Dest: return "dest";
   }
   return "?";
 }

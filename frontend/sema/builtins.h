@@ -49,7 +49,7 @@ enum class DefaultKind : uint8_t {
 // parameter its row lacks is found when the table is built, not when a user hits it.
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
-  Lhs, Rhs, Index, Low, High, I, J, K, L, Op,
+  Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -111,7 +111,10 @@ enum class LowerKind : uint8_t {
   TilePermute,       // `perm`
   TileBinary,        // `op` between lhs and rhs, a scalar operand converted to the element type
   TileUnary,         // `op`
-  TileExtract,
+  TileExtract,       // `t[i, j]` (`t`, `index`) or wp.tile_extract (`a`, `i` to `l`)
+  TileDot,           // tile_reduce {add} of the element-wise product of `a` and `b`
+  TileAxpy,          // `dest` = alpha * `src` + `dest`, rebinding the variable `dest` names
+  TileArgReduce,     // the first linear index where `a` equals its `reduce` (min or max)
   TileMap,
   AtomicAdd,
   Math,              // scalar `op`; also what tile_map applies per element

@@ -415,14 +415,18 @@ ExprInfo Checker::TileBinary(const ast::Expr* node, ast::BinaryOp op, SourceRang
                      : op == ast::BinaryOp::Sub ? "tile_sub"
                      : op == ast::BinaryOp::Mul ? "tile_mul"
                      : op == ast::BinaryOp::Div ? "tile_div"
+                     : op == ast::BinaryOp::BitAnd ? "tile_bit_and"
+                     : op == ast::BinaryOp::BitOr  ? "tile_bit_or"
+                     : op == ast::BinaryOp::BitXor ? "tile_bit_xor"
                                                 : nullptr;
   if (!name) {
     Error(Code::TileOperatorUnsupported, op_range,
-          std::string("`") + ast::Spelling(op) + "` is not supported on tiles (expected `+`, `-`, `*` or `/`)");
+          std::string("`") + ast::Spelling(op) +
+              "` is not supported on tiles (expected `+`, `-`, `*`, `/`, `&`, `|` or `^`)");
     return Poison();
   }
   bool lt = li.type->IsTile(), rt = ri.type->IsTile();
-  if (lt != rt && (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub)) {
+  if (lt != rt && op != ast::BinaryOp::Mul && op != ast::BinaryOp::Div) {
     const ast::Expr* other = lt ? r : l;
     Error(Code::TileOperatorUnsupported, other->range,
           std::string("`") + ast::Spelling(op) + "` needs two tiles, found `" + TypeName((lt ? ri : li).type) +

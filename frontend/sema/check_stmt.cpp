@@ -404,9 +404,12 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
   if (target.type->IsError() || value.type->IsError()) return;
   ExprInfo result;
   if (target.type->IsTile() || value.type->IsTile()) {
-    if (s.op != ast::BinaryOp::Add && s.op != ast::BinaryOp::Sub) {
+    using B = ast::BinaryOp;
+    if (s.op != B::Add && s.op != B::Sub && s.op != B::Mul && s.op != B::Div && s.op != B::BitAnd &&
+        s.op != B::BitOr && s.op != B::BitXor) {
       Error(Code::TileOperatorUnsupported, s.op_range,
-            std::string("`") + ast::Spelling(s.op) + "=` is not supported on tiles (only `+=` and `-=`)");
+            std::string("`") + ast::Spelling(s.op) +
+                "=` is not supported on tiles (expected `+=`, `-=`, `*=`, `/=`, `&=`, `|=` or `^=`)");
       return;
     }
     // Keyed by the target in CheckedModule::call_info.

@@ -185,6 +185,12 @@ class CallContext {
   CheckedModule& out() { return checker.out_; }
   void EnsureFuncChecked(int index) { checker.EnsureFuncChecked(index); }
   int TidUnpack() const { return node == checker.tid_call_ ? checker.tid_unpack_ : 1; }
+  // The local variable (or parameter) of the function being checked that `name` binds; null
+  // when there is none.
+  LocalSymbol* Local(const std::string& name) {
+    auto it = checker.locals_.find(name);
+    return it == checker.locals_.end() ? nullptr : it->second;
+  }
 
   // Facts established by rules for later rules and the result.
   const Type* map_elem = nullptr;   // TileMapArgs: f's result element

@@ -42,6 +42,9 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileUnary:
     case LowerKind::Math: return {l.op};
     case LowerKind::TileExtract: return {O::TileExtract};
+    case LowerKind::TileDot: return {O::Mul, O::TileReduce};
+    case LowerKind::TileAxpy: return {O::Mul, O::Add};
+    case LowerKind::TileArgReduce: return {O::TileReduce, O::TileBroadcast, O::TileArange, O::TileMap};
     // The mapped function's own ops are checked through its own row (math) or its body.
     case LowerKind::TileMap: return {O::TileMap};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
