@@ -236,6 +236,26 @@ Value* Builder::TilePermute(Value* tile, const std::vector<int64_t>& perm) {
   return op->result();
 }
 
+Value* Builder::FirstIndexOf(Value* tile, Value* target, Value* lin) {
+  const Type& tt = tile->type();
+  std::vector<int64_t> shape = tt.Shape();
+  int64_t n = tt.NumElements();
+  if (!lin) {
+    lin = TileArange(ScalarType::Int32, 0, 1, n);
+    if (tt.ndim > 1) lin = TileReshape(lin, shape);
+  }
+  // Per element: its index where it equals the target, else n; the least of those is the first.
+  Op* cand = TileMap({tile, TileBroadcast(target, shape), lin}, ElemType::Of(ScalarType::Int32));
+  {
+    InsertionGuard g(*this);
+    Block* body = cand->region(0);
+    SetInsertionPoint(body);
+    Value* hit = Cmp(CmpPred::Eq, body->arg(0), body->arg(1));
+    Yield({Select(hit, body->arg(2), ConstInt(ScalarType::Int32, n))});
+  }
+  return TileReduce(ReduceKind::Min, cand->result(), -1);
+}
+
 Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
   std::vector<Value*> ops{tile};
   ops.insert(ops.end(), indices.begin(), indices.end());

@@ -82,6 +82,11 @@ class Builder {
   Value* TileReshape(Value* tile, const std::vector<int64_t>& shape);
   // Result dimension d is dimension perm[d] of `tile`; a transpose is {1, 0}.
   Value* TilePermute(Value* tile, const std::vector<int64_t>& perm);
+  // The row-major index (int32, shape (1,)) of the first element of `tile` equal to the one
+  // element of `target` (shape (1,)); the element count where none is (an all-NaN tile).
+  // Built from the generic ops: argmin/argmax, and the min/max adjoints' subgradient. `lin`,
+  // when given, is the tile of row-major indices in `tile`'s shape (the caller reuses it).
+  Value* FirstIndexOf(Value* tile, Value* target, Value* lin = nullptr);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
   // A map whose region receives one element of each input and must yield the result
   // element (of `result_elem`); the caller fills op->region(0).

@@ -206,7 +206,10 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       LowerAssign(arg(P::Dest), nullptr, v);
       return nullptr;
     }
-    case LK::TileArgReduce: return ArgReduce(lw.reduce, Expr(arg(P::A)));
+    case LK::TileArgReduce: {
+      ir::Value* t = Expr(arg(P::A));
+      return b_.FirstIndexOf(t, b_.TileReduce(lw.reduce, t, -1));
+    }
     case LK::TileMap: return LowerTileMap(ci, rt);
     case LK::AtomicAdd: {
       ir::Value* a = ArrayOf(ci.args[0]);
@@ -245,27 +248,6 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   }
   Unsupported(e->range, "`" + ci.builtin->Spelling() + "`");
   return rt.is_none() ? nullptr : ZeroValue(rt);
-}
-
-// The first row-major index where `t` equals its minimum (maximum): m = reduce(t); a map
-// over (t, m broadcast, linear index) gives the index where the element equals m, else the
-// element count; the min of that is the first such index.
-ir::Value* Lowerer::ArgReduce(ir::ReduceKind kind, ir::Value* t) {
-  const ir::Type& tt = t->type();
-  std::vector<int64_t> shape = tt.Shape();
-  int64_t n = tt.NumElements();
-  ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
-  if (tt.ndim > 1) lin = b_.TileReshape(lin, shape);
-  ir::Value* m = b_.TileBroadcast(b_.TileReduce(kind, t, -1), shape);
-  ir::Op* cand = b_.TileMap({t, m, lin}, ir::ElemType::Of(ScalarType::Int32));
-  {
-    ir::Builder::InsertionGuard g(b_);
-    ir::Block* body = cand->region(0);
-    b_.SetInsertionPoint(body);
-    ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-    b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, int32_t(n)))});
-  }
-  return b_.TileReduce(ir::ReduceKind::Min, cand->result(), -1);
 }
 
 ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {

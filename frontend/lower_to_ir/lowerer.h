@@ -110,7 +110,6 @@ class Lowerer {
   ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
   ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
   ir::Value* TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b);
-  ir::Value* ArgReduce(ir::ReduceKind kind, ir::Value* t);
   ir::Value* LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt);
   std::vector<ir::Value*> Offsets(const sema::CallInfo& ci, int param, int ndim);
 

@@ -45,19 +45,9 @@ void Generator::TileShapeRule(const ir::Op& op) {
           }
           // r = max(t)  =>  dt[e] = d where e is the first element equal to r, else 0; the one
           // element that the result came from receives it, as a subgradient.
-          int64_t n = tt.NumElements();
-          ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
+          ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, tt.NumElements());
           if (tt.ndim > 1) lin = b_.TileReshape(lin, shape);
-          ir::Value* r = b_.TileBroadcast(P(op.result()), shape);
-          ir::Op* cand = b_.TileMap({P(t), r, lin}, ir::ElemType::Of(ScalarType::Int32));
-          {
-            ir::Builder::InsertionGuard g(b_);
-            ir::Block* body = cand->region(0);
-            b_.SetInsertionPoint(body);
-            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-            b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, int32_t(n)))});
-          }
-          ir::Value* first = b_.TileBroadcast(b_.TileReduce(ir::ReduceKind::Min, cand->result(), -1), shape);
+          ir::Value* first = b_.TileBroadcast(b_.FirstIndexOf(P(t), P(op.result()), lin), shape);
           ir::Op* grad = b_.TileMap({lin, first, b_.TileBroadcast(d, shape)}, AdjType(tt).elem);
           {
             ir::Builder::InsertionGuard g(b_);
