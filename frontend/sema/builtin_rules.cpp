@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 #include "frontend/sema/checker.h"
 
@@ -273,7 +274,11 @@ bool FullValue(CallContext& c) {
 
 // ---------------------------------------------------------------- tile element types
 
-bool NumericTile(CallContext& c) {
+// The first tile argument's element type: a struct never qualifies; `refusal` gives the
+// message for a scalar type that does not (nullopt: it does). The first tile decides: a second
+// one is held to it by TilesSameDType.
+template <class Refusal>
+bool FirstTileElem(CallContext& c, Refusal refusal) {
   for (CallArg& a : c.args) {
     if (!a.info.type->IsTile()) continue;
     if (a.info.type->elem.is_struct()) {
@@ -281,13 +286,20 @@ bool NumericTile(CallContext& c) {
               c.bname + " is not defined for tiles of struct `" + a.info.type->elem_struct_name + "`");
       return false;
     }
-    if (a.info.type->elem.scalar == ScalarType::Bool) {
-      c.Error(Code::TileOperatorUnsupported, a.range, c.bname + " is not defined for `bool` tiles");
+    if (std::optional<std::string> why = refusal(*a.info.type)) {
+      c.Error(Code::TileOperatorUnsupported, a.range, *why);
       return false;
     }
-    return true;  // the first tile decides: a second one is held to it by TilesSameDType
+    return true;
   }
   return true;
+}
+
+bool NumericTile(CallContext& c) {
+  return FirstTileElem(c, [&](const Type& t) -> std::optional<std::string> {
+    if (t.elem.scalar == ScalarType::Bool) return c.bname + " is not defined for `bool` tiles";
+    return std::nullopt;
+  });
 }
 
 // Max and min need an order on the elements: structs have none, and bool has none in the IR
@@ -349,21 +361,10 @@ bool ScalarMatchesTile(CallContext& c) {
 
 // Bitwise operators on tiles: Warp defines them for two tiles of one integer type.
 bool IntElemTile(CallContext& c) {
-  for (CallArg& a : c.args) {
-    if (!a.info.type->IsTile()) continue;
-    if (a.info.type->elem.is_struct()) {
-      c.Error(Code::StructTileUnsupported, a.range,
-              c.bname + " is not defined for tiles of struct `" + a.info.type->elem_struct_name + "`");
-      return false;
-    }
-    if (!IsInteger(a.info.type->elem.scalar)) {
-      c.Error(Code::TileOperatorUnsupported, a.range,
-              c.bname + " needs tiles of an integer type, found `" + ElemName(a.info.type->elem, "") + "`");
-      return false;
-    }
-    return true;  // the first tile decides: a second one is held to it by TilesSameDType
-  }
-  return true;
+  return FirstTileElem(c, [&](const Type& t) -> std::optional<std::string> {
+    if (IsInteger(t.elem.scalar)) return std::nullopt;
+    return c.bname + " needs tiles of an integer type, found `" + ElemName(t.elem, "") + "`";
+  });
 }
 
 // Two tile operands `first` and `second` of one shape and one dtype (tile_dot, tile_axpy).

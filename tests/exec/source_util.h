@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -91,6 +92,23 @@ inline Compiled CompileText(const std::string& text) {
   if (c.module && GpuRecordDir()) RegisterSourceForGpuRecord(c);
   if (c.module && std::getenv("TILEC_EXEC_PTXAS")) CheckPtxas(*c.file);
   return c;
+}
+
+// `text` with every `{T}` replaced by a dtype name, for one kernel source over several dtypes.
+inline std::string WithDType(std::string text, const std::string& t) {
+  for (size_t p; (p = text.find("{T}")) != std::string::npos;) text.replace(p, 3, t);
+  return text;
+}
+
+// Nonzero values in [-3, 3], varied by position: exact in every dtype, so references match.
+template <typename T>
+std::vector<T> Inputs(int n, int seed) {
+  std::vector<T> v(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    int x = (i * 5 + seed) % 7 - 3;
+    v[size_t(i)] = T(x == 0 ? 2 : x);
+  }
+  return v;
 }
 
 }  // namespace tilec::testing

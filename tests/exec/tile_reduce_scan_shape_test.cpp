@@ -17,23 +17,9 @@ namespace {
 
 using testing::CompileText;
 using testing::Launch;
+using testing::Inputs;
 using testing::View;
-
-std::string WithDType(std::string text, const std::string& t) {
-  for (size_t p; (p = text.find("{T}")) != std::string::npos;) text.replace(p, 3, t);
-  return text;
-}
-
-// Nonzero values in [-3, 3], varied by position.
-template <typename T>
-std::vector<T> Inputs(int n, int seed) {
-  std::vector<T> v(n);
-  for (int i = 0; i < n; ++i) {
-    int x = (i * 5 + seed) % 7 - 3;
-    v[i] = T(x == 0 ? 2 : x);
-  }
-  return v;
-}
+using testing::WithDType;
 
 constexpr int R = 3, C = 4;
 
