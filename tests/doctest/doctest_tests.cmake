@@ -16,11 +16,23 @@ if(NOT _tilec_doctest_done AND TARGET tilec)
     get_filename_component(_name ${_page} NAME_WE)
     add_test(NAME doctest.docs.${_name} COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_page})
   endforeach()
+  # Every page of Warp's examples is a test. Pages not yet in warp_pages.txt are expected
+  # failures (WILL_FAIL): the day one passes, its test fails until the page joins the list,
+  # so the count of pages tilec runs only goes up.
   file(STRINGS ${CMAKE_CURRENT_LIST_DIR}/warp_pages.txt _tilec_warp_pages REGEX "^[a-z]")
-  if(EXISTS ${CMAKE_SOURCE_DIR}/../shared/warp-docs)
-    foreach(_name ${_tilec_warp_pages})
-      add_test(NAME doctest.warp.${_name}
-               COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${CMAKE_SOURCE_DIR}/../shared/warp-docs/${_name}.rst)
+  set(_tilec_warp_dir ${CMAKE_SOURCE_DIR}/../shared/warp-docs)
+  if(EXISTS ${_tilec_warp_dir})
+    file(GLOB _tilec_warp_all RELATIVE ${_tilec_warp_dir} ${_tilec_warp_dir}/*.rst ${_tilec_warp_dir}/guide/*.rst)
+    foreach(_rel ${_tilec_warp_all})
+      string(REGEX REPLACE "\\.rst$" "" _name ${_rel})
+      string(REPLACE "/" "." _test ${_name})
+      add_test(NAME doctest.warp.${_test}
+               COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_tilec_warp_dir}/${_rel})
+      set_tests_properties(doctest.warp.${_test} PROPERTIES TIMEOUT 120)
+      list(FIND _tilec_warp_pages ${_name} _listed)
+      if(_listed EQUAL -1)
+        set_tests_properties(doctest.warp.${_test} PROPERTIES WILL_FAIL TRUE LABELS warp-xfail)
+      endif()
     endforeach()
   endif()
   foreach(_page ${_tilec_spec_pages})
