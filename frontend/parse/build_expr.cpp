@@ -1,6 +1,7 @@
 // Expression trees from the ANTLR contexts: precedence levels become Binary/Unary/BoolOp/
 // Compare nodes, trailers become Call/Subscript/Attribute, and literals are decoded (number
 // bases and underscores, string prefixes and escapes, adjacent string concatenation).
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 
@@ -299,89 +300,266 @@ ast::ExprPtr AstBuilder::Number(TileParser::NumberContext* ctx) {
   return std::make_unique<ast::IntLit>(r, v);
 }
 
-// Decodes adjacent string literals into one value. Raw (`r`) strings keep backslashes; `f` and
-// `b` prefixes are outside the language.
+// Decodes adjacent string literals into one value. Raw (`r`) strings keep backslashes; `b`
+// prefixes are outside the language. An f-string becomes `"<template>".format(<fields>)`, the
+// str.format call that gives the same text, so the interpreter needs no node of its own; in
+// kernel code it is an error.
+// Literal text in a str.format template: braces doubled.
+static void AppendTemplateText(std::string& tmpl, const std::string& text) {
+  for (char c : text) {
+    tmpl += c;
+    if (c == '{' || c == '}') tmpl += c;
+  }
+}
+
 ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
-  std::string value;
+  std::string value;  // the literal's value; with f-strings, the format template
+  std::vector<ast::ExprPtr> args;
+  bool formatted = false;
   for (auto* tok : ctx->STRING()) {
     const std::string text = Text(tok);
     const SourceRange tr = Range(tok);
     size_t q = 0;
-    bool raw = false;
+    bool raw = false, fstring = false;
     while (q < text.size() && text[q] != '\'' && text[q] != '"') {
       const char p = char(text[q] | 0x20);
       if (p == 'r') raw = true;
-      if (p == 'f') Error(diag::Code::UnsupportedSyntax, tr, "f-strings are not supported");
+      if (p == 'f') fstring = true;
       if (p == 'b') Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported");
       ++q;
     }
+    if (fstring && device_depth_ > 0)
+      Error(diag::Code::UnsupportedSyntax, tr, "f-strings are not supported in kernel code (only in host code)");
     const size_t quote_len =
         (text.size() >= q + 6 && text.compare(q, 3, std::string(3, text[q])) == 0) ? 3 : 1;
     const size_t body_begin = q + quote_len;
     const size_t body_end = text.size() >= body_begin + quote_len ? text.size() - quote_len : body_begin;
-    for (size_t i = body_begin; i < body_end; ++i) {
-      const char c = text[i];
-      if (c != '\\' || i + 1 >= body_end) {
-        value += c;
-        continue;
-      }
-      const char n = text[i + 1];
-      if (raw) {  // a raw string keeps the backslash; it still cannot end the literal
-        value += c;
-        value += n;
-        ++i;
-        continue;
-      }
-      const SourceRange er{tr.begin + uint32_t(i), tr.begin + uint32_t(i + 2)};
-      i += 1;
-      switch (n) {
-        case '\n': break;
-        case '\r': if (i + 1 < body_end && text[i + 1] == '\n') ++i; break;
-        case '\\': value += '\\'; break;
-        case '\'': value += '\''; break;
-        case '"': value += '"'; break;
-        case 'a': value += '\a'; break;
-        case 'b': value += '\b'; break;
-        case 'f': value += '\f'; break;
-        case 'n': value += '\n'; break;
-        case 'r': value += '\r'; break;
-        case 't': value += '\t'; break;
-        case 'v': value += '\v'; break;
-        case 'x': case 'u': case 'U': {
-          const size_t want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
-          uint32_t cp = 0;
-          size_t k = 0;
-          for (; k < want && i + 1 + k < body_end && HexValue(text[i + 1 + k]) >= 0; ++k)
-            cp = cp * 16 + uint32_t(HexValue(text[i + 1 + k]));
-          if (k < want || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-            Error(diag::Code::InvalidEscape, {er.begin, tr.begin + uint32_t(i + 1 + k)},
-                  k < want ? "invalid `\\" + std::string(1, n) + "` escape: expected " +
-                                 std::to_string(want) + " hex digits"
-                           : "invalid `\\" + std::string(1, n) + "` escape: not a Unicode code point");
-          } else {
-            AppendUtf8(value, cp);
-          }
-          i += k;
-          break;
+    if (fstring && !formatted) {  // the plain pieces so far become template text
+      std::string plain = std::move(value);
+      value.clear();
+      AppendTemplateText(value, plain);
+      formatted = true;
+    }
+    if (fstring) {
+      FStringBody(text, body_begin, body_end, raw, tr, value, args);
+      continue;
+    }
+    std::string piece;
+    DecodeEscapes(text, body_begin, body_end, raw, tr, piece);
+    if (formatted) AppendTemplateText(value, piece);
+    else value += piece;
+  }
+  const SourceRange r = Range(ctx);
+  if (!formatted) return std::make_unique<ast::StrLit>(r, std::move(value));
+  auto call = std::make_unique<ast::Call>(r);
+  call->func = std::make_unique<ast::Attribute>(r, std::make_unique<ast::StrLit>(r, std::move(value)), "format", r);
+  call->args = std::move(args);
+  return call;
+}
+
+void AstBuilder::DecodeEscapes(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
+                               std::string& out) {
+  for (size_t i = begin; i < end; ++i) {
+    const char c = text[i];
+    if (c != '\\' || i + 1 >= end) {
+      out += c;
+      continue;
+    }
+    const char n = text[i + 1];
+    if (raw) {  // a raw string keeps the backslash; it still cannot end the literal
+      out += c;
+      out += n;
+      ++i;
+      continue;
+    }
+    const SourceRange er{tr.begin + uint32_t(i), tr.begin + uint32_t(i + 2)};
+    i += 1;
+    switch (n) {
+      case '\n': break;
+      case '\r': if (i + 1 < end && text[i + 1] == '\n') ++i; break;
+      case '\\': out += '\\'; break;
+      case '\'': out += '\''; break;
+      case '"': out += '"'; break;
+      case 'a': out += '\a'; break;
+      case 'b': out += '\b'; break;
+      case 'f': out += '\f'; break;
+      case 'n': out += '\n'; break;
+      case 'r': out += '\r'; break;
+      case 't': out += '\t'; break;
+      case 'v': out += '\v'; break;
+      case 'x': case 'u': case 'U': {
+        const size_t want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
+        uint32_t cp = 0;
+        size_t k = 0;
+        for (; k < want && i + 1 + k < end && HexValue(text[i + 1 + k]) >= 0; ++k)
+          cp = cp * 16 + uint32_t(HexValue(text[i + 1 + k]));
+        if (k < want || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
+          Error(diag::Code::InvalidEscape, {er.begin, tr.begin + uint32_t(i + 1 + k)},
+                k < want ? "invalid `\\" + std::string(1, n) + "` escape: expected " +
+                               std::to_string(want) + " hex digits"
+                         : "invalid `\\" + std::string(1, n) + "` escape: not a Unicode code point");
+        } else {
+          AppendUtf8(out, cp);
         }
-        case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
-          uint32_t cp = uint32_t(n - '0');
-          for (int k = 0; k < 2 && i + 1 < body_end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++k)
-            cp = cp * 8 + uint32_t(text[++i] - '0');
-          AppendUtf8(value, cp);
-          break;
-        }
-        case 'N':
-          Error(diag::Code::InvalidEscape, er, "`\\N{...}` escapes are not supported");
-          break;
-        default:  // as in Python, an unknown escape keeps its backslash
-          value += '\\';
-          value += n;
-          break;
+        i += k;
+        break;
       }
+      case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+        uint32_t cp = uint32_t(n - '0');
+        for (int k = 0; k < 2 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++k)
+          cp = cp * 8 + uint32_t(text[++i] - '0');
+        AppendUtf8(out, cp);
+        break;
+      }
+      case 'N':
+        Error(diag::Code::InvalidEscape, er, "`\\N{...}` escapes are not supported");
+        break;
+      default:  // as in Python, an unknown escape keeps its backslash
+        out += '\\';
+        out += n;
+        break;
     }
   }
-  return std::make_unique<ast::StrLit>(Range(ctx), std::move(value));
+}
+
+// The body text[begin, end) of an f-string token: literal text (with `{{`, `}}` and escapes)
+// and replacement fields, appended to the template `tmpl` and the argument list.
+void AstBuilder::FStringBody(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
+                             std::string& tmpl, std::vector<ast::ExprPtr>& args) {
+  size_t seg = begin;
+  auto flush = [&](size_t upto, const char* extra) {
+    std::string lit;
+    DecodeEscapes(text, seg, upto, raw, tr, lit);
+    AppendTemplateText(tmpl, lit + extra);
+  };
+  for (size_t i = begin; i < end;) {
+    const char c = text[i];
+    if ((c == '{' || c == '}') && i + 1 < end && text[i + 1] == c) {
+      flush(i, c == '{' ? "{" : "}");
+      i += 2;
+      seg = i;
+    } else if (c == '}') {
+      Error(diag::Code::SyntaxError, {tr.begin + uint32_t(i), tr.begin + uint32_t(i + 1)},
+            "f-string: single '}' is not allowed");
+      return;
+    } else if (c == '{') {
+      flush(i, "");
+      i = FStringField(text, i, end, raw, tr, 0, tmpl, args);
+      if (i == std::string::npos) return;
+      seg = i;
+    } else {
+      // An escape's second character is not text to scan, except a brace: `\{x}` is a
+      // backslash and then a field, as in Python.
+      i += (c == '\\' && i + 1 < end && text[i + 1] != '{' && text[i + 1] != '}') ? 2 : 1;
+    }
+  }
+  flush(end, "");
+}
+
+// One replacement field `{expr[=][!c][:spec]}` opening at text[open]; returns the index after
+// its `}`, or npos after reporting an error. Fields nested in a spec are numbered after their
+// field, as str.format numbers them.
+size_t AstBuilder::FStringField(const std::string& text, size_t open, size_t end, bool raw, SourceRange tr,
+                                int nesting, std::string& tmpl, std::vector<ast::ExprPtr>& args) {
+  auto at = [&](size_t a, size_t b) { return SourceRange{tr.begin + uint32_t(a), tr.begin + uint32_t(b)}; };
+  if (nesting > 1) {
+    Error(diag::Code::SyntaxError, at(open, open + 1), "f-string: expressions nested too deeply");
+    return std::string::npos;
+  }
+  // The expression ends at the first `}`, `:`, `!` or debugging `=` outside brackets and
+  // strings (`!=`, `==`, `<=`, `>=` are operators).
+  size_t j = open + 1;
+  int depth = 0;
+  char quote = 0;
+  for (; j < end; ++j) {
+    const char c = text[j];
+    if (quote) {
+      if (c == quote) quote = 0;
+      continue;
+    }
+    if (c == '\'' || c == '"') quote = c;
+    else if (c == '(' || c == '[' || c == '{') ++depth;
+    else if ((c == ')' || c == ']' || c == '}') && depth > 0) --depth;
+    else if (depth == 0 && (c == '}' || c == ':')) break;
+    else if (depth == 0 && c == '!' && !(j + 1 < end && text[j + 1] == '=')) break;
+    else if (depth == 0 && c == '=' && !(j + 1 < end && text[j + 1] == '=') &&
+             std::string("=!<>").find(text[j - 1]) == std::string::npos)
+      break;
+    else if (c == '\\') {
+      Error(diag::Code::SyntaxError, at(j, j + 1), "f-string expression part cannot include a backslash");
+      return std::string::npos;
+    } else if (c == '#') {
+      Error(diag::Code::SyntaxError, at(j, j + 1), "f-string expression part cannot include '#'");
+      return std::string::npos;
+    }
+  }
+  if (j >= end) {
+    Error(diag::Code::SyntaxError, at(open, end), "f-string: expecting '}'");
+    return std::string::npos;
+  }
+  const size_t expr_end = j;
+  if (text.find_first_not_of(" \t\r\n", open + 1) >= expr_end) {
+    Error(diag::Code::SyntaxError, at(open, expr_end + 1), "f-string: empty expression not allowed");
+    return std::string::npos;
+  }
+  std::string field = "{";
+  std::string debug;
+  if (text[j] == '=') {  // `{x=}` prints the expression's text, then its repr
+    ++j;
+    while (j < end && std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+    debug = text.substr(open + 1, j - open - 1);
+  }
+  char conversion = 0;
+  if (j < end && text[j] == '!') {
+    conversion = j + 1 < end ? text[j + 1] : 0;
+    if (conversion != 's' && conversion != 'r' && conversion != 'a') {
+      Error(diag::Code::SyntaxError, at(j, j + 2), "f-string: invalid conversion character: expected 's', 'r', or 'a'");
+      return std::string::npos;
+    }
+    j += 2;
+  }
+  const size_t reported = diags_.size();
+  ast::ExprPtr value = ParseEmbeddedExpr(lexer_.file(), at(open + 1, expr_end), diags_);
+  if (!value) {
+    if (diags_.size() == reported) Error(diag::Code::SyntaxError, at(open + 1, expr_end), "f-string: expecting an expression");
+    failed_ = true;
+    return std::string::npos;
+  }
+  args.push_back(std::move(value));
+  bool has_spec = j < end && text[j] == ':';
+  std::string spec;
+  if (has_spec) {
+    ++j;
+    size_t seg = j;
+    auto flush = [&](size_t upto) {
+      std::string lit;
+      DecodeEscapes(text, seg, upto, raw, tr, lit);
+      AppendTemplateText(spec, lit);
+    };
+    while (j < end && text[j] != '}') {
+      if (text[j] == '{') {
+        flush(j);
+        j = FStringField(text, j, end, raw, tr, nesting + 1, spec, args);
+        if (j == std::string::npos) return j;
+        seg = j;
+      } else {
+        ++j;
+      }
+    }
+    flush(j);
+  }
+  if (j >= end || text[j] != '}') {
+    Error(diag::Code::SyntaxError, at(open, std::min(j, end)), "f-string: expecting '}'");
+    return std::string::npos;
+  }
+  if (!debug.empty()) {
+    AppendTemplateText(tmpl, debug);
+    if (!conversion && !has_spec) conversion = 'r';
+  }
+  if (conversion) field += std::string("!") + conversion;
+  if (has_spec) field += ":" + spec;
+  tmpl += field + "}";
+  return j + 1;
 }
 
 ast::ExprPtr AstBuilder::Testlist(TileParser::TestlistContext* ctx) {

@@ -51,6 +51,7 @@ const char* ExprNoun(const ast::Expr& e) {
 
 bool AstBuilder::BuildStmt(TileParser::StmtContext* ctx, ast::Body& out) {
   failed_ = false;
+  device_depth_ = 0;
   ResetBudget();
   try {
     Stmt(ctx, out);
@@ -299,7 +300,18 @@ ast::StmtPtr AstBuilder::FuncDef(TileParser::FuncdefContext* ctx,
     s->params.push_back(std::move(param));
   }
   if (ctx->test()) s->returns = Test(ctx->test());
+  // Device code is what sema checks as such: a body under `@x.kernel` or `@x.func`, called
+  // or not.
+  bool device = false;
+  for (const ast::ExprPtr& d : s->decorators) {
+    const ast::Expr* callee = d.get();
+    if (const auto* call = callee->As<ast::Call>()) callee = call->func.get();
+    if (const auto* attr = callee->As<ast::Attribute>())
+      device |= attr->value->Is<ast::Name>() && (attr->attr == "kernel" || attr->attr == "func");
+  }
+  device_depth_ += device;
   Block(ctx->block(), s->body);
+  device_depth_ -= device;
   return s;
 }
 

@@ -60,6 +60,14 @@ class AstBuilder {
   ast::ExprPtr Atom(g::TileParser::AtomContext* ctx);
   ast::ExprPtr Number(g::TileParser::NumberContext* ctx);
   ast::ExprPtr Strings(g::TileParser::StringAtomContext* ctx);
+  // String literal pieces (build_expr.cpp): escapes of text[begin, end) of token `tr` decoded
+  // into `out`; an f-string body appended to a str.format template and its arguments.
+  void DecodeEscapes(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
+                     std::string& out);
+  void FStringBody(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
+                   std::string& tmpl, std::vector<ast::ExprPtr>& args);
+  size_t FStringField(const std::string& text, size_t open, size_t end, bool raw, SourceRange tr,
+                      int nesting, std::string& tmpl, std::vector<ast::ExprPtr>& args);
   ast::ExprPtr Subscripts(g::TileParser::SubscriptlistContext* ctx);
   ast::ExprPtr Subscript(g::TileParser::SubscriptContext* ctx);
   void Arguments(g::TileParser::ArglistContext* ctx, ast::Call& call);
@@ -87,6 +95,12 @@ class AstBuilder {
   std::vector<PendingDiag>& diags_;
   bool failed_ = false;
   int budget_ = kBudget;
+  // Inside the body of a `@wp.kernel` or `@wp.func` definition (f-strings are host-only).
+  int device_depth_ = 0;
 };
+
+// Parses the bytes `r` of `file` (an f-string replacement field) as one expression, with the
+// file's byte offsets; syntax errors go to `diags`. Null when it is not one expression.
+ast::ExprPtr ParseEmbeddedExpr(const SourceFile& file, SourceRange r, std::vector<PendingDiag>& diags);
 
 }  // namespace tilec::parse

@@ -166,6 +166,36 @@ std::unique_ptr<ast::Module> ParseFile(const SourceFile& file, diag::DiagnosticE
   return module;
 }
 
+ast::ExprPtr ParseEmbeddedExpr(const SourceFile& file, SourceRange r, std::vector<PendingDiag>& diags) {
+  // A copy of the file that is blank but for the expression, so that every token keeps its
+  // offset (and its line and column) in the file. It is parenthesised from the first byte,
+  // where no indentation can precede it, to the byte after it (the field's `}`, `!`, `:` or
+  // `=`); inside the parentheses the blanks and any line breaks of the expression are free.
+  std::string text(file.text().size(), ' ');
+  text.replace(r.begin, r.end - r.begin, file.text(), r.begin, r.end - r.begin);
+  text[0] = '(';
+  text[r.end] = ')';
+  SourceFile sub(file.path(), std::move(text), file.line_base(), file.col_base());
+  Tokenized tz(sub, diags);
+  TileParser parser(&tz.tokens);
+  parser.removeErrorListeners();
+  parser.setErrorHandler(std::make_shared<AbortStrategy>());
+  DepthGuard guard(parser);
+  parser.addParseListener(&guard);
+  AstBuilder builder(tz.lexer, diags);
+  try {
+    TileParser::StmtContext* ctx = ParseStmt(parser, tz.tokens, guard, tz.tokens.index());
+    ast::Body body;
+    if (!builder.BuildStmt(ctx, body) || tz.tokens.LA(1) != Token::EOF || body.size() != 1) return nullptr;
+    auto* stmt = body[0]->As<ast::ExprStmt>();
+    if (!stmt) return nullptr;
+    return std::move(stmt->value);
+  } catch (const ParseAbort& abort) {
+    ExplainSyntaxError(abort, tz.lexer, tz.tokens, diags);
+    return nullptr;
+  }
+}
+
 std::string DumpTokens(const SourceFile& file, diag::DiagnosticEngine& diags) {
   std::vector<PendingDiag> pending;
   Tokenized tz(file, pending);

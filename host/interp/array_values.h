@@ -63,6 +63,11 @@ ScalarType DTypeArg(const Value& v, bool warp, const std::string& context);
 // A shape argument: an int or a tuple/list of ints.
 Shape ShapeArg(const Value& v, const std::string& context);
 Value ShapeTuple(const Shape& s);
+// A reshape target: an int or a tuple/list of ints, where one entry may be -1.
+Shape ReshapeArg(const Value& v);
+// The `axis=` argument at `idx` of a binder: None or absent gives nullopt.
+class ArgBinder;
+std::optional<int> AxisArg(const ArgBinder& b, size_t idx);
 
 // A `warp.array` value as a NumPy array (what `a.numpy()` gives); nullopt for other values.
 std::optional<NdArray> WpArrayToNd(const Value& v);

@@ -4,10 +4,12 @@
 #include <cerrno>
 #include <cfenv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <ostream>
 
 #include "host/interp/args.h"
+#include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
 
 namespace tilec::host {
@@ -100,6 +102,57 @@ double RoundHalfEven(double x) {
   double r = std::nearbyint(x);
   std::fesetround(saved);
   return r;
+}
+
+// round(int, ndigits): exact, halves to even.
+int64_t RoundInt(int64_t x, int64_t ndigits) {
+  if (ndigits >= 0) return x;
+  __int128 unit = 1;
+  for (int64_t k = 0; k < -ndigits && unit <= __int128(INT64_MAX) * 10; ++k) unit *= 10;
+  __int128 q = x / unit, r = x % unit;
+  if (r < 0) r += unit, q -= 1;
+  if (2 * r > unit || (2 * r == unit && (q & 1))) q += 1;
+  __int128 out = q * unit;
+  if (out > INT64_MAX || out < INT64_MIN) Raise("OverflowError", "int too large (host ints are 64-bit)");
+  return int64_t(out);
+}
+
+// round(float, ndigits) as CPython does it: the exact decimal value rounded half to even at
+// digit `ndigits`, read back. printf's `%.Nf` is exact, so it does the work for ndigits >= 0;
+// below that the integer digits are rounded by hand.
+double RoundFloat(double x, int64_t ndigits) {
+  if (!std::isfinite(x) || x == 0.0) return x;
+  if (ndigits > 323) return x;
+  if (ndigits < -308) return 0.0 * x;
+  std::vector<char> buf(700);
+  if (ndigits >= 0) {
+    std::snprintf(buf.data(), buf.size(), "%.*f", int(ndigits), x);
+    return std::strtod(buf.data(), nullptr);
+  }
+  // Every double of magnitude >= 1 has an exact expansion within 60 fraction digits; smaller
+  // magnitudes round to zero at any negative ndigits.
+  std::snprintf(buf.data(), buf.size(), "%.60f", std::fabs(x));
+  std::string text = buf.data();
+  size_t dot = text.find('.');
+  std::string digits = text.substr(0, dot), frac = text.substr(dot + 1);
+  if (digits == "0") return 0.0 * x;
+  size_t drop = size_t(-ndigits);
+  std::string kept = drop < digits.size() ? digits.substr(0, digits.size() - drop) : "";
+  std::string rest = drop < digits.size() ? digits.substr(digits.size() - drop) : std::string(drop - digits.size(), '0') + digits;
+  rest += frac;
+  bool beyond_half = rest.find_first_not_of('0', 1) != std::string::npos;
+  int last = kept.empty() ? 0 : kept.back() - '0';
+  bool up = rest[0] > '5' || (rest[0] == '5' && (beyond_half || (last & 1)));
+  if (up) {
+    int k = int(kept.size()) - 1;
+    while (k >= 0 && kept[k] == '9') kept[k--] = '0';
+    if (k >= 0) kept[k]++;
+    else kept.insert(kept.begin(), '1');
+  }
+  if (kept.empty()) return 0.0 * x;
+  double r = std::strtod((kept + "e" + std::to_string(drop)).c_str(), nullptr);
+  if (std::isinf(r)) Raise("OverflowError", "rounded value too large to represent");
+  return std::copysign(r, x);
 }
 
 }  // namespace
@@ -252,23 +305,20 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
   });
   Def(t, "round", [](Interpreter&, CallArgs& a) {
     ArgBinder b("round", a, {"number", "ndigits"}, 1);
-    Value v = b.Get(0);
-    if (auto s = ScalarOf(v)) v = *s;
-    if (!v.IsNumber()) TypeError("type " + TypeName(v) + " doesn't define __round__ method");
-    if (!b.Has(1) || b.Get(1).IsNone()) {
-      if (v.IsIntLike()) return Value::Int(v.i());
-      double r = RoundHalfEven(v.f());
-      return ToIntValue(Value::Float(r));
+    const Value& v = b.Get(0);
+    bool has_digits = b.Has(1) && !b.Get(1).IsNone();
+    int64_t nd = has_digits ? ToInt(b.Get(1), "round() ndigits") : 0;
+    if (auto* nd_obj = v.As<NdArrayObj>()) {
+      if (!nd_obj->scalar) TypeError("type numpy.ndarray doesn't define __round__ method");
+      // NumPy scalars round as np.round does; without ndigits the result is a Python int.
+      NdArray r = Round(nd_obj->a, nd);
+      if (!has_digits) return ToIntValue(Value::Float(r.Item().AsDouble()));
+      return WrapNd(r, true);
     }
-    int64_t nd = ToInt(b.Get(1), "round() ndigits");
-    if (v.IsIntLike()) return Value::Int(v.i());
-    if (nd >= 0 && nd < 300) {
-      char buf[512];
-      std::snprintf(buf, sizeof buf, "%.*f", int(nd), v.f());
-      return Value::Float(std::strtod(buf, nullptr));
-    }
-    double p = std::pow(10.0, double(-nd));
-    return Value::Float(RoundHalfEven(v.f() / p) * p);
+    if (v.IsIntLike()) return Value::Int(has_digits ? RoundInt(v.i(), nd) : v.i());
+    if (!v.IsFloat()) TypeError("type " + TypeName(v) + " doesn't define __round__ method");
+    if (!has_digits) return ToIntValue(Value::Float(RoundHalfEven(v.f())));
+    return Value::Float(RoundFloat(v.f(), nd));
   });
   Def(t, "format", [](Interpreter&, CallArgs& a) {
     ArgBinder b("format", a, {"value", "format_spec"}, 1);

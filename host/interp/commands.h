@@ -32,6 +32,8 @@ struct DocBlock {
   int indent = 0;          // columns removed by dedenting
   std::string text;        // dedented content, each line ending in '\n'
   std::vector<std::string> options;  // `+NORMALIZE_WHITESPACE`, ...
+  std::string skipif;                // the `:skipif:` condition, "" when there is none
+  int skipif_line = 0;               // its 1-based page line
 };
 std::vector<DocBlock> ExtractDocBlocks(const std::string& page_text);
 
@@ -43,9 +45,19 @@ bool OutputMatches(const std::string& want, const std::string& got, const std::v
 std::string UnifiedDiff(const std::string& want, const std::string& got, int first_line,
                         const std::string& want_name, const std::string& got_name);
 
-// Runs each page in its own session; prints a diff per failing block and, last,
-// `N passed, N failed` counting pages. Returns 0 when every page passed, 1 otherwise.
+// Runs each page in its own session, as Sphinx's doctest does one group: every testsetup
+// block first, then each testcode block (compared with the testoutput after it) whatever
+// happened to the ones before, then every testcleanup block. A block whose `:skipif:`
+// condition holds is not run. Prints a diff or the error of each failing block, then
+// `N passed, M failed, K skipped` counting testcode blocks (per page too when there are
+// several). Returns 0 when nothing failed, 1 otherwise.
 int RunDoctest(const std::vector<std::string>& pages, const SessionOptions& opts);
+
+struct DocCounts {
+  int passed = 0, failed = 0, skipped = 0;
+};
+// One page in a fresh session, its report written to `report` (RunDoctest's per-page step).
+DocCounts RunDocPage(const std::string& path, std::ostream& report);
 
 // Applies opts.device as the default device; false (with a message on stderr) when invalid.
 bool ApplySessionOptions(const SessionOptions& opts);

@@ -1,11 +1,13 @@
 // `tilec doctest`: runs the testcode blocks of RST pages in one session per page and compares
 // each block's stdout (captured at the file-descriptor level, so kernel prints count too)
-// with the testoutput block that follows it, as Sphinx's doctest extension does.
+// with the testoutput block that follows it, as Sphinx's doctest extension does, with its
+// testsetup/testcleanup blocks and `:skipif:` conditions.
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <regex>
 #include <sstream>
 
@@ -157,7 +159,11 @@ std::vector<DocBlock> ExtractDocBlocks(const std::string& page_text) {
     while (j < lines.size() && !Blank(lines[j]) && IndentOf(lines[j]) > dir_indent) {
       std::string opt = lines[j].substr(IndentOf(lines[j]));
       if (opt.empty() || opt[0] != ':') break;
-      if (opt.rfind(":options:", 0) == 0) {
+      if (opt.rfind(":skipif:", 0) == 0) {
+        size_t st = opt.find_first_not_of(" \t", 8);
+        b.skipif = st == std::string::npos ? "" : opt.substr(st);
+        b.skipif_line = int(j) + 1;
+      } else if (opt.rfind(":options:", 0) == 0) {
         std::istringstream os(opt.substr(9));
         std::string o;
         while (os >> o) {
@@ -249,74 +255,149 @@ std::string UnifiedDiff(const std::string& want_text, const std::string& got_tex
 
 namespace {
 
-// Runs one page; returns true when every block passed. Failures are described on `report`.
-bool RunPage(const std::string& path, std::ostream& report) {
+// Evaluates a `:skipif:` condition in the page's session. nullopt (with the traceback in
+// `report`) when it raises.
+std::optional<bool> SkipCondition(Interpreter& session, const std::string& path, const DocBlock& b,
+                                  std::ostream& report) {
+  static const char* kName = "__tilec_doctest_skipif__";
+  std::ostringstream err;
+  bool ok;
+  {
+    StdoutCapture capture;
+    ok = session.RunSource(path, std::string(kName) + " = bool(" + b.skipif + ")\n", b.skipif_line - 1, 0, err);
+    std::string printed = capture.Finish();
+    err << printed;
+  }
+  auto it = session.globals().find(kName);
+  if (!ok || it == session.globals().end()) {
+    report << path << ":" << b.skipif_line << ": error: the `:skipif:` condition failed\n" << err.str();
+    return std::nullopt;
+  }
+  bool skip = it->second.b();
+  session.globals().erase(it);
+  return skip;
+}
+
+}  // namespace
+
+DocCounts RunDocPage(const std::string& path, std::ostream& report) {
+  DocCounts counts;
   std::string text, error;
   if (!SourceFile::Load(path, text, error)) {
     report << path << ": error: " << error << "\n";
-    return false;
+    counts.failed++;
+    return counts;
   }
   std::vector<DocBlock> blocks = ExtractDocBlocks(text);
   bool any_code = false;
   for (const auto& b : blocks) any_code |= b.kind == DocBlock::Kind::Code;
   if (!any_code) {
     report << path << ": error: no `.. testcode::` block on this page\n";
-    return false;
+    counts.failed++;
+    return counts;
   }
   Interpreter session(std::cout);
-  bool ok = true;
+  // nullopt: the condition raised, which fails the block.
+  auto skipped = [&](const DocBlock& b) -> std::optional<bool> {
+    if (b.skipif.empty()) return false;
+    return SkipCondition(session, path, b, report);
+  };
+  auto run = [&](const DocBlock& b, std::string& got) {
+    StdoutCapture capture;
+    bool ran = session.RunSource(path, b.text, b.first_line - 1, b.indent, std::cout);
+    got = capture.Finish();
+    return ran;
+  };
+  // Setup and cleanup blocks frame the page's tests wherever they stand on it.
+  auto frame_blocks = [&](DocBlock::Kind kind, const char* what) {
+    for (const DocBlock& b : blocks) {
+      if (b.kind != kind) continue;
+      std::optional<bool> skip = skipped(b);
+      if (!skip) {
+        counts.failed++;
+        continue;
+      }
+      if (*skip) continue;
+      std::string got;
+      if (!run(b, got)) {
+        report << path << ":" << b.directive_line << ": error: " << what << " block failed\n" << got;
+        counts.failed++;
+      }
+    }
+  };
+  frame_blocks(DocBlock::Kind::Setup, "testsetup");
   for (size_t k = 0; k < blocks.size(); ++k) {
     const DocBlock& b = blocks[k];
+    if (b.kind == DocBlock::Kind::Setup || b.kind == DocBlock::Kind::Cleanup) continue;
     if (b.kind == DocBlock::Kind::Output) {
       report << path << ":" << b.directive_line << ": error: `.. testoutput::` without a testcode block before it\n";
-      ok = false;
-      continue;
-    }
-    std::string got;
-    bool ran;
-    {
-      StdoutCapture capture;
-      ran = session.RunSource(path, b.text, b.first_line - 1, b.indent, std::cout);
-      got = capture.Finish();
-    }
-    if (b.kind != DocBlock::Kind::Code) {
-      if (!ran) {
-        report << path << ":" << b.directive_line << ": error: setup block failed\n" << got;
-        ok = false;
-      }
+      counts.failed++;
       continue;
     }
     const DocBlock* want = k + 1 < blocks.size() && blocks[k + 1].kind == DocBlock::Kind::Output ? &blocks[k + 1] : nullptr;
     if (want) ++k;
-    if (want ? !OutputMatches(want->text, got, want->options) : !ran) {
-      ok = false;
-      report << path << ":" << b.directive_line << ": testcode block failed";
-      if (want) {
-        report << ": its output differs from the testoutput at line " << want->directive_line << "\n";
-        report << UnifiedDiff(want->text, got, want->first_line, "expected (" + path + ":" + std::to_string(want->first_line) + ")",
-                              "actual");
-      } else {
-        report << "\n" << got;
+    std::optional<bool> skip = skipped(b);
+    if (!skip) {
+      counts.failed++;
+      continue;
+    }
+    if (*skip) {
+      counts.skipped++;
+      continue;
+    }
+    // A skipped testoutput leaves its testcode running unchecked.
+    if (want) {
+      std::optional<bool> skip_output = skipped(*want);
+      if (!skip_output) {
+        counts.failed++;
+        continue;
       }
+      if (*skip_output) want = nullptr;
+    }
+    std::string got;
+    bool ran = run(b, got);
+    if (want ? OutputMatches(want->text, got, want->options) : ran) {
+      counts.passed++;
+      continue;
+    }
+    counts.failed++;
+    report << path << ":" << b.directive_line << ": testcode block failed";
+    if (want) {
+      report << ": its output differs from the testoutput at line " << want->directive_line << "\n";
+      report << UnifiedDiff(want->text, got, want->first_line, "expected (" + path + ":" + std::to_string(want->first_line) + ")",
+                            "actual");
+    } else {
+      report << "\n" << got;
     }
   }
-  return ok;
+  frame_blocks(DocBlock::Kind::Cleanup, "testcleanup");
+  return counts;
+}
+
+namespace {
+
+std::string CountsLine(const DocCounts& c) {
+  return std::to_string(c.passed) + " passed, " + std::to_string(c.failed) + " failed, " + std::to_string(c.skipped) +
+         " skipped";
 }
 
 }  // namespace
 
 int RunDoctest(const std::vector<std::string>& pages, const SessionOptions& opts) {
   if (!ApplySessionOptions(opts)) return 2;
-  int passed = 0, failed = 0;
+  DocCounts total;
   for (const auto& page : pages) {
     std::ostringstream report;
-    bool ok = RunPage(page, report);
+    DocCounts c = RunDocPage(page, report);
     std::cout << report.str();
+    if (pages.size() > 1) std::cout << page << ": " << CountsLine(c) << "\n";
     std::cout.flush();
-    (ok ? passed : failed)++;
+    total.passed += c.passed;
+    total.failed += c.failed;
+    total.skipped += c.skipped;
   }
-  std::cout << passed << " passed, " << failed << " failed\n";
-  return failed == 0 ? 0 : 1;
+  std::cout << CountsLine(total) << "\n";
+  return total.failed == 0 ? 0 : 1;
 }
 
 }  // namespace tilec::host

@@ -1,11 +1,11 @@
-// Methods of the built-in containers (list.append, dict.items, str.format, ...) and
-// Python's format-spec mini-language.
+// Methods of the built-in containers (list.append, dict.items, str.format, ...).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "host/interp/args.h"
 #include "host/interp/errors.h"
+#include "host/interp/format.h"
 #include "host/interp/value.h"
 
 namespace tilec::host {
@@ -18,155 +18,12 @@ Value Method(std::shared_ptr<Self> self, const std::string& name, F f) {
       name, [self, f](Interpreter& in, CallArgs& a) -> Value { return f(*self, in, a); }));
 }
 
-std::string FormatFloat(double d, char type, int precision) {
-  if (std::isnan(d)) return "nan";
-  if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
-  char fmt[16];
-  std::snprintf(fmt, sizeof fmt, "%%.%d%c", precision, type);
-  char buf[512];
-  std::snprintf(buf, sizeof buf, fmt, d);
-  return buf;
-}
-
 }  // namespace
-
-std::string FormatWithSpec(const Value& v0, const std::string& spec) {
-  Value v = v0;
-  if (v.IsObj())
-    if (auto s = v.obj()->AsScalar()) v = *s;
-  if (spec.empty()) return Str(v);
-  size_t p = 0;
-  char fill = ' ', align = 0, sign = '-';
-  auto is_align = [](char c) { return c == '<' || c == '>' || c == '^' || c == '='; };
-  if (spec.size() >= 2 && is_align(spec[1])) {
-    fill = spec[0];
-    align = spec[1];
-    p = 2;
-  } else if (is_align(spec[0])) {
-    align = spec[0];
-    p = 1;
-  }
-  if (p < spec.size() && (spec[p] == '+' || spec[p] == '-' || spec[p] == ' ')) sign = spec[p++];
-  if (p < spec.size() && spec[p] == '0' && !align) {
-    fill = '0';
-    align = '=';
-    ++p;
-  }
-  int width = 0;
-  while (p < spec.size() && isdigit((unsigned char)spec[p])) width = width * 10 + (spec[p++] - '0');
-  bool comma = false;
-  if (p < spec.size() && spec[p] == ',') comma = true, ++p;
-  int precision = -1;
-  if (p < spec.size() && spec[p] == '.') {
-    ++p;
-    precision = 0;
-    while (p < spec.size() && isdigit((unsigned char)spec[p]))
-      precision = precision * 10 + (spec[p++] - '0');
-  }
-  char type = p < spec.size() ? spec[p++] : 0;
-  if (p != spec.size()) ValueError("Invalid format specifier '" + spec + "'");
-
-  std::string body;
-  bool negative = false;
-  bool numeric = v.IsNumber();
-  if (type == 's' || (!numeric && type == 0)) {
-    if (numeric && type == 's')
-      ValueError("Unknown format code 's' for object of type '" + TypeName(v) + "'");
-    body = Str(v);
-    if (precision >= 0 && size_t(precision) < body.size()) body.resize(precision);
-    if (!align) align = '<';
-  } else {
-    if (!numeric) TypeError("unsupported format string passed to " + TypeName(v) + ".__format__");
-    if (!align) align = '>';
-    if (type == 'd' || (type == 0 && v.IsIntLike())) {
-      if (!v.IsIntLike()) ValueError("Unknown format code 'd' for object of type 'float'");
-      negative = v.i() < 0;
-      body = std::to_string(negative ? -v.i() : v.i());
-      if (comma)
-        for (int k = int(body.size()) - 3; k > 0; k -= 3) body.insert(size_t(k), ",");
-    } else {
-      double d = v.AsDouble();
-      negative = std::signbit(d) && !std::isnan(d);
-      d = std::fabs(d);
-      switch (type) {
-        case 'f': case 'F': body = FormatFloat(d, 'f', precision < 0 ? 6 : precision); break;
-        case 'e': case 'E': body = FormatFloat(d, type, precision < 0 ? 6 : precision); break;
-        case '%': body = FormatFloat(d * 100, 'f', precision < 0 ? 6 : precision) + "%"; break;
-        case 'g': case 'G': body = FormatFloat(d, type, precision < 0 ? 6 : precision == 0 ? 1 : precision); break;
-        case 0:
-          if (precision < 0) body = FloatRepr(d);
-          else body = FormatFloat(d, 'g', precision == 0 ? 1 : precision);
-          break;
-        default:
-          ValueError(std::string("Unknown format code '") + type + "' for object of type '" +
-                     TypeName(v) + "'");
-      }
-    }
-  }
-  std::string sign_str = negative ? "-" : (sign == '+' ? "+" : sign == ' ' ? " " : "");
-  size_t len = sign_str.size() + body.size();
-  if (int(len) >= width) return sign_str + body;
-  size_t pad = width - len;
-  switch (align) {
-    case '<': return sign_str + body + std::string(pad, fill);
-    case '^': return std::string(pad / 2, fill) + sign_str + body + std::string(pad - pad / 2, fill);
-    case '=': return sign_str + std::string(pad, fill) + body;
-    default: return std::string(pad, fill) + sign_str + body;
-  }
-}
-
-// `"{} {:.2f} {name}".format(...)`: auto and explicit numbering, names, `!r`/`!s`, specs.
-static std::string StrFormat(const std::string& fmt, CallArgs& a) {
-  std::string out;
-  size_t auto_idx = 0;
-  for (size_t k = 0; k < fmt.size(); ++k) {
-    char c = fmt[k];
-    if (c == '}' ) {
-      if (k + 1 < fmt.size() && fmt[k + 1] == '}') { out += '}'; ++k; continue; }
-      ValueError("Single '}' encountered in format string");
-    }
-    if (c != '{') { out += c; continue; }
-    if (k + 1 < fmt.size() && fmt[k + 1] == '{') { out += '{'; ++k; continue; }
-    size_t close = fmt.find('}', k);
-    if (close == std::string::npos) ValueError("Single '{' encountered in format string");
-    std::string field = fmt.substr(k + 1, close - k - 1);
-    k = close;
-    std::string spec, conv;
-    if (size_t colon = field.find(':'); colon != std::string::npos) {
-      spec = field.substr(colon + 1);
-      field = field.substr(0, colon);
-    }
-    if (size_t bang = field.find('!'); bang != std::string::npos) {
-      conv = field.substr(bang + 1);
-      field = field.substr(0, bang);
-    }
-    Value v;
-    if (field.empty()) {
-      if (auto_idx >= a.pos.size())
-        IndexError("Replacement index " + std::to_string(auto_idx) + " out of range for positional args tuple");
-      v = a.pos[auto_idx++];
-    } else if (isdigit((unsigned char)field[0])) {
-      size_t idx = std::stoul(field);
-      if (idx >= a.pos.size())
-        IndexError("Replacement index " + field + " out of range for positional args tuple");
-      v = a.pos[idx];
-    } else {
-      bool found = false;
-      for (auto& [n, val] : a.kw)
-        if (n == field) v = val, found = true;
-      if (!found) KeyError("'" + field + "'");
-    }
-    if (conv == "r") v = MakeStr(Repr(v));
-    else if (conv == "s") v = MakeStr(Str(v));
-    out += FormatWithSpec(v, spec);
-  }
-  return out;
-}
 
 std::optional<Value> StrObj::GetAttr(Interpreter&, const std::string& name) {
   auto self = std::static_pointer_cast<StrObj>(shared_from_this());
   if (name == "format")
-    return Method(self, name, [](StrObj& s, Interpreter&, CallArgs& a) { return MakeStr(StrFormat(s.s, a)); });
+    return Method(self, name, [](StrObj& s, Interpreter& in, CallArgs& a) { return MakeStr(StrFormat(in, s.s, a)); });
   if (name == "join")
     return Method(self, name, [](StrObj& s, Interpreter& in, CallArgs& a) {
       ArgBinder b("join", a, {"iterable"}, 1);

@@ -27,6 +27,142 @@ void Unary(ModuleObj& m, const std::string& name, UnaryOp op) {
   });
 }
 
+std::vector<NdArray> ArraySequence(Interpreter& in, const Value& v, const std::string& fname) {
+  std::vector<NdArray> out;
+  for (const Value& x : IterateValue(in, v)) out.push_back(ToNdArray(in, x, "np." + fname));
+  return out;
+}
+
+std::optional<NdArray> OptArray(Interpreter& in, const ArgBinder& b, size_t idx, const std::string& fname) {
+  if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
+  return ToNdArray(in, b.Get(idx), "np." + fname);
+}
+
+void DefineNumpyArrayFunctions(ModuleObj& m) {
+  for (const char* fname : {"round", "around"}) {
+    std::string name = fname;
+    m.Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"a", "decimals"}, 1);
+      int64_t decimals = b.Has(1) ? ToInt(b.Get(1), name + "() decimals") : 0;
+      return WrapNd(Round(ToNdArray(in, b.Get(0), "np." + name), decimals));
+    });
+  }
+  const std::pair<const char*, Reduction> kReductions[] = {
+      {"max", Reduction::Max}, {"amax", Reduction::Max}, {"min", Reduction::Min}, {"amin", Reduction::Min},
+      {"argmax", Reduction::ArgMax}, {"argmin", Reduction::ArgMin}};
+  for (auto [fname, kind] : kReductions) {
+    std::string name = fname;
+    Reduction r = kind;
+    m.Def(name, [name, r](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"a", "axis"}, 1);
+      return WrapNd(Reduce(r, ToNdArray(in, b.Get(0), "np." + name), AxisArg(b, 1)));
+    });
+  }
+  m.Def("mean", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("mean", a, {"a", "axis"}, 1);
+    return WrapNd(Mean(ToNdArray(in, b.Get(0), "np.mean"), AxisArg(b, 1)));
+  });
+  for (const char* fname : {"std", "var"}) {
+    std::string name = fname;
+    m.Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"a", "axis", "dtype", "out", "ddof"}, 1);
+      if ((b.Has(2) && !b.Get(2).IsNone()) || (b.Has(3) && !b.Get(3).IsNone()))
+        TypeError("np." + name + "(): the dtype and out arguments are not supported");
+      int64_t ddof = b.Has(4) ? ToInt(b.Get(4), name + "() ddof") : 0;
+      NdArray x = ToNdArray(in, b.Get(0), "np." + name);
+      return WrapNd(name == "std" ? Std(x, AxisArg(b, 1), ddof) : Var(x, AxisArg(b, 1), ddof));
+    });
+  }
+  m.Def("cumsum", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("cumsum", a, {"a", "axis"}, 1);
+    return WrapNd(CumSum(ToNdArray(in, b.Get(0), "np.cumsum"), AxisArg(b, 1)), false);
+  });
+  m.Def("where", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("where", a, {"condition", "x", "y"}, 1);
+    NdArray cond = ToNdArray(in, b.Get(0), "np.where");
+    if (!b.Has(1) && !b.Has(2)) {
+      std::vector<Value> parts;
+      for (NdArray& p : NonZero(cond)) parts.push_back(WrapNd(p, false));
+      return MakeTuple(std::move(parts));
+    }
+    if (!b.Has(1) || !b.Has(2)) ValueError("either both or neither of x and y should be given");
+    // Unlike a ufunc, np.where gives a 0-d array, not a scalar, for scalar operands.
+    return WrapNd(Where(cond, ToNdArray(in, b.Get(1), "np.where"), ToNdArray(in, b.Get(2), "np.where")), false);
+  });
+  m.Def("nonzero", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("nonzero", a, {"a"}, 1);
+    std::vector<Value> parts;
+    for (NdArray& p : NonZero(ToNdArray(in, b.Get(0), "np.nonzero"))) parts.push_back(WrapNd(p, false));
+    return MakeTuple(std::move(parts));
+  });
+  m.Def("clip", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("clip", a, {"a", "a_min", "a_max"}, 3);
+    return WrapNd(Clip(ToNdArray(in, b.Get(0), "np.clip"), OptArray(in, b, 1, "clip"), OptArray(in, b, 2, "clip")));
+  });
+  for (const char* fname : {"minimum", "maximum"}) {
+    std::string name = fname;
+    m.Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"x1", "x2"}, 2);
+      NdArray x = ToNdArray(in, b.Get(0), "np." + name), y = ToNdArray(in, b.Get(1), "np." + name);
+      return WrapNd(name == "minimum" ? Clip(x, std::nullopt, y) : Clip(x, y, std::nullopt));
+    });
+  }
+  m.Def("concatenate", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("concatenate", a, {"arrays", "axis"}, 1);
+    std::optional<int> axis = b.Has(1) ? AxisArg(b, 1) : std::optional<int>(0);
+    return WrapNd(Concatenate(ArraySequence(in, b.Get(0), "concatenate"), axis), false);
+  });
+  m.Def("stack", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("stack", a, {"arrays", "axis"}, 1);
+    return WrapNd(Stack(ArraySequence(in, b.Get(0), "stack"), AxisArg(b, 1).value_or(0)), false);
+  });
+  for (const char* fname : {"sort", "argsort"}) {
+    std::string name = fname;
+    m.Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"a", "axis"}, 1);
+      std::optional<int> axis = b.Has(1) ? AxisArg(b, 1) : std::optional<int>(-1);
+      NdArray x = ToNdArray(in, b.Get(0), "np." + name);
+      return WrapNd(name == "sort" ? Sort(x, axis) : ArgSort(x, axis), false);
+    });
+  }
+  m.Def("isclose", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("isclose", a, {"a", "b", "rtol", "atol", "equal_nan"}, 2);
+    double rtol = b.Has(2) ? ToDouble(b.Get(2), "isclose() rtol") : 1e-5;
+    double atol = b.Has(3) ? ToDouble(b.Get(3), "isclose() atol") : 1e-8;
+    bool equal_nan = b.Has(4) && Truth(b.Get(4));
+    return WrapNd(IsClose(ToNdArray(in, b.Get(0), "np.isclose"), ToNdArray(in, b.Get(1), "np.isclose"), rtol, atol,
+                          equal_nan));
+  });
+  m.Def("full_like", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("full_like", a, {"a", "fill_value", "dtype"}, 2);
+    NdArray src = ToNdArray(in, b.Get(0), "np.full_like");
+    auto fill = ToNdScalar(b.Get(1));
+    if (!fill) TypeError("np.full_like: expected a number, got " + TypeName(b.Get(1)));
+    ScalarType t = OptDType(b, 2, "full_like").value_or(src.dtype());
+    return WrapNd(NdArray::Full(src.shape(), *fill, t), false);
+  });
+  m.Def("eye", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("eye", a, {"N", "M", "k", "dtype"}, 1);
+    int64_t n = ToInt(b.Get(0), "eye() N");
+    int64_t cols = b.Has(1) && !b.Get(1).IsNone() ? ToInt(b.Get(1), "eye() M") : n;
+    int64_t k = b.Has(2) ? ToInt(b.Get(2), "eye() k") : 0;
+    return WrapNd(Eye(n, cols, k, OptDType(b, 3, "eye").value_or(ScalarType::Float64)), false);
+  });
+  m.Def("identity", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("identity", a, {"n", "dtype"}, 1);
+    int64_t n = ToInt(b.Get(0), "identity() n");
+    return WrapNd(Eye(n, n, 0, OptDType(b, 1, "identity").value_or(ScalarType::Float64)), false);
+  });
+  m.Def("reshape", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("reshape", a, {"a", "newshape"}, 2);
+    return WrapNd(ToNdArray(in, b.Get(0), "np.reshape").Reshape(ReshapeArg(b.Get(1))), false);
+  });
+  m.Def("ravel", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("ravel", a, {"a"}, 1);
+    return WrapNd(ToNdArray(in, b.Get(0), "np.ravel").Reshape({-1}), false);
+  });
+}
+
 }  // namespace
 
 Value MakeNumpyModule() {
@@ -123,6 +259,13 @@ Value MakeNumpyModule() {
   Unary(*m, "absolute", UnaryOp::Abs);
   Unary(*m, "sqrt", UnaryOp::Sqrt);
   Unary(*m, "exp", UnaryOp::Exp);
+  const std::pair<const char*, UnaryOp> kFloatFunctions[] = {
+      {"log", UnaryOp::Log},       {"log2", UnaryOp::Log2},     {"log10", UnaryOp::Log10},
+      {"sin", UnaryOp::Sin},       {"cos", UnaryOp::Cos},       {"tan", UnaryOp::Tan},
+      {"arcsin", UnaryOp::Arcsin}, {"arccos", UnaryOp::Arccos}, {"arctan", UnaryOp::Arctan},
+      {"rint", UnaryOp::Rint},     {"floor", UnaryOp::Floor},   {"ceil", UnaryOp::Ceil}};
+  for (auto [name, op] : kFloatFunctions) Unary(*m, name, op);
+  DefineNumpyArrayFunctions(*m);
   m->Def("shape", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("shape", a, {"a"}, 1);
     return ShapeTuple(ToNdArray(in, b.Get(0), "np.shape").shape());

@@ -185,6 +185,28 @@ Shape ShapeArg(const Value& v, const std::string& context) {
   return s;
 }
 
+// An `operator.index` argument, with Python's message for anything else.
+static int64_t IntegerArg(const Value& v) {
+  if (v.IsIntLike()) return v.i();
+  if (auto i = v.IsObj() ? v.obj()->AsIndex() : std::nullopt) return *i;
+  TypeError("'" + TypeName(v) + "' object cannot be interpreted as an integer");
+}
+
+std::optional<int> AxisArg(const ArgBinder& b, size_t idx) {
+  if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
+  return int(IntegerArg(b.Get(idx)));
+}
+
+Shape ReshapeArg(const Value& v) {
+  const std::vector<Value>* items = nullptr;
+  if (auto* t = v.As<TupleObj>()) items = &t->items;
+  if (auto* l = v.As<ListObj>()) items = &l->items;
+  if (!items) return {IntegerArg(v)};
+  Shape shape;
+  for (const Value& x : *items) shape.push_back(IntegerArg(x));
+  return shape;
+}
+
 Value ShapeTuple(const Shape& s) {
   std::vector<Value> items;
   for (int64_t d : s) items.push_back(Value::Int(d));
@@ -347,11 +369,11 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
   if (name == "reshape")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
       Shape shape;
-      if (args.pos.size() == 1 && !args.pos[0].IsIntLike()) shape = ShapeArg(args.pos[0], "reshape");
+      if (args.pos.size() == 1) shape = ReshapeArg(args.pos[0]);
       else
-        for (const Value& v : args.pos) shape.push_back(ToInt(v, "reshape"));
+        for (const Value& v : args.pos) shape.push_back(ReshapeArg(v).at(0));
       for (auto& [k, v] : args.kw)
-        if (k == "shape") shape = ShapeArg(v, "reshape");
+        if (k == "shape") shape = ReshapeArg(v);
         else TypeError("reshape() got an unexpected keyword argument '" + k + "'");
       return WrapNd(s.a.Reshape(shape), false);
     });
@@ -373,6 +395,75 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       std::optional<int> axis;
       if (b.Has(0) && !b.Get(0).IsNone()) axis = int(ToInt(b.Get(0), "sum() axis"));
       return WrapNd(s.a.Sum(axis));
+    });
+  if (name == "round")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("round", args, {"decimals"}, 0);
+      return WrapNd(Round(s.a, b.Has(0) ? ToInt(b.Get(0), "round() decimals") : 0), s.scalar);
+    });
+  const std::pair<const char*, Reduction> kReductions[] = {
+      {"max", Reduction::Max}, {"min", Reduction::Min}, {"argmax", Reduction::ArgMax}, {"argmin", Reduction::ArgMin}};
+  for (auto [rname, kind] : kReductions)
+    if (name == rname)
+      return Method(self, name, [name, kind](NdArrayObj& s, Interpreter&, CallArgs& args) {
+        ArgBinder b(name, args, {"axis"}, 0);
+        return WrapNd(Reduce(kind, s.a, AxisArg(b, 0)));
+      });
+  if (name == "mean")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("mean", args, {"axis"}, 0);
+      return WrapNd(Mean(s.a, AxisArg(b, 0)));
+    });
+  if (name == "std" || name == "var")
+    return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b(name, args, {"axis", "dtype", "out", "ddof"}, 0);
+      if ((b.Has(1) && !b.Get(1).IsNone()) || (b.Has(2) && !b.Get(2).IsNone()))
+        TypeError(name + "(): the dtype and out arguments are not supported");
+      int64_t ddof = b.Has(3) ? ToInt(b.Get(3), name + "() ddof") : 0;
+      return WrapNd(name == "std" ? Std(s.a, AxisArg(b, 0), ddof) : Var(s.a, AxisArg(b, 0), ddof));
+    });
+  if (name == "cumsum")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("cumsum", args, {"axis"}, 0);
+      return WrapNd(CumSum(s.a, AxisArg(b, 0)), false);
+    });
+  if (name == "clip")
+    return Method(self, name, [](NdArrayObj& s, Interpreter& in, CallArgs& args) {
+      ArgBinder b("clip", args, {"min", "max"}, 0);
+      auto bound = [&](size_t k) -> std::optional<NdArray> {
+        if (!b.Has(k) || b.Get(k).IsNone()) return std::nullopt;
+        return ToNdArray(in, b.Get(k), "clip");
+      };
+      return WrapNd(Clip(s.a, bound(0), bound(1)), s.scalar);
+    });
+  if (name == "argsort")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("argsort", args, {"axis"}, 0);
+      return WrapNd(ArgSort(s.a, b.Has(0) ? AxisArg(b, 0) : std::optional<int>(-1)), false);
+    });
+  if (name == "sort")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("sort", args, {"axis"}, 0);
+      // ndarray.sort sorts in place; its axis cannot be None.
+      int axis = b.Has(0) && !b.Get(0).IsNone() ? *AxisArg(b, 0) : -1;
+      s.a.CopyFrom(Sort(s.a, axis));
+      return Value();
+    });
+  if (name == "ravel")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("ravel", args, {}, 0);
+      return WrapNd(s.a.Reshape({-1}), false);
+    });
+  if (name == "any" || name == "all")
+    return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b(name, args, {}, 0);
+      bool any = false, all = true;
+      for (int64_t i = 0, n = s.a.size(); i < n; ++i) {
+        bool v = s.a.GetFlat(i).AsBool();
+        any = any || v;
+        all = all && v;
+      }
+      return WrapNd(NdArray::FromScalar(Scalar::Bool(name == "any" ? any : all)));
     });
   if (name == "tolist" || name == "item")
     return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {

@@ -5,6 +5,7 @@
 #include <cstdio>
 
 #include "host/interp/args.h"
+#include "host/interp/format.h"
 #include "host/interp/interpreter.h"
 
 namespace tilec::host {
@@ -126,56 +127,6 @@ std::vector<Value> Repeat(const std::vector<Value>& items, int64_t n) {
   return out;
 }
 
-// printf-style `fmt % args`.
-std::string PercentFormat(const std::string& fmt, const Value& args) {
-  std::vector<Value> items;
-  if (auto* t = args.As<TupleObj>()) items = t->items;
-  else items.push_back(args);
-  size_t next = 0;
-  std::string out;
-  for (size_t k = 0; k < fmt.size(); ++k) {
-    if (fmt[k] != '%') { out += fmt[k]; continue; }
-    size_t st = ++k;
-    while (k < fmt.size() && std::string("-+ 0#.123456789").find(fmt[k]) != std::string::npos) ++k;
-    if (k >= fmt.size()) ValueError("incomplete format");
-    char conv = fmt[k];
-    if (conv == '%') { out += '%'; continue; }
-    std::string flags = fmt.substr(st, k - st);
-    if (next >= items.size()) TypeError("not enough arguments for format string");
-    Value v = items[next++];
-    if (v.IsObj())
-      if (auto s = v.obj()->AsScalar()) v = *s;
-    char buf[512];
-    std::string spec = "%" + flags;
-    switch (conv) {
-      case 'd': case 'i': case 'x': case 'X': case 'o': {
-        if (!v.IsNumber())
-          TypeError(std::string("%") + conv + " format: a real number is required, not " + TypeName(v));
-        int64_t i = v.IsFloat() ? int64_t(v.f()) : v.i();
-        std::snprintf(buf, sizeof buf, (spec + "ll" + (conv == 'i' ? 'd' : conv)).c_str(), (long long)i);
-        out += buf;
-        break;
-      }
-      case 'f': case 'F': case 'e': case 'E': case 'g': case 'G':
-        if (!v.IsNumber())
-          TypeError(std::string("must be real number, not ") + TypeName(v));
-        std::snprintf(buf, sizeof buf, (spec + conv).c_str(), v.AsDouble());
-        out += buf;
-        break;
-      case 's': case 'r': {
-        std::string s = conv == 's' ? Str(v) : Repr(v);
-        std::snprintf(buf, sizeof buf, (spec + "s").c_str(), s.c_str());
-        out += buf;
-        break;
-      }
-      default:
-        ValueError(std::string("unsupported format character '") + conv + "'");
-    }
-  }
-  if (next < items.size()) TypeError("not all arguments converted during string formatting");
-  return out;
-}
-
 }  // namespace
 
 Value BinaryOpValues(Interpreter& in, BinaryOp op, const Value& a, const Value& b) {
@@ -197,7 +148,7 @@ Value BinaryOpValues(Interpreter& in, BinaryOp op, const Value& a, const Value& 
       for (int64_t k = 0; k < b.i(); ++k) out += s->s;
       return MakeStr(out);
     }
-    if (op == BinaryOp::Mod) return MakeStr(PercentFormat(s->s, b));
+    if (op == BinaryOp::Mod) return MakeStr(PercentFormat(in, s->s, b));
   }
   if (auto* l = a.As<ListObj>()) {
     if (op == BinaryOp::Add) {

@@ -23,6 +23,11 @@ uint16_t DoubleToHalfBits(double v);
 // casts to safely (0-d operands by value, as in ResultType); nullopt when none does.
 std::optional<ScalarType> SearchLoop(std::span<const NdArray* const> operands,
                                      std::span<const ScalarType> loops);
+// The accumulator dtype of sum and cumsum: bools and small integers widen to 64 bits.
+ScalarType SumResultType(ScalarType t);
+// Sum over axis `ax` (already normalized) into dtype `out_type`, with NumPy's pairwise loop
+// over the innermost axis.
+NdArray SumReduce(const NdArray& a, int ax, ScalarType out_type);
 // C-order strides in bytes.
 std::vector<int64_t> ContiguousStrides(const Shape& shape, size_t itemsize);
 int64_t ShapeSize(const Shape& shape);

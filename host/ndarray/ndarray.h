@@ -184,7 +184,12 @@ enum class BinaryOp : uint8_t {
   Eq, Ne, Lt, Le, Gt, Ge,
   And, Or, Xor,  // & | ^ (bools and integers)
 };
-enum class UnaryOp : uint8_t { Neg, Pos, Abs, Invert, Sqrt, Exp };
+// Sqrt and the ops after it are NumPy's float ufuncs: integer input runs the smallest float
+// loop that holds it, float16 computes in float32.
+enum class UnaryOp : uint8_t {
+  Neg, Pos, Abs, Invert,
+  Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Rint, Floor, Ceil,
+};
 
 NdArray Binary(BinaryOp op, const NdArray& a, const NdArray& b);
 NdArray Unary(UnaryOp op, const NdArray& a);
@@ -194,11 +199,44 @@ ScalarType ResultType(std::span<const NdArray* const> operands);
 ScalarType PromoteTypes(ScalarType a, ScalarType b);
 Shape BroadcastShapes(const Shape& a, const Shape& b);  // ValueError when incompatible
 
-// np.allclose(a, b, rtol, atol): |a - b| <= atol + rtol * |b| everywhere, nan never close.
+// np.allclose(a, b, rtol, atol): np.isclose everywhere.
 bool AllClose(const NdArray& a, const NdArray& b, double rtol = 1e-5, double atol = 1e-8,
               bool equal_nan = false);
 // np.array_equal: same shape and equal elements.
 bool ArrayEqual(const NdArray& a, const NdArray& b);
+
+// --- NumPy functions (ndarray_funcs.cpp); axes may be negative, numpy.AxisError otherwise ---
+int NormalizeAxis(int axis, int ndim);
+// np.round(a, decimals): multiply by 10**decimals, rint (half to even), divide, all in the
+// array's dtype; integers come back unchanged for decimals >= 0, else go through float64.
+NdArray Round(const NdArray& a, int64_t decimals);
+enum class Reduction : uint8_t { Max, Min, ArgMax, ArgMin };
+// np.max/min (dtype kept, NaN propagates) and np.argmax/argmin (int64, first hit); axis None
+// reduces the flattened array.
+NdArray Reduce(Reduction kind, const NdArray& a, std::optional<int> axis);
+// np.mean, np.var, np.std with NumPy's accumulator dtypes (float64 for integers, float32 for
+// float16) and its order of operations.
+NdArray Mean(const NdArray& a, std::optional<int> axis);
+NdArray Var(const NdArray& a, std::optional<int> axis, int64_t ddof = 0);
+NdArray Std(const NdArray& a, std::optional<int> axis, int64_t ddof = 0);
+NdArray CumSum(const NdArray& a, std::optional<int> axis);
+// np.where(cond, x, y) with broadcasting; np.nonzero (what np.where(cond) returns).
+NdArray Where(const NdArray& cond, const NdArray& x, const NdArray& y);
+std::vector<NdArray> NonZero(const NdArray& a);
+// np.clip; one bound may be absent (np.minimum / np.maximum then).
+NdArray Clip(const NdArray& a, const std::optional<NdArray>& lo, const std::optional<NdArray>& hi);
+// np.concatenate (axis None: flattened first) and np.stack.
+NdArray Concatenate(std::span<const NdArray> arrays, std::optional<int> axis);
+NdArray Stack(std::span<const NdArray> arrays, int axis);
+// np.sort / np.argsort along an axis (None: flattened), NaNs last; argsort orders equal
+// elements as NumPy's default quicksort does.
+NdArray Sort(const NdArray& a, std::optional<int> axis);
+NdArray ArgSort(const NdArray& a, std::optional<int> axis);
+// np.isclose element-wise (a bool array, 0-d for scalars).
+NdArray IsClose(const NdArray& a, const NdArray& b, double rtol = 1e-5, double atol = 1e-8,
+                bool equal_nan = false);
+// np.eye(n, m, k, dtype).
+NdArray Eye(int64_t n, int64_t m, int64_t k, ScalarType dtype);
 
 // NumPy's name of a dtype ("float32", "bool"), as repr prints it.
 std::string DtypeName(ScalarType t);

@@ -1,4 +1,4 @@
-// Element-wise ufuncs with broadcasting (arithmetic, comparisons, bitwise, abs/sqrt/exp), the
+// Element-wise ufuncs with broadcasting (arithmetic, comparisons, bitwise, the float functions), the
 // sum reduction with NumPy's pairwise float summation, np.allclose and np.array_equal.
 // Operands are cast to the loop dtype first; float16/32 loops compute in float as NumPy does.
 #include <cmath>
@@ -160,6 +160,28 @@ ScalarType FloatLoopFor(ScalarType t) {
 
 bool ComputesInFloat(ScalarType t) { return t != ScalarType::Float64; }
 
+// The float ufuncs in the precision of the loop; rint rounds half to even, as the default
+// rounding mode does.
+template <class F> F FloatFunction(UnaryOp op, F x) {
+  switch (op) {
+    case UnaryOp::Sqrt: return std::sqrt(x);
+    case UnaryOp::Exp: return std::exp(x);
+    case UnaryOp::Log: return std::log(x);
+    case UnaryOp::Log2: return std::log2(x);
+    case UnaryOp::Log10: return std::log10(x);
+    case UnaryOp::Sin: return std::sin(x);
+    case UnaryOp::Cos: return std::cos(x);
+    case UnaryOp::Tan: return std::tan(x);
+    case UnaryOp::Arcsin: return std::asin(x);
+    case UnaryOp::Arccos: return std::acos(x);
+    case UnaryOp::Arctan: return std::atan(x);
+    case UnaryOp::Rint: return std::nearbyint(x);
+    case UnaryOp::Floor: return std::floor(x);
+    case UnaryOp::Ceil: return std::ceil(x);
+    default: return x;
+  }
+}
+
 // The loop dtype NumPy 1.24 runs `op` in. add, subtract, multiply, true_divide and the
 // comparisons resolve through result_type; floor_divide, remainder, power and the bitwise ops
 // search their loop list, which can differ for unsigned arrays with Python ints (uint8 // 300
@@ -244,7 +266,7 @@ NdArray Binary(BinaryOp op, const NdArray& a, const NdArray& b) {
 NdArray Unary(UnaryOp op, const NdArray& a) {
   ScalarType t = a.dtype();
   ScalarType loop = t;
-  if (op == UnaryOp::Sqrt || op == UnaryOp::Exp) loop = FloatLoopFor(t);
+  if (op >= UnaryOp::Sqrt) loop = FloatLoopFor(t);
   if (op == UnaryOp::Neg && t == ScalarType::Bool) {
     throw NdError("TypeError", "The numpy boolean negative, the `-` operator, is not supported, "
                                "use the `~` operator or the logical_not function instead.");
@@ -263,9 +285,8 @@ NdArray Unary(UnaryOp op, const NdArray& a) {
         case UnaryOp::Neg: r = Scalar::Float(-x); break;
         case UnaryOp::Pos: r = Scalar::Float(x); break;
         case UnaryOp::Abs: r = Scalar::Float(std::fabs(x)); break;
-        case UnaryOp::Sqrt: r = Scalar::Float(in_float ? std::sqrt(xf) : std::sqrt(x)); break;
-        case UnaryOp::Exp: r = Scalar::Float(in_float ? std::exp(xf) : std::exp(x)); break;
         case UnaryOp::Invert: break;
+        default: r = Scalar::Float(in_float ? FloatFunction(op, xf) : FloatFunction(op, x)); break;
       }
     } else if (loop == ScalarType::Bool) {
       if (op == UnaryOp::Invert) r = Scalar::Bool(!s.b);
@@ -292,12 +313,6 @@ NdArray Unary(UnaryOp op, const NdArray& a) {
 // --- sum ---
 
 namespace {
-
-ScalarType SumType(ScalarType t) {
-  if (t == ScalarType::Bool) return ScalarType::Int64;
-  if (IsInteger(t) && ScalarSize(t) < 8) return IsSigned(t) ? ScalarType::Int64 : ScalarType::UInt64;
-  return t;
-}
 
 // NumPy's pairwise summation: blocks of up to 128 summed with eight accumulators.
 template <class F> F PairwiseSum(const std::vector<F>& v, size_t begin, size_t n) {
@@ -351,55 +366,49 @@ Scalar SumRun(const uint8_t* p, int64_t count, int64_t stride, ScalarType in, Sc
 
 }  // namespace
 
-NdArray NdArray::Sum(std::optional<int> axis) const {
-  ScalarType out_type = SumType(dtype_);
-  if (!axis) {
-    NdArray flat = IsCContiguous() ? *this : Copy();
-    NdArray out = Empty({}, out_type);
-    StoreScalar(out.data_, out_type,
-                SumRun(flat.data_, flat.size(), static_cast<int64_t>(itemsize()), dtype_, out_type,
-                       true));
-    return out;
-  }
-  // NumPy lets a 0-d array reduce over axis 0 or -1, as if it had one length-1 axis.
-  if (ndim() == 0 && (*axis == 0 || *axis == -1)) return Sum();
-  int ax = *axis < 0 ? *axis + ndim() : *axis;
-  if (ax < 0 || ax >= ndim()) {
-    throw NdError("AxisError", "axis " + std::to_string(*axis) +
-                                   " is out of bounds for array of dimension " +
-                                   std::to_string(ndim()));
-  }
-  Shape out_shape, rest_strides;
-  for (int k = 0; k < ndim(); ++k) {
+ScalarType SumResultType(ScalarType t) {
+  if (t == ScalarType::Bool) return ScalarType::Int64;
+  if (IsInteger(t) && ScalarSize(t) < 8) return IsSigned(t) ? ScalarType::Int64 : ScalarType::UInt64;
+  return t;
+}
+
+NdArray SumReduce(const NdArray& a, int ax, ScalarType out_type) {
+  Shape out_shape;
+  std::vector<int64_t> rest_strides;
+  for (int k = 0; k < a.ndim(); ++k) {
     if (k == ax) continue;
-    out_shape.push_back(shape_[k]);
-    rest_strides.push_back(strides_[k]);
+    out_shape.push_back(a.shape()[k]);
+    rest_strides.push_back(a.strides()[k]);
   }
-  NdArray out = Empty(out_shape, out_type);
-  bool last = ax == ndim() - 1;
-  uint8_t* po = out.data_;
-  ForEachStrided(out_shape, {rest_strides, out.strides_}, [&](const int64_t* off) {
+  NdArray out = NdArray::Empty(out_shape, out_type);
+  // Only a reduction over the innermost axis runs NumPy's pairwise loop; over an outer axis
+  // the rows are added one after another.
+  bool last = ax == a.ndim() - 1;
+  const uint8_t* pa = NdAccess::Data(a);
+  uint8_t* po = NdAccess::Data(out);
+  ForEachStrided(out_shape, {rest_strides, out.strides()}, [&](const int64_t* off) {
     StoreScalar(po + off[1], out_type,
-                SumRun(data_ + off[0], shape_[ax], strides_[ax], dtype_, out_type, last));
+                SumRun(pa + off[0], a.shape()[ax], a.strides()[ax], a.dtype(), out_type, last));
   });
   return out;
 }
 
+NdArray NdArray::Sum(std::optional<int> axis) const {
+  ScalarType out_type = SumResultType(dtype_);
+  if (!axis) {
+    NdArray flat = IsCContiguous() ? *this : Copy();
+    return SumReduce(flat.Reshape({-1}), 0, out_type);
+  }
+  // NumPy lets a 0-d array reduce over axis 0 or -1, as if it had one length-1 axis.
+  if (ndim() == 0 && (*axis == 0 || *axis == -1)) return Sum();
+  return SumReduce(*this, NormalizeAxis(*axis, ndim()), out_type);
+}
+
 bool AllClose(const NdArray& a, const NdArray& b, double rtol, double atol, bool equal_nan) {
-  Shape shape = BroadcastShapes(a.shape(), b.shape());
-  NdArray x = a.BroadcastTo(shape), y = b.BroadcastTo(shape);
-  bool all = true;
-  uint8_t *px = NdAccess::Data(x), *py = NdAccess::Data(y);
-  ForEachStrided(shape, {x.strides(), y.strides()}, [&](const int64_t* off) {
-    double u = LoadScalar(px + off[0], x.dtype()).AsDouble();
-    double v = LoadScalar(py + off[1], y.dtype()).AsDouble();
-    bool close;
-    if (std::isnan(u) || std::isnan(v)) close = equal_nan && std::isnan(u) && std::isnan(v);
-    else if (std::isinf(u) || std::isinf(v)) close = u == v;
-    else close = std::fabs(u - v) <= atol + rtol * std::fabs(v);
-    all = all && close;
-  });
-  return all;
+  NdArray close = IsClose(a, b, rtol, atol, equal_nan);
+  for (int64_t i = 0, n = close.size(); i < n; ++i)
+    if (!close.GetFlat(i).b) return false;
+  return true;
 }
 
 bool ArrayEqual(const NdArray& a, const NdArray& b) {
