@@ -262,6 +262,50 @@ Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
   return Create(OpCode::TileExtract, ops, {tile->type().ElemValueType()})->result();
 }
 
+Value* Builder::TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices) {
+  std::vector<Value*> ops{tile, v};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  return Create(OpCode::TileInsert, ops, {tile->type().WithStorage(Storage::Register)})->result();
+}
+
+Value* Builder::TileView(Value* tile, const std::vector<Value*>& offsets, const std::vector<int64_t>& steps,
+                         const std::vector<int64_t>& shape) {
+  std::vector<Value*> ops{tile};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Op* op = Create(OpCode::TileView, ops, {Type::Tile(tile->type().elem, shape, Storage::Register)});
+  op->steps() = steps;
+  return op->result();
+}
+
+Value* Builder::TileAssign(Value* dst, Value* src, const std::vector<Value*>& offsets,
+                           const std::vector<int64_t>& steps) {
+  std::vector<Value*> ops{dst, src};
+  ops.insert(ops.end(), offsets.begin(), offsets.end());
+  Op* op = Create(OpCode::TileAssign, ops, {dst->type().WithStorage(Storage::Register)});
+  op->steps() = steps;
+  return op->result();
+}
+
+Value* Builder::TileGather(Value* tile, Value* indices, int axis) {
+  std::vector<int64_t> shape = tile->type().Shape();
+  shape[size_t(axis)] = indices->type().shape[0];
+  Op* op = Create(OpCode::TileGather, {tile, indices}, {Type::Tile(tile->type().elem, shape, Storage::Register)});
+  op->axis() = axis;
+  return op->result();
+}
+
+Value* Builder::TileScatterAdd(Value* dst, Value* indices, Value* src, int axis) {
+  Op* op = Create(OpCode::TileScatterAdd, {dst, indices, src}, {dst->type().WithStorage(Storage::Register)});
+  op->axis() = axis;
+  return op->result();
+}
+
+Op* Builder::TileSort(Value* keys, Value* values) {
+  // Lanes write the results at ranks they do not own: shared storage on the GPU.
+  return Create(OpCode::TileSort, {keys, values},
+                {keys->type().WithStorage(Storage::Shared), values->type().WithStorage(Storage::Shared)});
+}
+
 Op* Builder::TileMap(const std::vector<Value*>& tiles, ElemType result_elem) {
   Type rt = tiles.empty() ? Type::None() : tiles[0]->type();
   rt.elem = result_elem;

@@ -88,6 +88,21 @@ class Builder {
   // when given, is the tile of row-major indices in `tile`'s shape (the caller reuses it).
   Value* FirstIndexOf(Value* tile, Value* target, Value* lin = nullptr);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
+  // A copy of `tile` whose element `indices` is `v` (unchanged when outside).
+  Value* TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices);
+  // The elements of `tile` at offsets[d] + steps[d] * r along each dimension (step 0 drops the
+  // dimension); `shape` is the result's, one extent per nonzero step.
+  Value* TileView(Value* tile, const std::vector<Value*>& offsets, const std::vector<int64_t>& steps,
+                  const std::vector<int64_t>& shape);
+  // A copy of `dst` with `src` written where TileView(dst, offsets, steps, src's shape) reads.
+  Value* TileAssign(Value* dst, Value* src, const std::vector<Value*>& offsets, const std::vector<int64_t>& steps);
+  // The slices of `tile` at the 1-D `indices` along `axis`.
+  Value* TileGather(Value* tile, Value* indices, int axis);
+  // `dst` plus the slices of `src` added at `indices` along `axis`.
+  Value* TileScatterAdd(Value* dst, Value* indices, Value* src, int axis);
+  // Both tiles permuted into ascending order of `keys` (stable); returns the op (results:
+  // sorted keys, values).
+  Op* TileSort(Value* keys, Value* values);
   // A map whose region receives one element of each input and must yield the result
   // element (of `result_elem`); the caller fills op->region(0).
   Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);

@@ -24,7 +24,7 @@ enum class OpCode : uint8_t {
 // per stage, reached through switches without `default:` (-Werror=switch).
 enum class OpFamily : uint8_t {
   Constant, Tid, Select, Elementwise, Compare, Logic, Array, Struct, TileBuild, TileMap,
-  TileReduce, TileScan, TileShape, TileElement, TileMemory, Print, Control, Terminator,
+  TileReduce, TileScan, TileSort, TileShape, TileElement, TileMemory, Print, Control, Terminator,
 };
 
 // What an op does beyond computing its results from its operands.
@@ -41,6 +41,7 @@ enum Trait : uint32_t {
   kRegions = 1u << 8,           // structured control flow with nested regions
   kTerminator = 1u << 9,
   kLaneVarying = 1u << 10,      // its results differ per lane whatever its operands
+  kCrossLaneResults = 1u << 11, // lanes write result elements that other lanes own
 };
 inline constexpr uint32_t operator|(Trait a, Trait b) { return uint32_t(a) | uint32_t(b); }
 inline constexpr uint32_t operator|(uint32_t a, Trait b) { return a | uint32_t(b); }

@@ -109,7 +109,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-      TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+      TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
       TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
         return false;
     }
@@ -211,7 +211,7 @@ class Verifier {
       // Not elementwise: VerifyOp sends them elsewhere.
       case OpCode::Cast: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Control) TILEC_CASES(Terminator)
         break;
@@ -300,7 +300,7 @@ class Verifier {
       case OpCode::ArrayDim: case OpCode::ArrayGrad: TILEC_CASES(Constant) TILEC_CASES(Tid)
       TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
       TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-      TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
+      TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
       TILEC_CASES(Control) TILEC_CASES(Terminator)
         return;
     }
@@ -404,7 +404,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Terminator)
         return;  // not control flow: VerifyOp sends them elsewhere
@@ -426,7 +426,7 @@ class Verifier {
         break;
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Control)
         break;  // not terminators
@@ -449,6 +449,42 @@ class Verifier {
         return VerifyReduceOrScan(op);
       case OpCode::TileBroadcast: case OpCode::TileReshape: case OpCode::TilePermute:
         return VerifyShape(op);
+      case OpCode::TileView: case OpCode::TileAssign:
+        return VerifyRegion(op);
+      case OpCode::TileGather: case OpCode::TileScatterAdd: {
+        bool gather = c == OpCode::TileGather;
+        if (!Arity(op, gather ? 2 : 3, 1)) return;
+        const Type& t = op.operand(0)->type();
+        const Type& idx = op.operand(1)->type();
+        if (!t.is_tile() || !idx.is_tile() || idx.ndim != 1 || !IsInteger(idx.elem.scalar) || idx.elem.is_struct()) {
+          Error(&op, "expected a tile and a 1-D tile of integer indices, found " + T(t) + " and " + T(idx));
+          return;
+        }
+        if (op.axis() < 0 || op.axis() >= t.ndim) {
+          Error(&op, "axis " + std::to_string(op.axis()) + " is out of range for " + T(t));
+          return;
+        }
+        Type sliced = t.WithStorage(Storage::Register);
+        sliced.shape[size_t(op.axis())] = idx.shape[0];
+        if (gather && op.result()->type() != sliced) Error(&op, "result must be " + T(sliced));
+        if (!gather && (op.operand(2)->type().WithStorage(Storage::Register) != sliced ||
+                        op.result()->type() != t.WithStorage(Storage::Register)))
+          Error(&op, "source must be " + T(sliced) + " and the result " + T(t.WithStorage(Storage::Register)));
+        return;
+      }
+      case OpCode::TileSort: {
+        if (!Arity(op, 2, 2)) return;
+        const Type& k = op.operand(0)->type();
+        const Type& v = op.operand(1)->type();
+        if (!k.is_tile() || k.elem.is_struct() || k.elem.scalar == ScalarType::Bool || !v.is_tile() ||
+            k.Shape() != v.Shape()) {
+          Error(&op, "expected a tile of numeric keys and a tile of values of its shape, found " + T(k) + " and " + T(v));
+          return;
+        }
+        if (!op.result(0)->type().SameTileShapeAndElem(k) || !op.result(1)->type().SameTileShapeAndElem(v))
+          Error(&op, "results must have the types of the keys and the values");
+        return;
+      }
       case OpCode::Const:
         if (Arity(op, 0, 1) && !op.result()->type().is_elem())
           Error(&op, "constants must be scalars or structs, found " + T(op.result()->type()));
@@ -618,6 +654,37 @@ class Verifier {
     if (rt != expect) Error(&op, "result " + T(rt) + " must be " + T(expect));
   }
 
+  // tile_view t, offsets... and tile_assign dst, src, offsets...: one offset and one step per
+  // dimension of the larger tile, and the smaller tile's extents for the nonzero steps.
+  void VerifyRegion(const Op& op) {
+    bool view = op.code() == OpCode::TileView;
+    int first = view ? 1 : 2;
+    if (op.num_operands() < first || !op.operand(0)->type().is_tile()) {
+      Error(&op, "operand 0 must be a tile");
+      return;
+    }
+    const Type& big = op.operand(0)->type();
+    if (!Arity(op, first + big.ndim, 1)) return;
+    const Type& small = view ? op.result()->type() : op.operand(1)->type();
+    if (!small.is_tile() || !(small.elem == big.elem)) {
+      Error(&op, (view ? "result" : "source") + std::string(" must be a tile of ") + T(big) + "'s element type");
+      return;
+    }
+    for (int i = first; i < op.num_operands(); ++i) ExpectInt(op, op.operand(i), "offset " + std::to_string(i - first));
+    const std::vector<int64_t>& steps = op.steps();
+    int kept = 0;
+    bool ok = int(steps.size()) == big.ndim;
+    for (size_t d = 0; ok && d < steps.size(); ++d)
+      if (steps[d] != 0) ok = kept < small.ndim && small.shape[size_t(kept++)] > 0;
+    if (!ok || kept != small.ndim) {
+      Error(&op, "steps must give one step per dimension of " + T(big) + ", nonzero exactly for the " +
+                     std::to_string(small.ndim) + " dimensions of " + T(small));
+      return;
+    }
+    if (!view && op.result()->type() != big.WithStorage(Storage::Register))
+      Error(&op, "result must be a register tile of the destination's type");
+  }
+
   // tile_broadcast, tile_reshape, tile_permute: the result type holds the new shape.
   void VerifyShape(const Op& op) {
     if (!Arity(op, 1, 1)) return;
@@ -656,7 +723,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control)
       TILEC_CASES(Terminator)
         return;  // not shape ops

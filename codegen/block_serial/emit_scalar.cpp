@@ -283,7 +283,7 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Cast: return EmitCast(a[0], in, out);  // taken above, before any widening
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(code, "scalar elementwise emitter");
   }
@@ -296,7 +296,7 @@ llvm::Value* Emitter::EmitLogic(OpCode code, llvm::Value* a, llvm::Value* b) {
     case OpCode::Or: return b_.CreateOr(a, b);
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(code, "logic emitter");
   }
@@ -311,7 +311,7 @@ llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value
     case OpCode::FieldSet: return b_.CreateInsertValue(s, ToMem(v, def.fields[field].type), {field});
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(op.code(), "struct emitter");
   }
@@ -401,6 +401,89 @@ llvm::Value* Emitter::PermuteSourceIndex(const ir::Type& in, const std::vector<i
   for (size_t d = 0; d < perm.size(); ++d)
     lin = b_.CreateAdd(lin, b_.CreateMul(out_coords[d], I64(stride[size_t(perm[d])])));
   return lin;
+}
+
+std::vector<llvm::Value*> Emitter::RegionOffsets(const ir::Op& op, int first,
+                                                 const std::function<llvm::Value*(const ir::Value*)>& get) {
+  std::vector<llvm::Value*> out;
+  for (int i = first; i < op.num_operands(); ++i)
+    out.push_back(AsI64(get(op.operand(i)), op.operand(i)->type().elem.scalar));
+  return out;
+}
+
+llvm::Value* Emitter::RegionIndex(const ir::Type& big, const std::vector<int64_t>& steps,
+                                  const std::vector<llvm::Value*>& offs, const std::vector<llvm::Value*>& small_coords,
+                                  llvm::Value** inside) {
+  llvm::Value* lin = I64(0);
+  llvm::Value* inb = b_.getTrue();
+  size_t k = 0;
+  for (int d = 0; d < big.ndim; ++d) {
+    llvm::Value* c = offs[size_t(d)];
+    if (steps[size_t(d)] != 0) c = b_.CreateAdd(c, b_.CreateMul(small_coords[k++], I64(steps[size_t(d)])));
+    inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(big.shape[d])));
+    lin = b_.CreateAdd(b_.CreateMul(lin, I64(big.shape[d])), c);
+  }
+  *inside = inb;
+  return b_.CreateSelect(inb, lin, I64(0));
+}
+
+llvm::Value* Emitter::RegionInverse(const ir::Type& big, const ir::Type& small, const std::vector<int64_t>& steps,
+                                    const std::vector<llvm::Value*>& offs, const std::vector<llvm::Value*>& big_coords,
+                                    llvm::Value** hit) {
+  llvm::Value* lin = I64(0);
+  llvm::Value* ok = b_.getTrue();
+  int k = 0;
+  for (int d = 0; d < big.ndim; ++d) {
+    llvm::Value* diff = b_.CreateSub(big_coords[size_t(d)], offs[size_t(d)]);
+    int64_t step = steps[size_t(d)];
+    if (step == 0) {
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(diff, I64(0)));
+      continue;
+    }
+    llvm::Value* q = b_.CreateSDiv(diff, I64(step));
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateSRem(diff, I64(step)), I64(0)));
+    ok = b_.CreateAnd(ok, b_.CreateICmpULT(q, I64(small.shape[k])));
+    lin = b_.CreateAdd(b_.CreateMul(lin, I64(small.shape[k])), q);
+    ++k;
+  }
+  *hit = ok;
+  return b_.CreateSelect(ok, lin, I64(0));
+}
+
+llvm::Value* Emitter::WrapIndex(llvm::Value* idx, ScalarType t, int64_t extent) {
+  llvm::Value* i = AsI64(idx, t);
+  if (!IsSigned(t)) return i;
+  return b_.CreateSelect(b_.CreateICmpSLT(i, I64(0)), b_.CreateAdd(i, I64(extent)), i);
+}
+
+llvm::Value* Emitter::WithCoord(const ir::Type& t, const std::vector<llvm::Value*>& coords, int axis, llvm::Value* at) {
+  llvm::Value* lin = I64(0);
+  for (int d = 0; d < t.ndim; ++d)
+    lin = b_.CreateAdd(b_.CreateMul(lin, I64(t.shape[d])), d == axis ? at : coords[size_t(d)]);
+  return lin;
+}
+
+llvm::Value* Emitter::KeyLess(llvm::Value* a, llvm::Value* b, ScalarType t) {
+  if (!IsFloat(t)) return IsSigned(t) ? b_.CreateICmpSLT(a, b) : b_.CreateICmpULT(a, b);
+  if (t != ScalarType::Float64) {
+    a = ToF32(a, t);
+    b = ToF32(b, t);
+  }
+  llvm::Value* nan_last = b_.CreateAnd(b_.CreateFCmpUNO(b, b), b_.CreateFCmpORD(a, a));
+  return b_.CreateOr(b_.CreateFCmpOLT(a, b), nan_last);
+}
+
+llvm::Value* Emitter::SortRank(llvm::Value* keys, const ir::ElemType& e, int64_t n, llvm::Value* i, llvm::Value* ki,
+                               llvm::Value* rank) {
+  b_.CreateStore(I64(0), rank);
+  EmitCountedLoop(I64(n), [&](llvm::Value* j) {
+    llvm::Value* kj = FromMem(b_.CreateLoad(MemTy(e), b_.CreateInBoundsGEP(MemTy(e), keys, {j})), e);
+    llvm::Value* tie = b_.CreateAnd(b_.CreateNot(KeyLess(ki, kj, e.scalar)), b_.CreateICmpULT(j, i));
+    llvm::Value* before = b_.CreateOr(KeyLess(kj, ki, e.scalar), tie);
+    llvm::Value* cur = b_.CreateLoad(b_.getInt64Ty(), rank);
+    b_.CreateStore(b_.CreateAdd(cur, b_.CreateZExt(before, b_.getInt64Ty())), rank);
+  });
+  return b_.CreateLoad(b_.getInt64Ty(), rank);
 }
 
 }  // namespace tilec::codegen::bs

@@ -152,6 +152,103 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), dst);
       return;
     }
+    case OpCode::TileView: {
+      const ir::Type& tt = op.operand(0)->type();
+      const ir::Type& rt = op.result()->type();
+      std::vector<llvm::Value*> offs = RegionOffsets(op, 1, [&](const ir::Value* v) { return Get(v); });
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* dst = AllocTile(rt, "view");
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
+        llvm::Value* inb;
+        llvm::Value* at = RegionIndex(tt, op.steps(), offs, coords, &inb);
+        llvm::Value* v = FromMem(b_.CreateLoad(MemTy(tt.elem), TileElemPtr(src, tt.elem, at)), tt.elem);
+        b_.CreateStore(ToMem(b_.CreateSelect(inb, v, Zero(tt.elem)), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileAssign: {
+      const ir::Type& rt = op.result()->type();
+      const ir::Type& st = op.operand(1)->type();
+      std::vector<llvm::Value*> offs = RegionOffsets(op, 2, [&](const ir::Value* v) { return Get(v); });
+      llvm::Value* src = Get(op.operand(1));
+      llvm::Value* dst = AllocTile(rt, "assign");
+      CopyTile(dst, Get(op.operand(0)), rt);
+      EmitLoopNest(st, [&](const std::vector<llvm::Value*>& coords, llvm::Value* src_lin) {
+        llvm::Value* inb;
+        llvm::Value* at = RegionIndex(rt, op.steps(), offs, coords, &inb);
+        llvm::Value* ptr = TileElemPtr(dst, rt.elem, at);
+        llvm::Value* v = b_.CreateLoad(MemTy(st.elem), TileElemPtr(src, st.elem, src_lin));
+        b_.CreateStore(b_.CreateSelect(inb, v, b_.CreateLoad(MemTy(rt.elem), ptr)), ptr);
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileGather: {
+      const ir::Type& tt = op.operand(0)->type();
+      const ir::Type& it = op.operand(1)->type();
+      const ir::Type& rt = op.result()->type();
+      const int axis = int(op.axis());
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* idx = Get(op.operand(1));
+      llvm::Value* dst = AllocTile(rt, "gather");
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
+        llvm::Value* k = FromMem(b_.CreateLoad(MemTy(it.elem), TileElemPtr(idx, it.elem, coords[size_t(axis)])), it.elem);
+        llvm::Value* at = WrapIndex(k, it.elem.scalar, tt.shape[axis]);
+        llvm::Value* inb = b_.CreateICmpULT(at, I64(tt.shape[axis]));
+        llvm::Value* lin = b_.CreateSelect(inb, WithCoord(tt, coords, axis, at), I64(0));
+        llvm::Value* v = FromMem(b_.CreateLoad(MemTy(tt.elem), TileElemPtr(src, tt.elem, lin)), tt.elem);
+        b_.CreateStore(ToMem(b_.CreateSelect(inb, v, Zero(tt.elem)), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileScatterAdd: {
+      // Per destination element, the source slices whose index names it, in index order: the
+      // SIMT lowering adds in the same order.
+      const ir::Type& rt = op.result()->type();
+      const ir::Type& it = op.operand(1)->type();
+      const ir::Type& st = op.operand(2)->type();
+      const int axis = int(op.axis());
+      const ScalarType s = rt.elem.scalar, acc_s = AccType(s);
+      llvm::Value* base = Get(op.operand(0));
+      llvm::Value* idx = Get(op.operand(1));
+      llvm::Value* src = Get(op.operand(2));
+      llvm::Value* dst = AllocTile(rt, "scatter");
+      llvm::Value* acc = EntryAlloca(ValTy(acc_s), "acc", 8);
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
+        b_.CreateStore(ToF32(FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(base, rt.elem, out_lin)), rt.elem), s), acc);
+        EmitCountedLoop(I64(it.shape[0]), [&](llvm::Value* k) {
+          llvm::Value* at = WrapIndex(FromMem(b_.CreateLoad(MemTy(it.elem), TileElemPtr(idx, it.elem, k)), it.elem),
+                                      it.elem.scalar, rt.shape[axis]);
+          llvm::Value* x = ToF32(FromMem(b_.CreateLoad(MemTy(st.elem), TileElemPtr(src, st.elem, WithCoord(st, coords, axis, k))), st.elem), s);
+          llvm::Value* cur = b_.CreateLoad(ValTy(acc_s), acc);
+          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]), Combine(ir::ReduceKind::Add, acc_s, cur, x), cur), acc);
+        });
+        b_.CreateStore(ToMem(FromF32(b_.CreateLoad(ValTy(acc_s), acc), s), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileSort: {
+      const ir::Type& kt = op.operand(0)->type();
+      const ir::Type& vt = op.operand(1)->type();
+      const int64_t n = kt.NumElements();
+      llvm::Value* keys = Get(op.operand(0));
+      llvm::Value* vals = Get(op.operand(1));
+      llvm::Value* out_k = AllocTile(op.result(0)->type(), "sorted.keys");
+      llvm::Value* out_v = AllocTile(op.result(1)->type(), "sorted.values");
+      llvm::Value* count = EntryAlloca(b_.getInt64Ty(), "rank", 8);
+      EmitCountedLoop(I64(n), [&](llvm::Value* i) {
+        llvm::Value* kraw = b_.CreateLoad(MemTy(kt.elem), TileElemPtr(keys, kt.elem, i));
+        llvm::Value* r = SortRank(keys, kt.elem, n, i, FromMem(kraw, kt.elem), count);
+        b_.CreateStore(kraw, TileElemPtr(out_k, kt.elem, r));
+        b_.CreateStore(b_.CreateLoad(MemTy(vt.elem), TileElemPtr(vals, vt.elem, i)), TileElemPtr(out_v, vt.elem, r));
+      });
+      Set(op.result(0), out_k);
+      Set(op.result(1), out_v);
+      return;
+    }
     case OpCode::TileReduce: {
       const ir::Type& in = op.operand(0)->type();
       const ir::Type& rt = op.result()->type();

@@ -79,6 +79,33 @@ class Emitter : public OpDispatcher {
   llvm::Value* PermuteSourceIndex(const ir::Type& in, const std::vector<int64_t>& perm,
                                   const std::vector<llvm::Value*>& out_coords);
 
+  // ---- element access, shared with SIMT (each result element computed the same way) ----
+  // Offsets of tile_view / tile_assign (the op's operands from `first`, lowered by the
+  // caller's `get`), as i64.
+  std::vector<llvm::Value*> RegionOffsets(const ir::Op& op, int first,
+                                          const std::function<llvm::Value*(const ir::Value*)>& get);
+  // Where element `small_coords` of a region lies in `big` (tile_view's source element, the
+  // destination of tile_assign); *inside tells whether that is within `big` (the index is 0
+  // when not).
+  llvm::Value* RegionIndex(const ir::Type& big, const std::vector<int64_t>& steps, const std::vector<llvm::Value*>& offs,
+                           const std::vector<llvm::Value*>& small_coords, llvm::Value** inside);
+  // The inverse: which element of the region `small` element `big_coords` of `big` is, and
+  // *hit whether it is one.
+  llvm::Value* RegionInverse(const ir::Type& big, const ir::Type& small, const std::vector<int64_t>& steps,
+                             const std::vector<llvm::Value*>& offs, const std::vector<llvm::Value*>& big_coords,
+                             llvm::Value** hit);
+  // An index of tile_gather / tile_scatter_add read from memory, as i64 with a negative one
+  // counted from the end of an axis of `extent`.
+  llvm::Value* WrapIndex(llvm::Value* idx, ScalarType t, int64_t extent);
+  // Row-major index in `t` of `coords` with the coordinate along `axis` replaced by `at`.
+  llvm::Value* WithCoord(const ir::Type& t, const std::vector<llvm::Value*>& coords, int axis, llvm::Value* at);
+  // tile_sort's order on keys: a before b (NaN after every number; equal keys compare false).
+  llvm::Value* KeyLess(llvm::Value* a, llvm::Value* b, ScalarType t);
+  // Where key element i (value `ki`) of the n keys at `keys` lands: the keys before it in the
+  // order, and the equal ones before it in the tile (a stable sort). `count` is an i64 slot.
+  llvm::Value* SortRank(llvm::Value* keys, const ir::ElemType& e, int64_t n, llvm::Value* i, llvm::Value* ki,
+                        llvm::Value* count);
+
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op) override;
   void EmitTileMemoryOp(const ir::Op& op) override;

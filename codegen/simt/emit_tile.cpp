@@ -225,6 +225,124 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), b_.CreateSelect(inb, v, scalar_.Zero(tt.elem)));
       return;
     }
+    case OpCode::TileView: {
+      // Each lane reads its elements from the shared copy of the source.
+      const ir::Type& tt = op.operand(0)->type();
+      std::vector<llvm::Value*> offs = scalar_.RegionOffsets(op, 1, [&](const ir::Value* v) { return Get(v); });
+      llvm::Value* src = CrossLanePtr(op.operand(0));
+      llvm::Type* mt = scalar_.MemTy(tt.elem);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        std::vector<llvm::Value*> coords;
+        for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+        llvm::Value* inb;
+        llvm::Value* at = scalar_.RegionIndex(tt, op.steps(), offs, coords, &inb);
+        llvm::Value* v = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {at})), tt.elem);
+        StoreElem(dst, rt.elem, slot, lin, b_.CreateSelect(inb, v, scalar_.Zero(tt.elem)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileAssign: {
+      // Each lane keeps its destination elements or, inside the region, takes the source
+      // element that lands there.
+      const ir::Type& st = op.operand(1)->type();
+      std::vector<llvm::Value*> offs = scalar_.RegionOffsets(op, 2, [&](const ir::Value* v) { return Get(v); });
+      llvm::Value* src = CrossLanePtr(op.operand(1));
+      llvm::Type* mt = scalar_.MemTy(st.elem);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        std::vector<llvm::Value*> coords;
+        for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+        llvm::Value* hit;
+        llvm::Value* from = scalar_.RegionInverse(rt, st, op.steps(), offs, coords, &hit);
+        llvm::Value* v = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {from})), st.elem);
+        StoreElem(dst, rt.elem, slot, lin, b_.CreateSelect(hit, v, LoadElem(op.operand(0), slot, lin)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileGather: {
+      const ir::Type& tt = op.operand(0)->type();
+      const ir::Type& it = op.operand(1)->type();
+      const int axis = int(op.axis());
+      llvm::Value* src = CrossLanePtr(op.operand(0));
+      llvm::Value* idx = CrossLanePtr(op.operand(1));
+      llvm::Type* mt = scalar_.MemTy(tt.elem);
+      llvm::Type* it_mt = scalar_.MemTy(it.elem);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        std::vector<llvm::Value*> coords;
+        for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+        llvm::Value* k = scalar_.FromMem(b_.CreateLoad(it_mt, b_.CreateInBoundsGEP(it_mt, idx, {coords[size_t(axis)]})), it.elem);
+        llvm::Value* at = scalar_.WrapIndex(k, it.elem.scalar, tt.shape[axis]);
+        llvm::Value* inb = b_.CreateICmpULT(at, I64(tt.shape[axis]));
+        llvm::Value* from = b_.CreateSelect(inb, scalar_.WithCoord(tt, coords, axis, at), I64(0));
+        llvm::Value* v = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {from})), tt.elem);
+        StoreElem(dst, rt.elem, slot, lin, b_.CreateSelect(inb, v, scalar_.Zero(tt.elem)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileScatterAdd: {
+      // The block-serial order: per destination element, the matching source slices in index order.
+      const ir::Type& it = op.operand(1)->type();
+      const ir::Type& st = op.operand(2)->type();
+      const int axis = int(op.axis());
+      const ScalarType s = rt.elem.scalar, acc_s = bs::Emitter::AccType(s);
+      llvm::Value* idx = CrossLanePtr(op.operand(1));
+      llvm::Value* src = CrossLanePtr(op.operand(2));
+      llvm::Type* it_mt = scalar_.MemTy(it.elem);
+      llvm::Type* st_mt = scalar_.MemTy(st.elem);
+      llvm::Type* acc_ty = scalar_.ValTy(acc_s);
+      llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        std::vector<llvm::Value*> coords;
+        for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
+        b_.CreateStore(scalar_.ToF32(LoadElem(op.operand(0), slot, lin), s), acc);
+        Loop(I64(0), I64(it.shape[0]), [&](llvm::Value* k) {
+          llvm::Value* at = scalar_.WrapIndex(
+              scalar_.FromMem(b_.CreateLoad(it_mt, b_.CreateInBoundsGEP(it_mt, idx, {k})), it.elem), it.elem.scalar,
+              rt.shape[axis]);
+          llvm::Value* x = scalar_.ToF32(
+              scalar_.FromMem(b_.CreateLoad(st_mt, b_.CreateInBoundsGEP(st_mt, src, {scalar_.WithCoord(st, coords, axis, k)})),
+                              st.elem),
+              s);
+          llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
+          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]),
+                                         scalar_.Combine(ir::ReduceKind::Add, acc_s, cur, x), cur),
+                         acc);
+        });
+        StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileSort: {
+      // Each lane ranks its own keys against the shared copy and writes them, with their
+      // values, at their ranks in the shared results (the plan's barrier follows).
+      const ir::Type& kt = op.operand(0)->type();
+      const ir::Type& vt = op.operand(1)->type();
+      const int64_t n = kt.NumElements();
+      llvm::Value* keys = CrossLanePtr(op.operand(0));
+      llvm::Type* kmt = scalar_.MemTy(kt.elem);
+      llvm::Type* vmt = scalar_.MemTy(vt.elem);
+      TileRep out_k = NewTile(op.result(0));
+      TileRep out_v = NewTile(op.result(1));
+      if (!out_k.shared || !out_v.shared) ir::op_cases::NotHandledHere(op, "SIMT tile emitter (tile_sort needs shared results)");
+      llvm::Value* count = EntryAlloca(b_.getInt64Ty(), "rank", 8);
+      ForEachElem(kt, [&](llvm::Value* slot, llvm::Value* lin) {
+        llvm::Value* kraw = b_.CreateLoad(kmt, b_.CreateInBoundsGEP(kmt, keys, {lin}));
+        llvm::Value* r = scalar_.SortRank(keys, kt.elem, n, lin, scalar_.FromMem(kraw, kt.elem), count);
+        b_.CreateStore(kraw, b_.CreateInBoundsGEP(kmt, out_k.ptr, {r}));
+        llvm::Value* v = b_.CreateLoad(vmt, ElemPtr(tiles_.at(op.operand(1)), vt.elem, slot, lin));
+        b_.CreateStore(v, b_.CreateInBoundsGEP(vmt, out_v.ptr, {r}));
+      });
+      tiles_[op.result(0)] = out_k;
+      tiles_[op.result(1)] = out_v;
+      return;
+    }
     case OpCode::TileReduce: EmitReduce(op); return;
     case OpCode::TileScan: EmitScan(op); return;
     case OpCode::TileBroadcast: case OpCode::TilePermute: {

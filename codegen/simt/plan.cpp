@@ -255,7 +255,7 @@ class PlanBuilder {
         case OpCode::ArrayDim: case OpCode::ArrayGrad:
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
         TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
         TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
           break;
       }
@@ -305,14 +305,17 @@ class PlanBuilder {
       // No global memory; their tile operands and results were added above.
       case OpCode::ArrayDim: case OpCode::ArrayGrad:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print) TILEC_CASES(Control)
       TILEC_CASES(Terminator)
         break;
     }
+    // Results that lanes write at positions other lanes own (tile_sort's ranks) race with any
+    // other lane's access, so the next read of them needs a barrier.
+    const Pattern result_pat = ir::HasTrait(c, ir::kCrossLaneResults) ? Pattern::Any : Pattern::Owner;
     for (auto& r : op.results()) {
       int prim = p_.Primary(r.get());
-      if (prim >= 0) (internal ? post : pre).push_back(SharedAccess(prim, true, Pattern::Owner));
+      if (prim >= 0) (internal ? post : pre).push_back(SharedAccess(prim, true, result_pat));
       int copy = p_.Copy(r.get());
       if (copy >= 0) (internal ? post : pre).push_back(SharedAccess(copy, true, Pattern::Owner));
     }
@@ -380,7 +383,7 @@ class PlanBuilder {
         }
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
         TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
         TILEC_CASES(TileMemory) TILEC_CASES(Print) {
           std::vector<Access> pre, post;
           bool internal = false;

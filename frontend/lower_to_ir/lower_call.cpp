@@ -61,6 +61,7 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
   std::vector<LoopCtx*> saved_loops = std::move(loops_);
   env_.clear();
   loops_.clear();
+  CollectAliases(body);
   for (int i = 0; i < fi.num_params && i < int(args.size()); ++i) {
     const sema::LocalSymbol* p = fi.Param(i);
     ir::Value* v = args[i];
@@ -188,7 +189,7 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));
     case LK::TileUnary: return b_.Unary(lw.op, Expr(ci.args[0]));
     case LK::TileExtract: {
-      if (arg(P::T)) return b_.TileExtract(Expr(arg(P::T)), IndexList(arg(P::Index)));
+      if (arg(P::T)) return b_.TileExtract(Expr(arg(P::T)), ElementIndices(arg(P::T), arg(P::Index)));
       // wp.tile_extract(a, i, j, ...): one int argument per dimension.
       std::vector<ir::Value*> idx;
       for (P p : {P::I, P::J, P::K, P::L})
@@ -201,9 +202,27 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       // every later read of the variable (and a loop carrying it) sees.
       ir::Value* src = Expr(arg(P::Src));
       ir::Value* r = b_.Binary(OpCode::Add, TileBinaryOp(OpCode::Mul, Expr(arg(P::Alpha)), src), Expr(arg(P::Dest)));
-      Binding v;
-      v.value = r;
-      LowerAssign(arg(P::Dest), nullptr, v);
+      WriteTile(arg(P::Dest), r);
+      return nullptr;
+    }
+    case LK::TileView: {
+      Region r;
+      RegionOf(e, r);
+      return b_.TileView(Expr(r.base), r.offsets, r.steps, r.shape);
+    }
+    case LK::TileAssign: {
+      // Warp writes `dst` in place: the variable it names (through any views) is updated.
+      ir::Value* dst = Expr(arg(P::Dst));
+      ir::Value* src = Expr(arg(P::Src));
+      src = Convert(src, ir::Type::Tile(dst->type().elem, src->type().Shape()));
+      std::vector<ir::Value*> offs = Offsets(ci, ci.overload->Index(P::Offset), dst->type().ndim);
+      WriteTile(arg(P::Dst), b_.TileAssign(dst, src, offs, std::vector<int64_t>(size_t(dst->type().ndim), 1)));
+      return nullptr;
+    }
+    case LK::TileSort: {
+      ir::Op* op = b_.TileSort(Expr(arg(P::Keys)), Expr(arg(P::Values)));
+      WriteTile(arg(P::Keys), op->result(0));
+      WriteTile(arg(P::Values), op->result(1));
       return nullptr;
     }
     case LK::TileArgReduce: {

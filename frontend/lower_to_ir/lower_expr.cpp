@@ -113,6 +113,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
     case ast::ExprKind::Name: {
       const sema::LocalSymbol* sym = cm_.Symbol(e);
       auto it = sym ? env_.find(sym) : env_.end();
+      if (it != env_.end() && (it->second.view || it->second.stale)) return ReadVar(sym, e->range);
       if (it != env_.end() && it->second.value) return it->second.value;
       if (rt.is_scalar() || rt.is_struct() || rt.is_tile()) return ZeroValue(rt);
       Unsupported(e->range, "this name");
@@ -213,6 +214,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
     case ast::ExprKind::Subscript: {
       if (const sema::CallInfo* ci = cm_.Call(e)) return Call(e, *ci);
       const auto* s = e->As<ast::Subscript>();
+      if (const sema::TileAccess* acc = cm_.Access(e)) return TileAccessValue(*s, *acc);
       // `a.shape[d]`
       if (const auto* attr = s->value->As<ast::Attribute>(); attr && attr->attr == "shape") {
         const sema::ExprInfo* ii = cm_.Info(s->index.get());

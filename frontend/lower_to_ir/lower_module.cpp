@@ -11,6 +11,7 @@ void Lowerer::LowerKernel(const sema::FunctionInfo& k) {
   b_.SetInsertionPoint(f->body());
   env_.clear();
   loops_.clear();
+  CollectAliases(k.def->body);
   for (int i = 0; i < k.num_params; ++i) {
     const sema::LocalSymbol* p = k.Param(i);
     env_[p].value = f->AddParam(p->name, IrType(p->type), LocOf(p->decl_range));

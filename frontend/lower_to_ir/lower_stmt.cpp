@@ -110,6 +110,17 @@ void Lowerer::LowerIf(ir::Value* cond, const std::function<void()>& then_fn, con
       if (it != branch_env[r].end()) bind[r] = &it->second;
     }
     const Binding* any = bind[0] ? bind[0] : bind[1];
+    if (any->view || any->stale) {
+      // A view bound in a branch: its offsets belong to the branch (Binding::stale).
+      bool same = bind[0] && bind[1] && *bind[0] == *bind[1];
+      auto it = before.find(k);
+      if (!same || it == before.end() || !(it->second == *any)) {
+        Binding stale;
+        stale.stale = true;
+        before[k] = stale;
+      }
+      continue;
+    }
     if (!any->value) continue;  // tuples are not merged (they are never reassigned in practice)
     if (any->value->type().is_array()) {
       if (bind[0] && bind[1] && bind[0]->value == bind[1]->value) {
@@ -139,10 +150,21 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
   auto add = [&](const void* k) {
     if (k && std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   };
+  // A tile written in place (`t[i] = v`, `rows += 1` with `rows` a view, wp.tile_assign's
+  // `dst`) rebinds its variable and the variables its views alias.
+  auto in_place = [&](const ast::Expr* t) {
+    std::vector<const void*> ks;
+    InPlaceKeys(t, ks);
+    for (const void* k : ks) add(k);
+  };
   std::function<void(const ast::Expr*)> target = [&](const ast::Expr* t) {
-    if (const auto* n = t->As<ast::Name>()) add(cm_.Symbol(n));
+    if (t->Is<ast::Name>()) in_place(t);
     else if (const auto* tup = t->As<ast::Tuple>()) for (auto& e : tup->elts) target(e.get());
     else if (const auto* a = t->As<ast::Attribute>()) target(a->value.get());  // p.x = v rebinds p
+    else if (const auto* sub = t->As<ast::Subscript>()) {
+      const sema::Type* bt = cm_.TypeOf(sub->value.get());
+      if (bt && bt->IsTile()) in_place(t);
+    }
   };
   for (const ast::StmtPtr& s : body) {
     if (const auto* a = s->As<ast::Assign>()) for (auto& t : a->targets) target(t.get());
@@ -151,9 +173,14 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     else if (const auto* x = s->As<ast::ExprStmt>()) {
       // A call that updates a tile variable in place (wp.tile_axpy's `dest`) rebinds it.
       const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
-      if (ci && ci->builtin && ci->overload && ci->builtin->lower.kind == sema::LowerKind::TileAxpy) {
-        int k = ci->overload->Index(sema::Param::Dest);
-        if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) target(ci->args[k]);
+      if (ci && ci->builtin && ci->overload) {
+        for (sema::Param p : {sema::Param::Dest, sema::Param::Dst, sema::Param::Keys, sema::Param::Values}) {
+          sema::LowerKind lk = ci->builtin->lower.kind;
+          if (lk != sema::LowerKind::TileAxpy && lk != sema::LowerKind::TileAssign && lk != sema::LowerKind::TileSort)
+            break;
+          int k = ci->overload->Index(p);
+          if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) in_place(ci->args[k]);
+        }
       }
     }
     else if (const auto* i = s->As<ast::If>()) { CollectAssigned(i->body, keys); CollectAssigned(i->orelse, keys); }
@@ -232,6 +259,7 @@ void Lowerer::LowerFor(const ast::For& s) {
     c.inits.push_back(env_[k].value);
   }
 
+  Env inside;
   if (!ctx.has_break && !has_return) {
     ir::Op* op = b_.For(lo, hi, step, c.inits);
     ir::Block* body = op->region(0);
@@ -246,11 +274,13 @@ void Lowerer::LowerFor(const ast::For& s) {
       LowerBody(s.body);
       loops_.pop_back();
       std::vector<ir::Value*> ys;
-      for (const void* k : c.keys) ys.push_back(env_[k].value);
+      for (const void* k : c.keys) ys.push_back(RegionExitValue(k));
       b_.Yield(ys);
+      inside = env_;
       env_ = saved;
     }
     for (size_t i = 0; i < c.keys.size(); ++i) env_[c.keys[i]].value = op->result(int(i));
+    StaleViews(keys, inside);
     return;
   }
 
@@ -289,11 +319,13 @@ void Lowerer::LowerFor(const ast::For& s) {
     LowerBody(s.body);
     loops_.pop_back();
     std::vector<ir::Value*> ys = {b_.Binary(OpCode::Add, after->arg(0), step)};
-    for (const void* k : c.keys) ys.push_back(env_[k].value);
+    for (const void* k : c.keys) ys.push_back(RegionExitValue(k));
     b_.Yield(ys);
+    inside = env_;
   }
   env_ = saved;
   for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = op->result(int(k) + 1);
+  StaleViews(keys, inside);
   env_.erase(&ctx.brk);
   env_.erase(&ctx.cont);
 }
@@ -329,6 +361,7 @@ void Lowerer::LowerWhile(const ast::While& s) {
   ir::Block* before = op->region(0);
   ir::Block* after = op->region(1);
   Env saved = env_;
+  Env inside;
   {
     ir::Builder::InsertionGuard g(b_);
     b_.SetInsertionPoint(before);
@@ -366,11 +399,13 @@ void Lowerer::LowerWhile(const ast::While& s) {
     LowerBody(s.body);
     loops_.pop_back();
     std::vector<ir::Value*> ys;
-    for (const void* k : c.keys) ys.push_back(env_[k].value);
+    for (const void* k : c.keys) ys.push_back(RegionExitValue(k));
     b_.Yield(ys);
+    inside = env_;
   }
   env_ = saved;
   for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = op->result(int(k));
+  StaleViews(keys, inside);
   env_.erase(&ctx.brk);
   env_.erase(&ctx.cont);
 }
@@ -415,6 +450,10 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
         rhs = Convert(rhs, cur->type());
         r = b_.Binary(kOps[int(a.op)], cur, rhs);
       }
+      if (r->type().is_tile()) {
+        WriteTile(a.target.get(), r);  // in place, as Warp's tile `+=`: views see it
+        return;
+      }
       Binding v;
       v.value = r;
       LowerAssign(a.target.get(), nullptr, v);
@@ -454,6 +493,20 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
     if (!sym) return;
     if (v.value && sym->type && (sym->type->IsScalar() || sym->type->kind == sema::TypeKind::Struct))
       v.value = Convert(v.value, IrType(sym->type));
+    // Rebinding a tile variable leaves the views of it aliasing the old tile, which no value
+    // here holds any more: they become stale.
+    for (auto& [k, b] : env_) {
+      for (std::shared_ptr<const ViewAlias> w = b.view; w;) {
+        if (w->base == sym) {
+          b = Binding{};
+          b.stale = true;
+          break;
+        }
+        auto it = env_.find(w->base);
+        w = it == env_.end() ? nullptr : it->second.view;
+      }
+    }
+    if (BindView(sym, value_expr)) return;
     env_[sym] = v;
     return;
   }
@@ -466,6 +519,21 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
     return;
   }
   if (const auto* sub = target->As<ast::Subscript>()) {
+    const sema::Type* bt = cm_.TypeOf(sub->value.get());
+    if (bt && bt->IsTile()) {
+      // t[i, j] = v: the element; t[view] = src: the region (a scalar fills it).
+      ir::Value* t = Expr(sub->value.get());
+      if (!cm_.Access(target)) {
+        ir::Value* e = Convert(v.value, t->type().ElemValueType());
+        WriteTile(sub->value.get(), b_.TileInsert(t, e, ElementIndices(sub->value.get(), sub->index.get())));
+        return;
+      }
+      ir::Value* src = v.value;
+      const sema::Type* vt = cm_.TypeOf(target);
+      if (!src->type().is_tile()) src = b_.TileFull(Convert(src, t->type().ElemValueType()), vt->shape);
+      WriteTile(target, src);
+      return;
+    }
     ir::Value* arr = ArrayOf(sub->value.get());
     if (!arr) return;
     std::vector<ir::Value*> idx = IndexList(sub->index.get());

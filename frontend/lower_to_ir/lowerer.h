@@ -3,6 +3,8 @@
 // split over lower_stmt.cpp, lower_expr.cpp and lower_call.cpp.
 #pragma once
 #include <functional>
+#include <memory>
+#include <unordered_set>
 #include <unordered_map>
 #include <vector>
 
@@ -11,11 +13,26 @@
 
 namespace tilec::lower {
 
-// A variable's current value: an SSA value, or a tuple of them (`idx = wp.tid()`).
+// A tile variable bound to a view of another (`rows = t[2:4]`, `wp.tile_view(t, ...)`): reads
+// take the region of the base's current value, writes go to the base (lower_tile_access.cpp).
+struct ViewAlias {
+  const void* base = nullptr;  // the aliased variable's key
+  std::vector<ir::Value*> offsets;
+  std::vector<int64_t> steps;  // per dimension of the base; 0 drops it
+  std::vector<int64_t> shape;  // the view's
+};
+
+// A variable's current value: an SSA value, a tuple of them (`idx = wp.tid()`), or a view. A
+// view bound inside a loop or one branch of an `if` cannot outlive it (the offsets are values
+// of that region): after it the variable is `stale`, and a use is an error.
 struct Binding {
   ir::Value* value = nullptr;
   std::vector<ir::Value*> tuple;
-  bool operator==(const Binding& o) const { return value == o.value && tuple == o.tuple; }
+  std::shared_ptr<const ViewAlias> view;
+  bool stale = false;
+  bool operator==(const Binding& o) const {
+    return value == o.value && tuple == o.tuple && view == o.view && stale == o.stale;
+  }
 };
 
 // Variable bindings in insertion order: the results of an `if` are the variables its branches
@@ -106,6 +123,35 @@ class Lowerer {
   ir::Value* ArrayOf(const ast::Expr* e);
   std::vector<ir::Value*> IndexList(const ast::Expr* index);
 
+  // ---- tile views, gathers and in-place writes (lower_tile_access.cpp)
+  // The region a view expression (a view subscript or wp.tile_view) reads, and its tile.
+  struct Region {
+    const ast::Expr* base = nullptr;
+    std::vector<ir::Value*> offsets;
+    std::vector<int64_t> steps, shape;
+  };
+  bool RegionOf(const ast::Expr* e, Region& out);
+  // The indices of `t[i, j]` as int32, a negative one counted from the end.
+  std::vector<ir::Value*> ElementIndices(const ast::Expr* tile, const ast::Expr* index);
+  ir::Value* TileAccessValue(const ast::Subscript& s, const sema::TileAccess& acc);
+  // A variable's value (a view reads its base).
+  ir::Value* ReadVar(const void* key, SourceRange use);
+  // Updates a variable in place (through views to the variable they alias).
+  void WriteVar(const void* key, ir::Value* v);
+  // Updates what `target` names in place: a variable, or a view of one (a temporary: nothing).
+  void WriteTile(const ast::Expr* target, ir::Value* v);
+  // `name = <view of a variable>` binds an alias; false when `value` is no such view.
+  bool BindView(const sema::LocalSymbol* sym, const ast::Expr* value);
+  // Views and in-place writes across a loop or an `if`: the keys a write through `target`
+  // updates (its root variable and the bases of the views it is), and the alias graph of the
+  // function (every `v = view of x` records x as a possible base of v).
+  void InPlaceKeys(const ast::Expr* target, std::vector<const void*>& keys);
+  void CollectAliases(const ast::Body& body);
+  // The value a loop yields or an `if` merges for `key`: a view is read.
+  ir::Value* RegionExitValue(const void* key);
+  // After a loop or `if`: views of the region's keys become stale (Binding::stale).
+  void StaleViews(const std::vector<const void*>& keys, const Env& inside);
+
   // ---- calls (lower_call.cpp)
   ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
   ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
@@ -124,6 +170,7 @@ class Lowerer {
   Env env_;
   std::vector<LoopCtx*> loops_;
   std::vector<FuncCtx*> funcs_;
+  std::unordered_map<const void*, std::vector<const void*>> alias_bases_;
   bool failed_ = false;
 };
 

@@ -401,7 +401,7 @@ bool AxpyArgs(CallContext& c) {
   }
   const auto* n = c.Arg(Param::Dest).expr->As<ast::Name>();
   if (!n || !c.Local(n->id)) {
-    c.Error(Code::AxpyDestNotVariable, c.Range(Param::Dest),
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Dest),
             "`dest` of " + c.bname + " is updated in place, so it must be a tile variable; found " +
                 c.Quoted(Param::Dest) + "; assign it to a variable first");
     return false;
@@ -412,6 +412,137 @@ void CommitAxpy(CallContext& c) {
   LocalSymbol* sym = c.Local(c.Arg(Param::Dest).expr->As<ast::Name>()->id);
   ++sym->assignment_count;
   sym->constant.reset();
+}
+
+// The entries of a tuple argument (offsets), with their checked infos.
+std::vector<std::pair<const ast::Expr*, const ExprInfo*>> TupleEntries(CallContext& c, Param p) {
+  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> out;
+  const ast::Expr* e = c.Arg(p).expr;
+  if (const auto* tup = e->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& x : tup->elts) out.push_back({x.get(), c.out().Info(x.get())});
+  } else {
+    out.push_back({e, c.out().Info(e)});
+  }
+  return out;
+}
+
+// A constant entry of an offset tuple, when it is one.
+std::optional<int64_t> ConstEntry(const ExprInfo* info) {
+  if (info && info->value && info->value->kind == ConstValue::Kind::Int) return info->value->i;
+  return std::nullopt;
+}
+
+// tile_view(t, offset, shape=None): without `shape`, the offsets select (and drop) leading
+// dimensions and at least one is kept; with it, one offset and one extent per dimension, the
+// sub-tile inside `t` where the offsets are constants.
+bool ViewArgs(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  auto offs = TupleEntries(c, Param::Offset);
+  bool with_shape = c.Has(Param::Shape);
+  std::vector<int64_t> shape;
+  if (with_shape && (!c.ShapeDims(shape) || int(shape.size()) != t->ndim)) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Shape),
+            c.bname + ": `shape` needs one extent per dimension of " + c.Quoted(Param::T) + " (" + Dimensions(t->ndim) + ")");
+    return false;
+  }
+  if (with_shape ? int(offs.size()) != t->ndim : int(offs.size()) >= t->ndim) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Offset),
+            c.bname + ": " + c.Quoted(Param::T) + " has " + Dimensions(t->ndim) + ", so `offset` needs " +
+                (with_shape ? "one entry per dimension" : "fewer entries than that (the rest are kept)") + ", found " +
+                std::to_string(offs.size()));
+    return false;
+  }
+  for (size_t d = 0; d < offs.size(); ++d) {
+    int64_t extent = with_shape ? shape[d] : 1;
+    if (with_shape && extent <= 0) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Shape), c.bname + ": view extents must be positive");
+      return false;
+    }
+    auto o = ConstEntry(offs[d].second);
+    if (o && (*o < 0 || *o + extent > t->shape[d])) {
+      c.Error(Code::BadTileRegion, offs[d].first->range,
+              c.bname + ": offset " + std::to_string(*o) + (with_shape ? " plus extent " + std::to_string(extent) : "") +
+                  " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::T) + ", of extent " +
+                  std::to_string(t->shape[d]));
+      return false;
+    }
+    if (with_shape && extent > t->shape[d]) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Shape),
+              c.bname + ": extent " + std::to_string(extent) + " exceeds dimension " + std::to_string(d) + " of " +
+                  c.Quoted(Param::T) + " (" + std::to_string(t->shape[d]) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+// tile_assign(dst, src, offset=0...): `src` fits inside `dst` at the offset, and `dst` names a
+// tile variable (or a view of one), which the call updates.
+bool AssignArgs(CallContext& c) {
+  const Type* dst = c.TypeOf(Param::Dst);
+  const Type* src = c.TypeOf(Param::Src);
+  if (dst->ndim != src->ndim) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Src),
+            c.bname + " needs tiles of one rank, but " + c.Quoted(Param::Dst) + " has " + Dimensions(dst->ndim) +
+                " and " + c.Quoted(Param::Src) + " " + std::to_string(src->ndim));
+    return false;
+  }
+  if (dst->elem.is_struct() != src->elem.is_struct() || (dst->elem.is_struct() && !(dst->elem == src->elem))) {
+    c.Error(Code::TileDTypeMismatch, c.Range(Param::Src),
+            c.bname + " converts between numeric element types; " + c.Quoted(Param::Src) + " holds `" +
+                ElemName(src->elem, "") + "` and " + c.Quoted(Param::Dst) + " `" + ElemName(dst->elem, "") + "`");
+    return false;
+  }
+  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> offs;
+  if (c.Has(Param::Offset)) {
+    offs = TupleEntries(c, Param::Offset);
+    if (int(offs.size()) != dst->ndim) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Offset),
+              c.bname + ": `offset` needs one entry per dimension of " + c.Quoted(Param::Dst) + " (" +
+                  Dimensions(dst->ndim) + "), found " + std::to_string(offs.size()));
+      return false;
+    }
+  }
+  for (int d = 0; d < dst->ndim; ++d) {
+    int64_t o = offs.empty() ? 0 : ConstEntry(offs[size_t(d)].second).value_or(0);
+    if (o < 0 || o + src->shape[size_t(d)] > dst->shape[size_t(d)]) {
+      c.Error(Code::BadTileRegion, offs.empty() ? c.Range(Param::Src) : offs[size_t(d)].first->range,
+              c.bname + ": " + c.Quoted(Param::Src) + " of shape `" + DimsText(src->shape) + "` at offset " +
+                  std::to_string(o) + " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::Dst) +
+                  ", of shape `" + DimsText(dst->shape) + "`");
+      return false;
+    }
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::Dst).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Dst),
+            "`dst` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one; found " +
+                c.Quoted(Param::Dst));
+    return false;
+  }
+  return true;
+}
+
+// tile_sort(keys, values): numeric keys, values of their shape, both variables updated in place.
+bool SortArgs(CallContext& c) {
+  const Type* k = c.TypeOf(Param::Keys);
+  const Type* v = c.TypeOf(Param::Values);
+  if (k->elem.is_struct() || k->elem.scalar == ScalarType::Bool) {
+    c.Error(Code::BadTileSort, c.Range(Param::Keys),
+            c.bname + " sorts numeric keys, but " + c.Quoted(Param::Keys) + " holds `" + ElemName(k->elem, "") + "`");
+    return false;
+  }
+  if (k->shape != v->shape) {
+    c.Error(Code::BadTileSort, c.Range(Param::Values),
+            c.bname + " needs `values` of the keys' shape `" + DimsText(k->shape) + "`, found `" + DimsText(v->shape) + "`");
+    return false;
+  }
+  for (Param p : {Param::Keys, Param::Values})
+    if (!c.checker.InPlaceRoot(c.Arg(p).expr)) {
+      c.Error(Code::InPlaceTargetNotVariable, c.Range(p),
+              c.Quoted(p) + " of " + c.bname + " is sorted in place, so it must be a tile variable or a view of one");
+      return false;
+    }
+  return true;
 }
 
 // tile_extract(a, i, ...): one index per dimension of `a`.
@@ -867,6 +998,19 @@ bool FormTileMap(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormViewOfT(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::T);
+  std::vector<int64_t> shape;
+  if (c.Has(Param::Shape)) {
+    c.ShapeDims(shape);
+  } else {
+    size_t n = TupleEntries(c, Param::Offset).size();
+    shape.assign(t->shape.begin() + std::ptrdiff_t(n), t->shape.end());
+  }
+  out.type = c.types.Tile(t->elem, shape, Storage::Register);
+  return true;
+}
+
 bool FormTileElement(CallContext& c, ExprInfo& out) {
   out.type = c.types.FromElem(c.TypeOf(Param::T)->elem);
   return true;
@@ -1026,7 +1170,12 @@ const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::Ti
                            &sema::IntElemTile};
 const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
                            &sema::DotOperands};
-const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMismatch, Code::AxpyDestNotVariable},
+const RuleSpec ViewArgs{"ViewArgs", {Code::BadTileRegion}, {P::T, P::Offset}, &sema::ViewArgs};
+const RuleSpec AssignArgs{"AssignArgs", {Code::BadTileRegion, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
+                          {P::Dst, P::Src}, &sema::AssignArgs};
+const RuleSpec SortArgs{"SortArgs", {Code::BadTileSort, Code::InPlaceTargetNotVariable}, {P::Keys, P::Values},
+                        &sema::SortArgs};
+const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
                         {P::Alpha, P::Src, P::Dest}, &sema::AxpyArgs, &sema::CommitAxpy};
 const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P::A, P::I}, &sema::ExtractIndexCount};
 const RuleSpec AstypeTypes{"AstypeTypes", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
@@ -1055,6 +1204,7 @@ const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
 const ResultSpec TileOfDType{"TileOfDType", {P::T, P::DType}, &FormTileOfDType};
 const ResultSpec OneInt32{"OneInt32", {}, &FormOneInt32};
 const ResultSpec ElementOfA{"ElementOfA", {P::A}, &FormElementOfA};
+const ResultSpec ViewOfT{"ViewOfT", {P::T, P::Offset}, &FormViewOfT};
 const ResultSpec Tid{"Tid", {}, &FormTid};
 const ResultSpec ArrayElement{"ArrayElement", {P::A}, &FormArrayElement};
 const ResultSpec SameAsFirst{"SameAsFirst", {}, &FormSameAsFirst};

@@ -37,6 +37,11 @@ extern const RuleSpec IntElemTile;         // bitwise tile operators: integer el
 extern const RuleSpec DotOperands;         // tile_dot: `a` and `b` of one shape and dtype  E0211, E0212
 extern const RuleSpec AxpyArgs;            // tile_axpy: src/dest match, alpha converts, dest a variable
                                            //                                        E0211, E0212, E0224
+extern const RuleSpec ViewArgs;            // tile_view: offsets in range, shape fits            E0226
+extern const RuleSpec AssignArgs;          // tile_assign: src fits in dst at offset, dst a variable
+                                           //                                              E0226, E0224
+extern const RuleSpec SortArgs;            // tile_sort: keys numeric, values of its shape, both variables
+                                           //                                              E0228, E0224
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
@@ -64,6 +69,7 @@ extern const ResultSpec TileElement;         // t[i, j]: the element type
 extern const ResultSpec TileArith;           // register tile, shape and dtype of the tile operand
 extern const ResultSpec TileOfDType;         // tile_astype: `dtype`, t's shape, register
 extern const ResultSpec OneInt32;            // argmin/argmax: shape (1,) of int32, register
+extern const ResultSpec ViewOfT;            // tile_view: the kept extents, or `shape`, register
 extern const ResultSpec ElementOfA;          // tile_extract: a's element type
 extern const ResultSpec Tid;                 // int32, or a tuple of int32 when unpacked
 extern const ResultSpec ArrayElement;        // wp.atomic_add: the array's element type

@@ -272,6 +272,22 @@ std::vector<Builtin> MakeTable() {
     add({"tile_extract", "wp", ov, true, Differentiable::Yes, "docs/tile_extract.rst", Lower(LowerKind::TileExtract)});
   }
 
+  // ---- regions and order
+  {
+    ParamSpec offset = Req(N::Offset, K::Runtime, P::IntTuple);
+    add({"tile_view", "wp",
+         {{{tt, offset}, &Res::ViewOfT, {&R::ViewArgs}},
+          {{tt, offset, Req(N::Shape, K::Const, P::IntTuple)}, &Res::ViewOfT, {&R::ViewArgs}}},
+         true, Differentiable::Yes, "docs/tile_view.rst", Lower(LowerKind::TileView)});
+    ParamSpec dst = Req(N::Dst, K::Runtime, P::Tile), src = Req(N::Src, K::Runtime, P::Tile);
+    add({"tile_assign", "wp",
+         {{{dst, src}, &Res::Void, {&R::AssignArgs}}, {{dst, src, offset}, &Res::Void, {&R::AssignArgs}}}, true,
+         Differentiable::Yes, "docs/tile_assign.rst", Lower(LowerKind::TileAssign)});
+    add({"tile_sort", "wp",
+         {{{Req(N::Keys, K::Runtime, P::Tile), Req(N::Values, K::Runtime, P::Tile)}, &Res::Void, {&R::SortArgs}}},
+         true, Differentiable::Yes, "docs/tile_sort.rst", Lower(LowerKind::TileSort)});
+  }
+
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
        "docs/tile_transpose.rst", LowerPermute({1, 0})});
@@ -460,6 +476,9 @@ const char* ParamName(Param p) {
     case Param::Alpha: return "alpha";
     case Param::Src: return "src";
     case Param::Dest: return "dest";
+    case Param::Dst: return "dst";
+    case Param::Keys: return "keys";
+    case Param::Values: return "values";
   }
   return "?";
 }

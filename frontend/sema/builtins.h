@@ -49,7 +49,7 @@ enum class DefaultKind : uint8_t {
 // parameter its row lacks is found when the table is built, not when a user hits it.
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
-  Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest,
+  Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -116,6 +116,9 @@ enum class LowerKind : uint8_t {
   TileAxpy,          // `dest` = alpha * `src` + `dest`, rebinding the variable `dest` names
   TileArgReduce,     // the first linear index where `a` equals its `reduce` (min or max)
   TileMap,
+  TileView,          // wp.tile_view: `offset` ints drop dimensions, or with `shape` a sub-tile
+  TileAssign,        // `src` written into `dst` at `offset`, updating the variable `dst` names
+  TileSort,          // `keys` and `values` sorted, updating the variables they name
   AtomicAdd,
   Math,              // scalar `op`; also what tile_map applies per element
   Print,

@@ -272,6 +272,157 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
   return Poison();
 }
 
+namespace {
+
+// Python's slice.indices(length): the start and the element count of `lower:upper:step`.
+void SliceIndices(std::optional<int64_t> lo, std::optional<int64_t> hi, int64_t step, int64_t len, int64_t& start,
+                  int64_t& count) {
+  auto clamp = [&](std::optional<int64_t> v, int64_t dflt) {
+    if (!v) return dflt;
+    int64_t x = *v < 0 ? *v + len : *v;
+    if (x < 0) return step < 0 ? int64_t(-1) : int64_t(0);
+    if (x >= len) return step < 0 ? len - 1 : len;
+    return x;
+  };
+  start = clamp(lo, step < 0 ? len - 1 : 0);
+  int64_t stop = clamp(hi, step < 0 ? -1 : len);
+  if (step < 0) count = stop < start ? (start - stop - 1) / -step + 1 : 0;
+  else count = start < stop ? (stop - start - 1) / step + 1 : 0;
+}
+
+}  // namespace
+
+ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx) {
+  const Type* bt = base.type;
+  std::string tname = "`" + Text(s.value.get()) + "`";
+  if (int(idx.size()) > bt->ndim) {
+    Error(Code::TileIndexCount, s.index->range,
+          "tile " + tname + " has " + std::to_string(bt->ndim) + " dimension" + (bt->ndim == 1 ? "" : "s") +
+              " but is indexed with " + std::to_string(idx.size()) + " entries");
+    return Poison();
+  }
+  // Each entry: a slice (constant parts), an int, or an index tile.
+  std::vector<ExprInfo> infos(idx.size());
+  bool poisoned = false;
+  int tile_entry = -1;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (const auto* sl = idx[k]->As<ast::Slice>()) {
+      for (const ast::Expr* part : {sl->lower.get(), sl->upper.get(), sl->step.get()}) {
+        if (!part) continue;
+        ExprInfo pi = CheckExpr(part);
+        if (pi.type->IsError()) { poisoned = true; continue; }
+        if (!pi.value || pi.value->kind != ConstValue::Kind::Int) {
+          auto b = Error(Code::BadTileSlice, part->range,
+                         "a tile slice bound must be a compile-time constant int, found `" + Text(part) + "`");
+          NoteProvenance(b, pi);
+          poisoned = true;
+        }
+      }
+      infos[k].type = types_.Void();
+      continue;
+    }
+    infos[k] = CheckExpr(idx[k]);
+    if (infos[k].type->IsError()) { poisoned = true; continue; }
+    if (infos[k].type->IsTile()) {
+      if (tile_entry >= 0) {
+        Error(Code::BadTileGather, idx[k]->range, "a tile can be indexed with one index tile, found a second one");
+        poisoned = true;
+      }
+      tile_entry = int(k);
+      continue;
+    }
+    if (!infos[k].type->IsInt() && !Convert(idx[k], infos[k], types_.Int32())) {
+      Error(Code::TileIndexCount, idx[k]->range, "a tile index must be an integer, found `" + TypeName(infos[k].type) + "`");
+      poisoned = true;
+    }
+  }
+  if (poisoned || bt->IsError()) return Poison();
+
+  TileAccess acc;
+  ExprInfo info;
+  info.uniform = base.uniform;
+  std::vector<CallArg> uniform_args;
+  if (tile_entry >= 0) {
+    // t[idx, :, ...]: every other entry a full slice.
+    const Type* it = infos[size_t(tile_entry)].type;
+    if (it->ndim != 1 || it->elem.is_struct() || !IsInteger(it->elem.scalar)) {
+      Error(Code::BadTileGather, idx[size_t(tile_entry)]->range,
+            "an index tile must be a 1-D tile of integers, found `" + TypeName(it) + "`");
+      return Poison();
+    }
+    for (size_t k = 0; k < idx.size(); ++k) {
+      if (int(k) == tile_entry) continue;
+      const auto* sl = idx[k]->As<ast::Slice>();
+      if (!sl || sl->lower || sl->upper || sl->step) {
+        Error(Code::BadTileGather, idx[k]->range,
+              "with an index tile, every other entry must be a full slice `:`, found `" + Text(idx[k]) + "`");
+        return Poison();
+      }
+    }
+    acc.kind = TileAccess::Kind::Gather;
+    acc.axis = tile_entry;
+    acc.indices = idx[size_t(tile_entry)];
+    std::vector<int64_t> shape = bt->shape;
+    shape[size_t(tile_entry)] = it->shape[0];
+    info.type = types_.Tile(bt->elem, shape, Storage::Register);
+  } else {
+    std::vector<int64_t> shape;
+    for (int d = 0; d < bt->ndim; ++d) {
+      const int64_t len = bt->shape[size_t(d)];
+      const ast::Expr* e = d < int(idx.size()) ? idx[size_t(d)] : nullptr;
+      const auto* sl = e ? e->As<ast::Slice>() : nullptr;
+      if (e && !sl) {
+        // An int selects and drops the dimension; a constant one is checked here.
+        const ExprInfo& ei = infos[size_t(d)];
+        int64_t start = 0;
+        const ast::Expr* runtime = e;
+        if (ei.value && ei.value->kind == ConstValue::Kind::Int) {
+          start = ei.value->i < 0 ? ei.value->i + len : ei.value->i;
+          if (start < 0 || start >= len) {
+            Error(Code::BadTileRegion, e->range,
+                  "index " + std::to_string(ei.value->i) + " is out of range for dimension " + std::to_string(d) +
+                      " of " + tname + ", of extent " + std::to_string(len));
+            return Poison();
+          }
+          runtime = nullptr;
+        } else {
+          info.uniform &= ei.uniform;
+          uniform_args.push_back(CallArg{e, ei, "", e->range, {}});
+        }
+        acc.index.push_back(runtime);
+        acc.start.push_back(start);
+        acc.step.push_back(0);
+        continue;
+      }
+      auto part = [&](const ast::ExprPtr& p) -> std::optional<int64_t> {
+        if (!p) return std::nullopt;
+        return out_.Info(p.get())->value->i;
+      };
+      int64_t step = sl ? part(sl->step).value_or(1) : 1;
+      if (step == 0) {
+        Error(Code::BadTileSlice, sl->step->range, "a slice step cannot be zero");
+        return Poison();
+      }
+      int64_t start, count;
+      SliceIndices(sl ? part(sl->lower) : std::nullopt, sl ? part(sl->upper) : std::nullopt, step, len, start, count);
+      if (count <= 0) {
+        Error(Code::BadTileSlice, e->range,
+              "slice `" + Text(e) + "` of dimension " + std::to_string(d) + " of " + tname + " (extent " +
+                  std::to_string(len) + ") selects no elements; a tile has at least one element per dimension");
+        return Poison();
+      }
+      acc.index.push_back(nullptr);
+      acc.start.push_back(start);
+      acc.step.push_back(step);
+      shape.push_back(count);
+    }
+    info.type = types_.Tile(bt->elem, shape, Storage::Register);
+  }
+  MarkTileOp(&s, acc.kind == TileAccess::Kind::View ? "a tile view" : "a tile gather", uniform_args);
+  out_.tile_access[&s] = std::move(acc);
+  return info;
+}
+
 ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
   ExprInfo base = CheckExpr(s.value.get());
   const Type* bt = base.type;
@@ -282,7 +433,14 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
     idx.push_back(s.index.get());
   }
   if (bt->IsTile()) {
+    bool plain = int(idx.size()) == bt->ndim;
+    for (const ast::Expr* e : idx) plain &= !e->Is<ast::Slice>();
+    if (!plain) return CheckTileAccess(s, base, idx);
     ExprInfo ii = CheckExpr(s.index.get());
+    for (const ast::Expr* e : idx) {
+      const ExprInfo* ei = out_.Info(e);
+      if (ei && ei->type->IsTile()) return CheckTileAccess(s, base, idx);
+    }
     CallArg t{s.value.get(), base, "", s.value->range, {}};
     CallArg i{s.index.get(), ii, "", s.index->range, {}};
     return CallBuiltin(OperatorBuiltin("tile_extract"), &s, s.range, {t, i});

@@ -284,9 +284,37 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
                                                           : target->As<ast::Attribute>()->value.get();
     ExprInfo bi = CheckExpr(base);
     if (bi.type->IsError()) return;
-    if (bi.type->IsTile()) {
-      Error(Code::InvalidAssignTarget, target->range,
-            "tile elements cannot be assigned; build a new tile with tile operations");
+    if (bi.type->IsTile() && target->Is<ast::Subscript>()) {
+      // t[i, j] = v writes an element, t[view] = src a region (src a tile of its shape, or a
+      // scalar for every element); either updates the tile variable in place.
+      if (!InPlaceRoot(base)) {
+        Error(Code::InPlaceTargetNotVariable, base->range,
+              "`" + Text(target) + "` updates its tile in place, so `" + Text(base) +
+                  "` must be a tile variable or a view of one");
+        return;
+      }
+      ExprInfo slot = CheckExpr(target);
+      if (slot.type->IsError() || info.type->IsError()) return;
+      const TileAccess* acc = out_.Access(target);
+      if (acc && acc->kind == TileAccess::Kind::Gather) {
+        Error(Code::InvalidAssignTarget, target->range,
+              "cannot assign through an index tile (`" + Text(target) + "`): the gather is a copy; assign through a view such as `t[a:b]` instead");
+        return;
+      }
+      if (slot.type->IsTile()) {
+        bool fits = info.type->IsTile() ? info.type->shape == slot.type->shape && !info.type->elem.is_struct() &&
+                                              !slot.type->elem.is_struct()
+                                        : Convert(value, info, types_.FromElem(slot.type->elem));
+        if (!fits)
+          Error(Code::OperandTypeMismatch, value ? value->range : target->range,
+                "cannot assign a `" + TypeName(info.type) + "` to `" + Text(target) + "` of type `" +
+                    TypeName(slot.type) + "` (a tile of its shape or a scalar)");
+        return;
+      }
+      if (!Convert(value, info, slot.type))
+        Error(Code::OperandTypeMismatch, value ? value->range : target->range,
+              "cannot store a `" + TypeName(info.type) + "` into `" + Text(target) + "` of type `" +
+                  TypeName(slot.type) + "`");
       return;
     }
     bool ok = target->Is<ast::Subscript>() ? bi.type->IsArray() : bi.type->kind == TypeKind::Struct;
@@ -304,6 +332,20 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
     return;
   }
   Error(Code::InvalidAssignTarget, target->range, "cannot assign to `" + Text(target) + "`");
+}
+
+LocalSymbol* Checker::InPlaceRoot(const ast::Expr* e) {
+  while (const auto* sub = e->As<ast::Subscript>()) {
+    const TileAccess* acc = out_.Access(sub);
+    if (!acc || acc->kind != TileAccess::Kind::View) return nullptr;
+    e = sub->value.get();
+  }
+  const auto* n = e->As<ast::Name>();
+  auto it = n ? locals_.find(n->id) : locals_.end();
+  if (it == locals_.end() || !it->second->type || !it->second->type->IsTile()) return nullptr;
+  ++it->second->assignment_count;
+  it->second->constant.reset();
+  return it->second;
 }
 
 void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info) {
@@ -439,6 +481,12 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
                                     sym->decl_range, true};
   } else if (!target.type->IsScalar() && !target.type->IsTile()) {
     Error(Code::InvalidAssignTarget, s.target->range, "cannot update `" + Text(s.target.get()) + "`");
+  } else if (const auto* sub = s.target->As<ast::Subscript>()) {
+    const ExprInfo* bi = out_.Info(sub->value.get());
+    const TileAccess* acc = out_.Access(sub);
+    if (bi && bi->type->IsTile() && ((acc && acc->kind == TileAccess::Kind::Gather) || !InPlaceRoot(sub->value.get())))
+      Error(Code::InPlaceTargetNotVariable, s.target->range,
+            "`" + Text(s.target.get()) + "` updates its tile in place, so it must be an element or view of a tile variable");
   }
 }
 

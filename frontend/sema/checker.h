@@ -86,11 +86,16 @@ class Checker {
   CheckedModule& out() { return out_; }
   const CheckOptions& options() const { return options_; }
   void MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args);
+  // The variable an in-place tile update writes (`t`, `t[1:3]`, `t[i][2:]`): the local under
+  // any views, or null when the tile is a temporary. Counts the write as an assignment.
+  LocalSymbol* InPlaceRoot(const ast::Expr* e);
 
  private:
   ExprInfo CheckName(const ast::Name& n);
   ExprInfo CheckAttribute(const ast::Attribute& a);
   ExprInfo CheckSubscript(const ast::Subscript& s);
+  // `t[...]` other than an element read: a view or a gather (sema.h, TileAccess).
+  ExprInfo CheckTileAccess(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx);
   ExprInfo CheckUnary(const ast::Unary& u);
   ExprInfo CheckBinary(const ast::Binary& b);
   ExprInfo CheckCompare(const ast::Compare& c);

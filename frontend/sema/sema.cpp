@@ -29,6 +29,11 @@ const CallInfo* CheckedModule::Call(const ast::Expr* e) const {
   return it == call_info.end() ? nullptr : &it->second;
 }
 
+const TileAccess* CheckedModule::Access(const ast::Expr* subscript) const {
+  auto it = tile_access.find(subscript);
+  return it == tile_access.end() ? nullptr : &it->second;
+}
+
 const LocalSymbol* CheckedModule::Symbol(const ast::Expr* name) const {
   auto it = symbols.find(name);
   return it == symbols.end() ? nullptr : it->second;

@@ -68,6 +68,19 @@ struct CallInfo {
   const Type* cast_target = nullptr;   // casts: the target scalar type
 };
 
+// A tile subscript that is not an element read, keyed by its Subscript node: a view (`t[i]`,
+// `t[2:4, ::-1]`: per dimension of the tile a start, constant plus an optional runtime index,
+// and a step, 0 where an integer index drops the dimension), or a gather along one axis
+// through an index tile (`t[idx, :]`).
+struct TileAccess {
+  enum class Kind : uint8_t { View, Gather };
+  Kind kind = Kind::View;
+  std::vector<const ast::Expr*> index;  // View: the runtime index of a dimension, or null
+  std::vector<int64_t> start, step;     // View: the constant part of the start; the step
+  int axis = 0;                         // Gather: the axis
+  const ast::Expr* indices = nullptr;   // Gather: the 1-D index tile
+};
+
 // ---------------------------------------------------------------- symbols
 
 enum class SymbolKind : uint8_t { Param, Local, LoopVar };
@@ -154,6 +167,8 @@ class CheckedModule {
   std::unordered_map<const ast::Expr*, ExprInfo> expr_info;
   std::unordered_map<const ast::Expr*, CallInfo> call_info;
   std::unordered_map<const ast::Expr*, const LocalSymbol*> symbols;
+  std::unordered_map<const ast::Expr*, TileAccess> tile_access;
+  const TileAccess* Access(const ast::Expr* subscript) const;
 };
 
 // Checks a parsed module. Always returns a CheckedModule; errors go to `diags`, and the

@@ -88,7 +88,17 @@ class Graph {
         all_to_result(0, c == OpCode::FieldSet ? 2 : 1);
         return;
       case OpCode::TileExtract: all_to_result(0, 1); return;
-      case OpCode::TileInsert: all_to_result(0, 2); return;
+      case OpCode::TileInsert: case OpCode::TileAssign: all_to_result(0, 2); return;
+      case OpCode::TileView: case OpCode::TileGather: all_to_result(0, 1); return;
+      case OpCode::TileScatterAdd:
+        Edge(op.operand(0), op.result());
+        Edge(op.operand(2), op.result());
+        return;
+      case OpCode::TileSort:
+        // The order comes from the keys and passes no gradient; each tile flows to its own result.
+        Edge(op.operand(0), op.result(0));
+        Edge(op.operand(1), op.result(1));
+        return;
       case OpCode::TileMap: {
         const ir::Block& body = *op.region(0);
         for (int i = 0; i < op.num_operands(); ++i) Edge(op.operand(i), body.arg(i));

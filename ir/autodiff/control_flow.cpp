@@ -45,7 +45,8 @@ RuleFamily RuleOf(OpCode c) {
     TILEC_CASES(TileMemory)
       return RuleFamily::Memory;
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
-    case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert:
+    case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView:
+    case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileSort:
       return RuleFamily::Other;
     case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
     case OpCode::TileReshape: case OpCode::TilePermute:

@@ -66,7 +66,10 @@ class Generator {
   void ReverseBlock(const ir::Block& b);
   void ReverseOp(const ir::Op& op);
   void ElementwiseRule(const ir::Op& op);
-  void OtherRule(const ir::Op& op);  // select, struct fields, tile construction/map/sum/extract
+  void OtherRule(const ir::Op& op);  // select, struct fields, tile construction/map/sum/element access
+  void SortRule(const ir::Op& op);
+  // The primal values of op's operands from `first` on (the offsets of tile_view/tile_assign).
+  std::vector<ir::Value*> Offsets(const ir::Op& op, int first);
   void MapRule(const ir::Op& op);
   void TileShapeRule(const ir::Op& op);  // reductions, scans, broadcast, reshape, permute
   void MemoryRule(const ir::Op& op);

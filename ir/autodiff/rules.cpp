@@ -103,7 +103,7 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
     case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor:
     case OpCode::Ceil: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
     TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::vector<ir::Value*>(x.size(), nullptr);
@@ -149,6 +149,7 @@ void Generator::ElementwiseRule(const ir::Op& op) {
 }
 
 void Generator::OtherRule(const ir::Op& op) {
+  if (op.code() == OpCode::TileSort) return SortRule(op);
   ir::Value* d = op.num_results() ? Adj(op.result()) : nullptr;
   if (!d) return;
   ir::Value* zero_i32 = nullptr;
@@ -220,6 +221,34 @@ void Generator::OtherRule(const ir::Op& op) {
       }
       return;
     }
+    case OpCode::TileView: {
+      // r = t[view]  =>  dt[view] += d
+      const ir::Value* t = op.operand(0);
+      if (Active(t)) Accum(t, b_.TileAssign(Zero(AdjType(t->type())), d, Offsets(op, 1), op.steps()));
+      return;
+    }
+    case OpCode::TileAssign: {
+      // r = dst with [view] = src  =>  dsrc = d[view], ddst = d with [view] = 0
+      const ir::Value* dst = op.operand(0);
+      const ir::Value* src = op.operand(1);
+      std::vector<ir::Value*> offs = Offsets(op, 2);
+      if (Active(src)) Accum(src, b_.TileView(d, offs, op.steps(), src->type().Shape()));
+      if (Active(dst)) Accum(dst, b_.TileAssign(d, Zero(AdjType(src->type())), offs, op.steps()));
+      return;
+    }
+    case OpCode::TileGather: {
+      // r = t[idx] along axis  =>  dt[idx[k]] += d[k], repeated indices adding up
+      const ir::Value* t = op.operand(0);
+      if (Active(t)) Accum(t, b_.TileScatterAdd(Zero(AdjType(t->type())), P(op.operand(1)), d, int(op.axis())));
+      return;
+    }
+    case OpCode::TileScatterAdd: {
+      // r = dst + src scattered at idx  =>  ddst = d, dsrc = d[idx]
+      if (Active(op.operand(0))) Accum(op.operand(0), d);
+      if (Active(op.operand(2))) Accum(op.operand(2), b_.TileGather(d, P(op.operand(1)), int(op.axis())));
+      return;
+    }
+    case OpCode::TileSort:  // SortRule
     case OpCode::TileArange: case OpCode::TileReduce: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
     TILEC_CASES(TileMap) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileMemory)
@@ -263,6 +292,34 @@ void Generator::MapRule(const ir::Op& op) {
     }
     adj_map() = std::move(saved_adj);
     Accum(target, map->result());
+  }
+}
+
+std::vector<ir::Value*> Generator::Offsets(const ir::Op& op, int first) {
+  std::vector<ir::Value*> out;
+  for (int i = first; i < op.num_operands(); ++i) out.push_back(P(op.operand(i)));
+  return out;
+}
+
+// (k', v') = sort(k, v) moves element i to its rank: the adjoint moves each result element's
+// adjoint back. The ranks are recomputed by sorting the row-major indices with the keys.
+void Generator::SortRule(const ir::Op& op) {
+  const ir::Type& kt = op.operand(0)->type();
+  const int64_t n = kt.NumElements();
+  ir::Value* perm = nullptr;
+  for (int k = 0; k < 2; ++k) {
+    ir::Value* d = Adj(op.result(k));
+    const ir::Value* x = op.operand(k);
+    if (!d || !Active(x)) continue;
+    if (!perm) {
+      ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
+      if (kt.ndim > 1) lin = b_.TileReshape(lin, kt.Shape());
+      perm = b_.TileSort(P(op.operand(0)), lin)->result(1);
+      if (kt.ndim > 1) perm = b_.TileReshape(perm, {n});
+    }
+    ir::Value* flat = kt.ndim > 1 ? b_.TileReshape(d, {n}) : d;
+    ir::Value* back = b_.TileScatterAdd(Zero(AdjType(ir::Type::Tile(flat->type().elem, {n}))), perm, flat, 0);
+    Accum(x, kt.ndim > 1 ? b_.TileReshape(back, kt.Shape()) : back);
   }
 }
 

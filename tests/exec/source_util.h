@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/codegen.h"
+#include "codegen/simt/simt.h"
 #include "compiler/compiler.h"
 #include "compiler/pipeline.h"
 #include "tests/exec/exec_util.h"
@@ -22,10 +23,32 @@ namespace tilec::testing {
 struct Compiled {
   std::unique_ptr<SourceFile> file;
   std::optional<compiler::CompiledModule> module;
+  std::unique_ptr<ir::Module> emulated_ir;
+  std::unique_ptr<codegen::JitModule> emulated;  // under TILEC_SIMT_EMULATION
   void* Entry(const std::string& kernel) const {
+    if (emulated) return emulated->Lookup(codegen::EntrySymbol(kernel));
     return module ? module->resolve(codegen::EntrySymbol(kernel)) : nullptr;
   }
 };
+
+// Under TILEC_SIMT_EMULATION=B the kernels (and their adjoints, where every one has one) run
+// through the GPU lowering with B lanes on the host instead of the CPU lowering.
+inline void EmulateIfAsked(Compiled& c) {
+  const char* lanes = std::getenv("TILEC_SIMT_EMULATION");
+  if (!lanes || std::atoi(lanes) < 1 || std::atoi(lanes) > 1024) return;
+  compiler::PipelineResult r;
+  for (compiler::Stage stage : {compiler::Stage::GradIr, compiler::Stage::TileIr}) {
+    r = compiler::Run(*c.file, compiler::PipelineOptions{}, stage);
+    if (r.ok() && r.ir) break;
+  }
+  ASSERT_TRUE(r.ok() && r.ir) << r.ice.message;
+  codegen::SimtOptions opts;
+  opts.block_dim = std::atoi(lanes);
+  std::string error;
+  c.emulated = codegen::JitCompileSimtEmulation(*r.ir, opts, error);
+  ASSERT_TRUE(c.emulated) << error;
+  c.emulated_ir = std::move(r.ir);
+}
 
 // With TILEC_EXEC_PTXAS set (CTest's exec_ptxas), every kernel an execution test compiles is
 // also compiled to PTX, forward and adjoint, and must be accepted by ptxas for sm_75, sm_80 and
@@ -91,6 +114,7 @@ inline Compiled CompileText(const std::string& text) {
   EXPECT_TRUE(c.module.has_value()) << os.str() << ice.message;
   if (c.module && GpuRecordDir()) RegisterSourceForGpuRecord(c);
   if (c.module && std::getenv("TILEC_EXEC_PTXAS")) CheckPtxas(*c.file);
+  if (c.module) EmulateIfAsked(c);
   return c;
 }
 

@@ -47,6 +47,9 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileArgReduce: return {O::TileReduce, O::TileBroadcast, O::TileArange, O::TileMap};
     // The mapped function's own ops are checked through its own row (math) or its body.
     case LowerKind::TileMap: return {O::TileMap};
+    case LowerKind::TileView: return {O::TileView};
+    case LowerKind::TileAssign: return {O::TileAssign};
+    case LowerKind::TileSort: return {O::TileSort};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
     case LowerKind::Print: return {O::Print};
   }
