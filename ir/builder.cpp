@@ -262,6 +262,13 @@ Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
   return Create(OpCode::TileExtract, ops, {tile->type().ElemValueType()})->result();
 }
 
+Value* Builder::ArraySlice(Value* array, const std::vector<Value*>& indices) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  const Type& at = array->type();
+  return Create(OpCode::ArraySlice, ops, {Type::Array(at.elem, at.ndim - int(indices.size()))})->result();
+}
+
 Value* Builder::TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices) {
   std::vector<Value*> ops{tile, v};
   ops.insert(ops.end(), indices.begin(), indices.end());

@@ -88,6 +88,8 @@ class Builder {
   // when given, is the tile of row-major indices in `tile`'s shape (the caller reuses it).
   Value* FirstIndexOf(Value* tile, Value* target, Value* lin = nullptr);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
+  // The view of `array` at its leading `indices` (fewer than its dimensions).
+  Value* ArraySlice(Value* array, const std::vector<Value*>& indices);
   // A copy of `tile` whose element `indices` is `v` (unchanged when outside).
   Value* TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices);
   // The elements of `tile` at offsets[d] + steps[d] * r along each dimension (step 0 drops the

@@ -20,7 +20,7 @@
   X(Floor) X(Ceil) X(Clamp)
 #define TILEC_OPS_Compare(X) X(Cmp)
 #define TILEC_OPS_Logic(X) X(And) X(Or)
-#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(ArrayDim) X(ArrayGrad)
+#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(ArrayDim) X(ArrayGrad) X(ArraySlice)
 #define TILEC_OPS_Struct(X) X(FieldGet) X(FieldSet)
 #define TILEC_OPS_TileBuild(X) X(TileFull) X(TileArange)
 #define TILEC_OPS_TileMap(X) X(TileMap)

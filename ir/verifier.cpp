@@ -297,7 +297,7 @@ class Verifier {
       case OpCode::TileAtomicAddIndexed:
         break;
       // Not memory ops: VerifyOp sends them elsewhere.
-      case OpCode::ArrayDim: case OpCode::ArrayGrad: TILEC_CASES(Constant) TILEC_CASES(Tid)
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
       TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
       TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
       TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
@@ -568,6 +568,19 @@ class Verifier {
         if (!Arity(op, 1, 1) || !ExpectArray(op, op.operand(0))) return;
         if (op.result()->type() != op.operand(0)->type()) Error(&op, "result must have the array's type");
         return;
+      case OpCode::ArraySlice: {
+        if (op.num_operands() < 1 || !ExpectArray(op, op.operand(0))) return;
+        const Type& at = op.operand(0)->type();
+        int k = op.num_operands() - 1;
+        if (k < 1 || k >= at.ndim) {
+          Error(&op, "expected 1 to " + std::to_string(at.ndim - 1) + " indices into " + T(at) + ", found " + std::to_string(k));
+          return;
+        }
+        for (int i = 1; i <= k; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
+        if (op.result()->type() != Type::Array(at.elem, at.ndim - k))
+          Error(&op, "result must be " + T(Type::Array(at.elem, at.ndim - k)));
+        return;
+      }
       case OpCode::TileInsert: {
         if (op.num_operands() < 1 || !op.operand(0)->type().is_tile()) {
           Error(&op, "operand 0 must be a tile");

@@ -54,6 +54,23 @@ llvm::Value* Emitter::EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType
   return b_.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(ScalarSize(t)), order);
 }
 
+ArrayVal Emitter::SliceArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& idx) {
+  llvm::Value* off = I64(0);
+  llvm::Value* inside = b_.getTrue();
+  for (size_t d = 0; d < idx.size(); ++d) {
+    inside = b_.CreateAnd(inside, b_.CreateICmpULT(idx[d], a.shape[d]));
+    off = b_.CreateAdd(off, b_.CreateMul(idx[d], a.strides[d]));
+  }
+  ArrayVal r;
+  // Outside: the base pointer itself with zero extents, so no address is ever formed from it.
+  r.data = b_.CreateGEP(b_.getInt8Ty(), a.data, {b_.CreateSelect(inside, off, I64(0))});
+  for (int d = int(idx.size()); d < ndim; ++d) {
+    r.shape[d - idx.size()] = b_.CreateSelect(inside, a.shape[d], I64(0));
+    r.strides[d - idx.size()] = a.strides[d];
+  }
+  return r;
+}
+
 llvm::Value* Emitter::EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e) {
   if (!e.is_struct()) return EmitAtomicAdd(ptr, v, e.scalar);
   // Field by field: fields of the eight atomic types are added; any other field is left
@@ -101,6 +118,12 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     case OpCode::ArrayDim:
       Set(op.result(), b_.CreateTrunc(GetArray(op.operand(0)).shape[op.dim()], b_.getInt32Ty()));
       return;
+    case OpCode::ArraySlice: {
+      std::vector<llvm::Value*> idx;
+      for (int i = 1; i < op.num_operands(); ++i) idx.push_back(AsI64(Get(op.operand(i)), op.operand(i)->type().elem.scalar));
+      arrays_[op.result()] = SliceArray(GetArray(op.operand(0)), op.operand(0)->type().ndim, idx);
+      return;
+    }
     case OpCode::ArrayGrad: {
       // The grad buffer with the array's strides; without one, zero extents make every
       // bounds-checked access a no-op (see ops.def).

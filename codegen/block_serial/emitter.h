@@ -107,6 +107,9 @@ class Emitter : public OpDispatcher {
                         llvm::Value* count);
 
   // ---- memory (emit_memory.cpp) ----
+  // array_slice: the view of `a` (ndim dimensions) at its leading indices (i64); an index
+  // outside gives zero extents. Shared with SIMT.
+  ArrayVal SliceArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& idx);
   void EmitArrayOp(const ir::Op& op) override;
   void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);

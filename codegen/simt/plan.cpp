@@ -235,9 +235,16 @@ class PlanBuilder {
     return s;
   }
 
+  // Views (array_slice) share their base's memory: accesses through them race with the
+  // base's, so they are keyed by the array they were sliced from.
+  static const ir::Value* RootArray(const ir::Value* array) {
+    while (array->def() && array->def()->code() == OpCode::ArraySlice) array = array->def()->operand(0);
+    return array;
+  }
+
   static Access Global(const ir::Value* array, bool write, bool atomic, Pattern pat, int64_t key = 0) {
     Access a;
-    a.region = array;
+    a.region = RootArray(array);
     a.write = write;
     a.atomic = atomic;
     a.pat = pat;
@@ -252,7 +259,7 @@ class PlanBuilder {
         case OpCode::ArrayStore: out.push_back(Global(op->operand(0), true, false, Pattern::Any)); break;
         case OpCode::AtomicAdd: out.push_back(Global(op->operand(0), true, true, Pattern::Any)); break;
         // Nothing else in a map region touches global memory (per-element code: no tiles).
-        case OpCode::ArrayDim: case OpCode::ArrayGrad:
+        case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
         TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
         TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
@@ -303,7 +310,7 @@ class PlanBuilder {
       case OpCode::TileAtomicAddIndexed: pre.push_back(Global(op.operand(0), true, true, Pattern::Any)); break;
       case OpCode::TileMap: MapRegionAccesses(op.region(0), pre); break;
       // No global memory; their tile operands and results were added above.
-      case OpCode::ArrayDim: case OpCode::ArrayGrad:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print) TILEC_CASES(Control)

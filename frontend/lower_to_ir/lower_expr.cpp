@@ -234,7 +234,12 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       }
       ir::Value* arr = ArrayOf(s->value.get());
       if (!arr) break;
-      return b_.ArrayLoad(arr, IndexList(s->index.get()));
+      std::vector<ir::Value*> idx = IndexList(s->index.get());
+      if (int(idx.size()) < arr->type().ndim) {
+        for (ir::Value*& i : idx) i = Convert(i, ir::Type::Scalar(ScalarType::Int32));
+        return b_.ArraySlice(arr, idx);
+      }
+      return b_.ArrayLoad(arr, idx);
     }
     default: break;
   }

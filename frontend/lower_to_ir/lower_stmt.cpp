@@ -127,6 +127,8 @@ void Lowerer::LowerIf(ir::Value* cond, const std::function<void()>& then_fn, con
         before[k] = *any;
         continue;
       }
+      // An array view bound in one branch only lives in that branch.
+      if (!(bind[0] && bind[1]) && before.find(k) == before.end()) continue;
       Unsupported(b_.loc().range, "an array variable assigned differently in the branches of an `if`");
       continue;
     }

@@ -466,6 +466,20 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
   }
   if (bt->IsError()) return Poison();
   if (bt->IsArray()) {
+    if (int(idx.size()) < bt->ndim && !poisoned) {
+      // a[i] of an n-D array: the (n-k)-D view at those leading indices (Warp's array view).
+      ExprInfo info;
+      info.type = types_.Array(bt->elem, bt->ndim - int(idx.size()));
+      info.uniform = base.uniform;
+      for (size_t k = 0; k < idx.size(); ++k) {
+        if (!infos[k].type->IsInt() && !Convert(idx[k], infos[k], types_.Int32())) {
+          Error(Code::BadIndex, idx[k]->range, "array index must be an integer, found `" + TypeName(infos[k].type) + "`");
+          return Poison();
+        }
+        info.uniform &= infos[k].uniform;
+      }
+      return info;
+    }
     if (int(idx.size()) != bt->ndim) {
       Error(Code::BadIndex, s.index->range,
             "array `" + Text(s.value.get()) + "` has " + std::to_string(bt->ndim) + " dimension" +

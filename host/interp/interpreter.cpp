@@ -337,6 +337,7 @@ Value Interpreter::ImportModule(const std::string& name) {
       return it->second;
     return MakeNumpyModule();
   }
+  if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
   if (name == "math") return MakeMathModule();
   Raise("ModuleNotFoundError", "No module named '" + name + "'");
 }

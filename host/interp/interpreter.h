@@ -137,6 +137,7 @@ Value CompareValues(Interpreter& in, ast::CmpOp op, const Value& a, const Value&
 // The built-in functions (print, range, len, ...), module tables, and the `wp`/`np` modules.
 void InstallBuiltins(std::map<std::string, Value>& table);
 Value MakeNumpyModule();
+Value MakeNumpyRandomModule();  // np.random (np_random.cpp)
 Value MakeMathModule();
 Value MakeWarpModule(Interpreter& in);
 std::shared_ptr<WpState> MakeWpState();

@@ -266,6 +266,7 @@ Value MakeNumpyModule() {
       {"rint", UnaryOp::Rint},     {"floor", UnaryOp::Floor},   {"ceil", UnaryOp::Ceil}};
   for (auto [name, op] : kFloatFunctions) Unary(*m, name, op);
   DefineNumpyArrayFunctions(*m);
+  m->attrs["random"] = MakeNumpyRandomModule();
   m->Def("shape", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("shape", a, {"a"}, 1);
     return ShapeTuple(ToNdArray(in, b.Get(0), "np.shape").shape());

@@ -57,7 +57,7 @@ void Generator::ReplayBlock(const ir::Block& src) {
         primal_[op.result()] = z;
         continue;
       }
-      case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::TileLoad:
+      case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::TileLoad:
       case OpCode::TileLoadIndexed: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise)
       TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct)
       TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
@@ -120,6 +120,13 @@ void Generator::Accum(const ir::Value* v, ir::Value* contrib) {
 }
 
 ir::Value* Generator::Grad(const ir::Value* array) {
+  // A view's gradient is the same view of its base's gradient, made where it is needed (its
+  // indices need not exist at the top of the kernel).
+  if (const ir::Op* def = array->def(); def && def->code() == OpCode::ArraySlice) {
+    std::vector<ir::Value*> idx;
+    for (int i = 1; i < def->num_operands(); ++i) idx.push_back(P(def->operand(i)));
+    return b_.ArraySlice(Grad(def->operand(0)), idx);
+  }
   auto it = grads_.find(array);
   if (it != grads_.end()) return it->second;
   // Made once at the top of the kernel so that it dominates every use.

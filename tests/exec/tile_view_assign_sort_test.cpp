@@ -269,3 +269,52 @@ TEST(TileSort, NaNLastFloat16) { Sorts<uint16_t>("wp.float16", HalfValue, HalfKe
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// a[i] of an n-D array is an (n-1)-D view (Warp's user guide: wp.tile_load(a[i], n)); a view
+// of a view, scalar reads and stores through views, and a block index past the array: its view
+// is empty, so tile stores through it are skipped and tile loads read zero.
+TEST(ArrayViews, RowsOfArraysForTilesAndScalars) {
+  auto c = CompileText(R"(
+@wp.kernel
+def rows(a: wp.array2d[float], b: wp.array2d[float], c: wp.array3d[float], d: wp.array1d[float]):
+    i = wp.tid()
+    t = wp.tile_load(a[i], shape=8)
+    wp.tile_store(b[i], wp.tile_sum(t))
+    wp.tile_store(c[1, i], wp.tile_view(t, offset=(2,), shape=(3,)))
+    if i < 5:
+        v = c[0, i]
+        v[2] = a[i][5]
+    d[i] = wp.tile_load(c[1][i], shape=3)[1]
+)");
+  ASSERT_TRUE(c.module);
+  const int N = 6, M = 5;  // one more block than c has rows: c[1, 5] is empty
+  std::vector<float> a(N * 8), b(N, -1.0f), cc(2 * M * 3, -9.0f), d(N, -1.0f);
+  for (int k = 0; k < N * 8; ++k) a[size_t(k)] = float(k % 11) * 0.5f;
+  for (int bd : {1, 3, 32}) {
+    std::fill(cc.begin(), cc.end(), -9.0f);
+    tilec_array aa = View(a.data(), {N, 8}), ba = View(b.data(), {N, 1}), ca = View(cc.data(), {2, M, 3}),
+                da = View(d.data(), {N});
+    Launch(c.Entry("rows"), {&aa, &ba, &ca, &da}, {N}, bd);
+    for (int i = 0; i < N; ++i) {
+      float s = 0;
+      for (int k = 0; k < 8; ++k) s += a[size_t(i * 8 + k)];
+      EXPECT_EQ(b[size_t(i)], s) << "bd=" << bd << " row " << i;
+      if (i < M) {
+        for (int k = 0; k < 3; ++k)
+          EXPECT_EQ(cc[size_t(15 + i * 3 + k)], a[size_t(i * 8 + 2 + k)]) << "c[1, i], i=" << i << " k=" << k;
+        EXPECT_EQ(cc[size_t(i * 3 + 2)], a[size_t(i * 8 + 5)]) << "v[2], i=" << i;
+        EXPECT_EQ(d[size_t(i)], a[size_t(i * 8 + 3)]) << "d[i], i=" << i;
+      } else {
+        EXPECT_EQ(d[size_t(i)], 0.0f) << "a tile load through an empty view reads zero";
+      }
+    }
+    for (int k = 0; k < 15; ++k)
+      if (k % 3 != 2) EXPECT_EQ(cc[size_t(k)], -9.0f) << "bd=" << bd << " untouched element " << k;
+  }
+}
+
+}  // namespace
+}  // namespace tilec

@@ -94,3 +94,26 @@ def sort(kx: wp.array1d[wp.float64], vx: wp.array1d[wp.float64], m: wp.array2d[w
 
 }  // namespace
 }  // namespace tilec::adtest
+
+namespace tilec::adtest {
+namespace {
+
+TEST(SourceArrayViewGrad, TileLoadsAndStoresThroughRowViews) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def rows(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array1d[wp.float64]):
+    i = wp.tid()
+    t = wp.tile_load(a[i], shape=4)
+    wp.tile_store(b[i], t * t)
+    c[i] = wp.tile_sum(t * a[i][0])[0]
+)",
+                              "rows");
+  GradCheck opt;
+  opt.grid = {3};
+  CheckGradients(k.c, {HostArray::Float({3, 4}, Seq(12, -0.7, 0.19)), HostArray::Float({3, 4}, Seq(12, 0, 0)),
+                       HostArray::Float({3}, Seq(3, 0, 0))},
+                 opt);
+}
+
+}  // namespace
+}  // namespace tilec::adtest
