@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "codegen/codegen.h"
+#include "codegen/simt/shared_budget.h"
 #include "frontend/ast/ast_printer.h"
 #include "frontend/lower_to_ir/lower_to_ir.h"
 #include "frontend/parse/parse.h"
@@ -122,17 +123,27 @@ bool NeedChecked(Stage stop, PipelineResult& r) {
   return false;
 }
 
+// A plan over the architecture's shared memory is the user's error (E0401), not the back end's.
+bool SharedBudgetFits(const PipelineOptions& o, PipelineResult& r) {
+  codegen::PtxOptions po = PtxOptionsOf(o);
+  for (const codegen::SharedBudgetExcess& e : codegen::CheckSharedBudget(*r.ir, po.arch, po.block_dim))
+    r.diags.Report(diag::Code::SharedMemoryBudget, e.kernel->loc().file, e.kernel->loc().range, e.message);
+  return !r.diags.has_errors();
+}
+
 void EmitLlvmText(const PipelineOptions& o, PipelineResult& r) {
   if (o.compile.target == Target::Host) {
     EmitLlvm(*r.ir, r.text, r.ice, o.compile);
     return;
   }
+  if (!SharedBudgetFits(o, r)) return;
   std::string error;
   if (!codegen::EmitNvptxLlvmIr(*r.ir, PtxOptionsOf(o), r.text, error))
     r.ice.message = "NVPTX code generation failed: " + error;
 }
 
 void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
+  if (!SharedBudgetFits(o, r)) return;
   std::string error;
   if (!codegen::EmitPtx(*r.ir, PtxOptionsOf(o), r.ptx, error)) {
     r.ice.message = "PTX generation failed: " + error;

@@ -429,6 +429,15 @@ Plan Plan::Build(const ir::Module& m, const ir::Function& f, int block_dim) {
   return p;
 }
 
+const ir::Value* Plan::SlotValue(int slot, bool& is_copy) const {
+  for (auto& [v, s] : primary_)
+    if (s == slot) return is_copy = false, v;
+  for (auto& [v, s] : copy_)
+    if (s == slot) return is_copy = true, v;
+  is_copy = false;
+  return nullptr;
+}
+
 std::string Plan::Describe() const {
   std::ostringstream os;
   os << "block_dim " << block_dim_ << ", shared " << shared_bytes_ << " bytes, barriers " << barrier_sites() << "\n";

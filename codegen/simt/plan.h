@@ -47,6 +47,11 @@ class Plan {
   // Element size in bytes of a tile's element (structs: their C size).
   uint32_t ElemBytes(const ir::ElemType& e) const;
 
+  // The tile value a slot holds, and whether as a shared copy of a register tile (null for a
+  // broadcast slot).
+  const ir::Value* SlotValue(int slot, bool& is_copy) const;
+  int num_slots() const { return int(slots_.size()); }
+
   // Text of the plan, for tests and debugging.
   std::string Describe() const;
 

@@ -103,3 +103,39 @@ TEST(DeviceVariant, ArchitectureForComputeCapability) {
 }
 
 }  // namespace
+
+namespace {
+
+// The static shared-memory plan gives tiles that are never live together the same bytes
+// (Warp gives every tile its own); the launch asks for the plan's size, and a plan over the
+// architecture's limit is E0401 at compile time (tests/golden/ptx).
+TEST(DeviceVariant, TilesWithDisjointLiveRangesShareSharedMemory) {
+  tilec::SourceFile file("shared.tile", R"(
+@wp.kernel
+def apart(x: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    t = wp.tile_load(x, shape=(64, 64), storage="shared")
+    wp.tile_store(out, t)
+    u = wp.tile_load(x, shape=(64, 64), storage="shared")
+    wp.tile_store(out, u * 2.0)
+
+@wp.kernel
+def together(x: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    t = wp.tile_load(x, shape=(64, 64), storage="shared")
+    u = wp.tile_load(x, shape=(64, 64), storage="shared")
+    wp.tile_store(out, t + u)
+)");
+  tilec::diag::DiagnosticEngine diags;
+  tilec::compiler::InternalError ice;
+  auto cm = tilec::compiler::CompileSourcePtx(file, diags, {}, "sm_90", 256, ice);
+  ASSERT_TRUE(cm) << ice.message;
+  ASSERT_EQ(cm->signature.kernels.size(), 2u);
+  const uint32_t tile = 64 * 64 * 8;
+  EXPECT_EQ(cm->signature.kernels[0].shared_bytes, tile) << "apart: one tile's bytes, reused";
+  EXPECT_EQ(cm->signature.kernels[1].shared_bytes, 2 * tile) << "together: both tiles";
+  for (const auto& k : cm->signature.kernels) {
+    tilec::testing::PtxasResult r = tilec::testing::RunPtxas(k.ptx, "sm_90", false);
+    if (tilec::testing::HavePtxas()) EXPECT_EQ(r.status, 0) << r.log;
+  }
+}
+
+}  // namespace
