@@ -621,13 +621,13 @@ bool ReduceCombiner(CallContext& c) {
 }
 
 bool ScanDType(CallContext& c) {
+  // Warp's scans take float32, int32 and uint32; tilec's take every numeric type (float64
+  // too, so that gradients can be checked in double precision).
   const Type* t = c.TypeOf(Param::A);
   ElemType e = t->elem;
-  if (!e.is_struct() &&
-      (e.scalar == ScalarType::Float32 || e.scalar == ScalarType::Int32 || e.scalar == ScalarType::UInt32))
-    return true;
+  if (!e.is_struct() && e.scalar != ScalarType::Bool) return true;
   c.Error(Code::ScanUnsupportedDType, c.Range(Param::A),
-          c.bname + " needs a tile of `float32`, `int32` or `uint32`, but " + c.Quoted(Param::A) + " holds `" +
+          c.bname + " needs a tile of numbers, but " + c.Quoted(Param::A) + " holds `" +
               ElemName(e, t->elem_struct_name) + "`");
   return false;
 }

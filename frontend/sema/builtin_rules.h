@@ -27,7 +27,7 @@ extern const RuleSpec OrderedElemTile;     // `a` holds an ordered scalar (no st
 extern const RuleSpec Tile2D;              // `a` is 2-D                                    E0218
 extern const RuleSpec TileAxisInRange;     // 0 <= axis < a.ndim, `a` a tile                E0200
 extern const RuleSpec ReduceCombiner;      // tile_reduce's `op`: wp.add/mul/min/max/bit_* for a's dtype E0219
-extern const RuleSpec ScanDType;           // scans: float32, int32 or uint32 elements       E0220
+extern const RuleSpec ScanDType;           // scans: numeric elements (not bool or structs)  E0220
 extern const RuleSpec BroadcastShape;      // `shape` 1-4 positive, a broadcasts to it  E0214, E0221
 extern const RuleSpec ReshapeShape;        // `shape` (one -1 allowed) holds t's elements E0214, E0222
 extern const RuleSpec SqueezeAxes;         // each `axis` in range and of extent 1   E0200, E0223, E0214

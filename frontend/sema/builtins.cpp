@@ -223,10 +223,11 @@ std::vector<Builtin> MakeTable() {
     ParamSpec f = Req(N::Op, K::Runtime, P::Callable);
     std::vector<const RuleSpec*> rules = {&R::OrderedElemTile, &R::ReduceCombiner};
     std::vector<const RuleSpec*> axis_rules = {&R::OrderedElemTile, &R::TileAxisInRange, &R::ReduceCombiner};
-    // Not differentiable: Warp marks it so, and a `mul` or bitwise reduction has no adjoint.
+    // Differentiable with wp.add, wp.min and wp.max (which Warp is not); a `mul` or bitwise
+    // combiner has no adjoint, and a gradient through one is E0502.
     add({"tile_reduce", "wp",
          {{{f, ta}, &Res::OneElementOfA, rules}, {{f, ta, axis}, &Res::ReducedAlongAxis, axis_rules}}, true,
-         Differentiable::No, "docs/tile_reduce.rst", Lower(LowerKind::TileReduce)});
+         Differentiable::Yes, "docs/tile_reduce.rst", Lower(LowerKind::TileReduce)});
   }
   struct Scan {
     const char* name;
@@ -237,7 +238,7 @@ std::vector<Builtin> MakeTable() {
                         Scan{"tile_scan_exclusive", ir::ReduceKind::Add, false},
                         Scan{"tile_scan_max_inclusive", ir::ReduceKind::Max, true},
                         Scan{"tile_scan_min_inclusive", ir::ReduceKind::Min, true}})
-    add({s.name, "wp", {{{ta}, &Res::RegisterLikeA, {&R::ScanDType}}}, true, Differentiable::No,
+    add({s.name, "wp", {{{ta}, &Res::RegisterLikeA, {&R::ScanDType}}}, true, Differentiable::Yes,
          "docs/tile_scan.rst", LowerScan(s.kind, s.inclusive)});
   add({"tile_max", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
        "docs/tile_max.rst", LowerReduce(ir::ReduceKind::Max)});

@@ -1,6 +1,7 @@
 // Adjoints of the generic tile ops: reductions, scans and the shape ops. Each is the
 // transpose of its forward op, built from the generic ops themselves (LANGUAGE.md §6 v2):
-// a sum broadcasts back, a broadcast sums back, reshape and permute invert.
+// a sum broadcasts back, a broadcast sums back, reshape and permute invert, a sum scan runs
+// backwards, and min/max send d to the element the value came from.
 #include "ir/autodiff/internal.h"
 #include "ir/op_cases.h"
 
@@ -39,8 +40,30 @@ void Generator::TileShapeRule(const ir::Op& op) {
           return;
         case ir::ReduceKind::Min: case ir::ReduceKind::Max: {
           if (axis >= 0 && tt.ndim > 1) {
-            Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) +
-                                "` reduction along one axis of a multi-dimensional tile is not supported yet");
+            // Along an axis: per result element, the first position k along the axis whose
+            // element equals it receives d.
+            const int64_t n = tt.shape[size_t(axis)];
+            std::vector<int64_t> unit(size_t(tt.ndim), 1);
+            unit[size_t(axis)] = n;
+            ir::Value* along = b_.TileBroadcast(b_.TileReshape(b_.TileArange(ScalarType::Int32, 0, 1, n), unit), shape);
+            ir::Op* cand = b_.TileMap({P(t), spread(P(op.result())), along}, ir::ElemType::Of(ScalarType::Int32));
+            {
+              ir::Builder::InsertionGuard g(b_);
+              ir::Block* body = cand->region(0);
+              b_.SetInsertionPoint(body);
+              ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+              b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, n))});
+            }
+            ir::Value* first = spread(b_.TileReduce(ir::ReduceKind::Min, cand->result(), axis));
+            ir::Op* grad = b_.TileMap({along, first, spread(d)}, AdjType(tt).elem);
+            {
+              ir::Builder::InsertionGuard g(b_);
+              ir::Block* body = grad->region(0);
+              b_.SetInsertionPoint(body);
+              ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+              b_.Yield({b_.Select(hit, body->arg(2), Zero(tt.ElemValueType()))});
+            }
+            Accum(t, grad->result());
             return;
           }
           // r = max(t)  =>  dt[e] = d where e is the first element equal to r, else 0; the one
@@ -67,9 +90,46 @@ void Generator::TileShapeRule(const ir::Op& op) {
       }
       return;
     }
-    case OpCode::TileScan:
-      Unsupported(op, "the gradient of a tile scan is not supported yet");
+    case OpCode::TileScan: {
+      // Scans run over the row-major sequence: the adjoint works on it flattened.
+      const int64_t n = tt.NumElements();
+      auto flat = [&](ir::Value* v) { return tt.ndim > 1 ? b_.TileReshape(v, {n}) : v; };
+      auto unflat = [&](ir::Value* v) { return tt.ndim > 1 ? b_.TileReshape(v, shape) : v; };
+      auto reversed = [&](ir::Value* v) {
+        return b_.TileView(v, {b_.ConstInt(ScalarType::Int32, n - 1)}, {-1}, {n});
+      };
+      switch (op.kind()) {
+        case ir::ReduceKind::Add:
+          // r_j = sum of x_k, k <= j (k < j exclusive)  =>  dx_k = sum of d_j, j >= k (j > k):
+          // the same scan of d, run backwards.
+          Accum(t, unflat(reversed(b_.TileScan(ir::ReduceKind::Add, reversed(flat(d)), op.inclusive()))));
+          return;
+        case ir::ReduceKind::Min: case ir::ReduceKind::Max: {
+          if (!op.inclusive()) break;
+          // r_j = max of x_k, k <= j. It is x at the last k <= j where x_k == r_k (where the
+          // running value was last reached): a running max of those positions finds it, and
+          // each d_j goes back there.
+          ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
+          ir::Op* reached = b_.TileMap({flat(P(t)), flat(P(op.result())), lin}, ir::ElemType::Of(ScalarType::Int32));
+          {
+            ir::Builder::InsertionGuard g(b_);
+            ir::Block* body = reached->region(0);
+            b_.SetInsertionPoint(body);
+            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
+            b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, -1))});
+          }
+          ir::Value* from = b_.TileScan(ir::ReduceKind::Max, reached->result(), true);
+          ir::Value* zeros = Zero(AdjType(ir::Type::Tile(tt.elem, {n})));
+          Accum(t, unflat(b_.TileScatterAdd(zeros, from, flat(d), 0)));
+          return;
+        }
+        case ir::ReduceKind::Mul: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr:
+        case ir::ReduceKind::BitXor:
+          break;
+      }
+      Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) + "` scan is not supported");
       return;
+    }
     case OpCode::TileBroadcast: {
       // r = broadcast(t)  =>  dt = d summed over every repeated dimension, highest first so
       // the axis numbers below stay valid.

@@ -117,3 +117,55 @@ def rows(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array1d[wp.
 
 }  // namespace
 }  // namespace tilec::adtest
+
+namespace tilec::adtest {
+namespace {
+
+// The adjoints Warp lacks: the four scans (the sum scans run backwards; min/max send d to the
+// element the running value came from) over 1-D and flattened 2-D tiles, and min/max along an
+// axis of a 2-D tile (to the first element equal to the result).
+TEST(SourceScanGrad, AllFourScansOneAndTwoDimensions) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def scans(x: wp.array1d[wp.float64], m: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.float64],
+          c: wp.array1d[wp.float64], d: wp.array1d[wp.float64], e: wp.array2d[wp.float64], f: wp.array2d[wp.float64]):
+    t = wp.tile_load(x, shape=7)
+    wp.tile_store(a, wp.tile_scan_inclusive(t * t))
+    wp.tile_store(b, wp.tile_scan_exclusive(t))
+    wp.tile_store(c, wp.tile_scan_max_inclusive(t))
+    wp.tile_store(d, wp.tile_scan_min_inclusive(t) * t)
+    u = wp.tile_load(m, shape=(2, 3))
+    wp.tile_store(e, wp.tile_scan_inclusive(u))
+    wp.tile_store(f, wp.tile_scan_max_inclusive(u))
+)",
+                              "scans");
+  // Distinct values, so that no finite-difference step changes which element a running max is.
+  std::vector<double> x = {0.3, -1.2, 0.9, 2.1, -0.4, 1.7, 2.6};
+  std::vector<double> m = {0.5, 1.5, -0.25, 2.0, -1.0, 3.0};
+  CheckGradients(k.c, {HostArray::Float({7}, x), HostArray::Float({2, 3}, m), HostArray::Float({7}, Seq(7, 0, 0)),
+                       HostArray::Float({7}, Seq(7, 0, 0)), HostArray::Float({7}, Seq(7, 0, 0)),
+                       HostArray::Float({7}, Seq(7, 0, 0)), HostArray::Float({2, 3}, Seq(6, 0, 0)),
+                       HostArray::Float({2, 3}, Seq(6, 0, 0))},
+                 GradCheck{});
+}
+
+TEST(SourceReduceGrad, MinMaxAlongEachAxisAndTileReduceBuiltins) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def red(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.float64], c: wp.array1d[wp.float64],
+        d: wp.array1d[wp.float64]):
+    t = wp.tile_load(x, shape=(3, 4))
+    wp.tile_store(a, wp.tile_reduce(wp.max, t, axis=0))
+    wp.tile_store(b, wp.tile_reduce(wp.min, t * t, axis=1))
+    wp.tile_store(c, wp.tile_reduce(wp.add, t, axis=1))
+    wp.tile_store(d, wp.tile_reduce(wp.max, t) * wp.tile_max(t))
+)",
+                              "red");
+  std::vector<double> x = {0.3, -1.2, 0.9, 2.1, -0.4, 1.7, 2.6, -2.2, 1.1, 0.05, -0.7, 1.3};
+  CheckGradients(k.c, {HostArray::Float({3, 4}, x), HostArray::Float({4}, Seq(4, 0, 0)), HostArray::Float({3}, Seq(3, 0, 0)),
+                       HostArray::Float({3}, Seq(3, 0, 0)), HostArray::Float({1}, Seq(1, 0, 0))},
+                 GradCheck{});
+}
+
+}  // namespace
+}  // namespace tilec::adtest
