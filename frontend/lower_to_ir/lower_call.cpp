@@ -271,15 +271,20 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
 
 ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
   const ast::Expr* f = ci.args[0];
-  std::vector<ir::Value*> tiles;
-  for (size_t k = 1; k < ci.args.size(); ++k) tiles.push_back(Expr(ci.args[k]));
+  // Tiles are the map's operands; a scalar argument is read by every element's call as it is.
+  std::vector<ir::Value*> values, tiles;
+  for (size_t k = 1; k < ci.args.size(); ++k) {
+    values.push_back(Expr(ci.args[k]));
+    if (values.back()->type().is_tile()) tiles.push_back(values.back());
+  }
   const sema::Type* ft = cm_.TypeOf(f);
   ir::Op* op = b_.TileMap(tiles, rt.elem);
   ir::Builder::InsertionGuard g(b_);
   ir::Block* body = op->region(0);
   b_.SetInsertionPoint(body);
   std::vector<ir::Value*> elems;
-  for (auto& a : body->args()) elems.push_back(a.get());
+  int next = 0;
+  for (ir::Value* v : values) elems.push_back(v->type().is_tile() ? body->arg(next++) : v);
   ir::Value* r = nullptr;
   if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
     r = InlineFunc(ft->callee.index, elems);

@@ -799,14 +799,21 @@ bool TileIndexCount(CallContext& c) {
 
 // ---------------------------------------------------------------- maps
 
+// tile_map(f, a, *args): `a` is a tile; every other argument a tile of its shape or a scalar
+// or struct that each element's call receives as it is.
 bool TileMapArgs(CallContext& c) {
   std::vector<CallArg*> tiles{&c.Arg(Param::A)};
   for (CallArg* e : c.Extra()) tiles.push_back(e);
   bool ok = true;
   for (CallArg* t : tiles) {
-    if (!t->info.type->IsTile()) {
-      c.Error(Code::BadTileMap, t->range, "`wp.tile_map` maps over tiles, found `" + TypeName(t->info.type) + "`");
-      ok = false;
+    const Type* tt = t->info.type;
+    if (!tt->IsTile()) {
+      if (t == tiles[0] || !(tt->IsScalar() || tt->kind == TypeKind::Struct)) {
+        c.Error(Code::BadTileMap, t->range,
+                t == tiles[0] ? "`wp.tile_map` maps over a tile first, found `" + TypeName(tt) + "`"
+                              : "`wp.tile_map` takes tiles, scalars or structs, found `" + TypeName(tt) + "`");
+        ok = false;
+      }
     } else if (t->info.type->shape != tiles[0]->info.type->shape) {
       c.Error(Code::TileShapeMismatch, t->range,
               "shape mismatch in `wp.tile_map`: `" + DimsText(tiles[0]->info.type->shape) + "` and `" +
@@ -816,14 +823,21 @@ bool TileMapArgs(CallContext& c) {
   }
   if (!ok) return false;
   std::vector<const Type*> elems;
-  for (CallArg* t : tiles) elems.push_back(c.types.FromElem(t->info.type->elem));
+  for (CallArg* t : tiles) elems.push_back(t->info.type->IsTile() ? c.types.FromElem(t->info.type->elem) : t->info.type);
   CallArg& fa = c.Arg(Param::F);
   const Type* ft = fa.info.type;
+  // A scalar argument converts as a call's would (a literal takes the parameter's type).
+  auto fit = [&](size_t k, const Type* want) {
+    if (elems[k] == want) return true;
+    if (tiles[k]->info.type->IsTile() || !c.checker.Convert(tiles[k]->expr, tiles[k]->info, want)) return false;
+    elems[k] = want;
+    return true;
+  };
   if (ft->callee.kind == CalleeKind::UserFunc) {
     c.EnsureFuncChecked(ft->callee.index);
     const FunctionInfo& f = c.out().funcs[ft->callee.index];
     bool match = f.num_params == int(elems.size());
-    for (int k = 0; match && k < f.num_params; ++k) match = f.Param(k)->type == elems[k];
+    for (int k = 0; match && k < f.num_params; ++k) match = fit(size_t(k), f.Param(k)->type);
     if (!match || !f.return_type || !(f.return_type->IsScalar() || f.return_type->kind == TypeKind::Struct)) {
       std::string want = "(";
       for (size_t k = 0; k < elems.size(); ++k) want += (k ? ", " : "") + TypeName(elems[k]);
@@ -844,7 +858,7 @@ bool TileMapArgs(CallContext& c) {
       if (o.params.size() != elems.size()) continue;
       bool fits = true;
       for (size_t k = 0; k < elems.size(); ++k)
-        fits &= PatternMatches(o.params[k].pattern, elems[k]) && elems[k] == elems[0];
+        fits &= PatternMatches(o.params[k].pattern, elems[0]) && fit(k, elems[0]);
       if (fits) mo = &o;
     }
   }

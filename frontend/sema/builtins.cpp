@@ -211,7 +211,7 @@ std::vector<Builtin> MakeTable() {
   // ---- maps and reductions
   ParamSpec ta = Req(N::A, K::Runtime, P::Tile);
   add({"tile_map", "wp",
-       {{{Req(N::F, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true}},
+       {{{Req(N::F, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true, true}},
        true, Differentiable::Yes, "docs/tile_map.rst", Lower(LowerKind::TileMap)});
   ParamSpec axis = Req(N::Axis, K::Const, P::Int);
   // The whole-tile sum lowers to the v1 tile_sum op; the axis form to tile_reduce {add}.

@@ -137,6 +137,7 @@ struct Overload {
   const ResultSpec* result = nullptr;
   std::vector<const RuleSpec*> rules;
   bool variadic = false;  // extra positional arguments repeat the last parameter's pattern
+  bool extras_any = false;  // ... or take any value (tile_map's scalars), its rules checking them
   int Index(Param p) const;  // position in params, -1 when absent
 };
 

@@ -124,7 +124,8 @@ Binding Bind(const Overload& ov, const std::vector<CallArg>& args) {
   };
   for (size_t k = 0; k < ov.params.size(); ++k)
     if (b.param_arg[k] >= 0) check(int(k), b.param_arg[k]);
-  for (int a : b.extra) check(int(ov.params.size()) - 1, a);
+  if (!ov.extras_any)
+    for (int a : b.extra) check(int(ov.params.size()) - 1, a);
   return b;
 }
 

@@ -169,3 +169,29 @@ def red(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.f
 
 }  // namespace
 }  // namespace tilec::adtest
+
+namespace tilec::adtest {
+namespace {
+
+// tile_map with scalar arguments: each element's call reads the scalar, so its adjoint is
+// the sum of the elements' contributions.
+TEST(SourceMapGrad, ScalarArgumentsCollectEveryElementsAdjoint) {
+  SourceKernel k = FromSource(R"(
+@wp.func
+def axpb(x: wp.float64, a: wp.float64, b: wp.float64) -> wp.float64:
+    return a * x * x + b
+
+@wp.kernel
+def mapped(x: wp.array1d[wp.float64], p: wp.array1d[wp.float64], y: wp.array1d[wp.float64]):
+    t = wp.tile_load(x, shape=5)
+    a = p[0]
+    wp.tile_store(y, wp.tile_map(axpb, t, a, p[1] * a))
+)",
+                              "mapped");
+  CheckGradients(k.c, {HostArray::Float({5}, Seq(5, -0.8, 0.45)), HostArray::Float({2}, {1.3, -0.6}),
+                       HostArray::Float({5}, Seq(5, 0, 0))},
+                 GradCheck{});
+}
+
+}  // namespace
+}  // namespace tilec::adtest
