@@ -88,6 +88,36 @@ def targets_table(tables):
         for v, case in sorted(vs_warp):
             if v <= 1:
                 t.add("  slower than Warp", case, f"{v:.2f}x Warp's speed", "> 1x", "MISSED")
+    red = by.get("cpu_reduce")
+    if red:
+        pcts, vs_numpy, vs_warp = [], [], []
+        for r in red.rows:
+            d = dict(zip(red.columns, r))
+            if d["impl"] != "tilec" or not d["min_ms"]:
+                continue
+            case = f"{d['op']}, N={d['cols']}, {d['size_MiB']:g} MiB"
+            if d["pct_of_copy"] is not None:
+                pcts.append((d["pct_of_copy"], case))
+            npy = _one(red, op=d["op"], cols=d["cols"], size_MiB=d["size_MiB"], impl="numpy")
+            wp = _one(red, op=d["op"], cols=d["cols"], size_MiB=d["size_MiB"], impl="warp cpu")
+            if npy and npy["min_ms"]:
+                vs_numpy.append((npy["min_ms"] / d["min_ms"], case))
+            if wp and wp["min_ms"]:
+                vs_warp.append((wp["min_ms"] / d["min_ms"], case))
+        for target, bound, items, fmt, ok in (
+                ("CPU tile reductions (row sum, max, softmax): >= 50% of copy bandwidth", ">= 50%", pcts,
+                 lambda v: f"{v:.0f}%", lambda v: v >= 50),
+                ("CPU tile reductions faster than NumPy", "> 1x", vs_numpy, lambda v: f"{v:.2f}x NumPy's speed",
+                 lambda v: v > 1),
+                ("CPU tile reductions faster than Warp's CPU device", "> 1x", vs_warp,
+                 lambda v: f"{v:.2f}x Warp's speed", lambda v: v > 1)):
+            if not items:
+                t.add(target, "no case measured", None, bound, "n/a")
+                continue
+            value, case = min(items, key=lambda it: it[0])
+            failing = sum(1 for v, _ in items if not ok(v))
+            t.add(target, f"{len(items)} cases; worst: {case}", fmt(value) + (f" ({failing} below)" if failing else ""),
+                  bound, _verdict(failing == 0))
     ptx = by.get("ptx_quality")
     if ptx:
         for k in SEEDS:

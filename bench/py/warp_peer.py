@@ -1,6 +1,8 @@
 """NVIDIA Warp as a peer, run in its own process (the venv under the build directory):
   compile    --cache-root DIR --reps N FILE.tile...   cold CPU compile of each file
   throughput --module FILE.tile --cache DIR --configs JSON   CPU launches of the same kernels
+  reduce     --module FILE.tile --cache DIR --configs JSON   CPU launches of the row reductions,
+             each result checked against NumPy (the note says valid or WRONG RESULT)
 Prints CSV on stdout. Warp's CPU device runs a launch on one thread."""
 import argparse
 import importlib.machinery
@@ -117,6 +119,48 @@ def cmd_throughput(wp, args):
         sys.stdout.flush()
 
 
+REDUCE_KERNELS = {"sum": "row_sum", "max": "row_max", "softmax": "row_softmax"}
+
+
+def cmd_reduce(wp, args):
+    wp.config.kernel_cache_dir = args.cache
+    emit("op,cols,rows,status,min_s,median_s,reps,iters,note")
+    try:
+        mod = import_tile(args.module, "bench_reduce")
+        t0 = time.perf_counter()
+        wp.load_module(mod, device="cpu")
+        load_s = time.perf_counter() - t0
+    except Exception as e:
+        for c in json.loads(args.configs):
+            emit(f"{c['op']},{c['cols']},{c['rows']},n/a,,,,,{flat(e)}")
+        return
+    sys.stderr.write(f"warp: reduce module loaded in {load_s:.1f} s\n")
+    for c in json.loads(args.configs):
+        op, cols, n, m = c["op"], c["cols"], c["rows"], c["tile_m"]
+        try:
+            kernel = getattr(mod, f"{REDUCE_KERNELS[op]}_{cols}")
+            xn = peers.make_rows(n, cols)
+            x = wp.array(xn, dtype=float, device="cpu")
+            y = wp.zeros((n, cols) if op == "softmax" else n, dtype=float, device="cpu")
+
+            def run():
+                wp.launch_tiled(kernel, dim=[n // m], inputs=[x, y], block_dim=args.block_dim, device="cpu")
+            t0 = time.perf_counter()
+            run()
+            first = time.perf_counter() - t0
+            ok, diff = peers.check_reduce(op, y.numpy(), peers.reduce_fn(op, xn)())
+            del xn
+            note = f"{'valid' if ok else 'WRONG RESULT'} (max rel diff {diff:.2g})"
+            if first > c.get("max_s", 1e9):
+                emit(f"{op},{cols},{n},skipped,{first},{first},1,1,one launch took {first:.1f} s; {note}")
+            else:
+                mn, med, reps, iters = peers.measure(run, args.reps, args.budget)
+                emit(f"{op},{cols},{n},ok,{mn},{med},{reps},{iters},{note}")
+        except Exception as e:  # a kernel Warp rejects is a result, not a crash
+            emit(f"{op},{cols},{n},n/a,,,,,{flat(type(e).__name__ + ': ' + str(e))}")
+        sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -131,12 +175,19 @@ def main():
     t.add_argument("--reps", type=int, default=5)
     t.add_argument("--budget", type=float, default=1.0)
     t.add_argument("--block-dim", type=int, default=256)
+    r = sub.add_parser("reduce")
+    r.add_argument("--module", required=True)
+    r.add_argument("--cache", required=True)
+    r.add_argument("--configs", required=True)
+    r.add_argument("--reps", type=int, default=5)
+    r.add_argument("--budget", type=float, default=1.0)
+    r.add_argument("--block-dim", type=int, default=256)
     args = ap.parse_args()
     import warp as wp
     wp.config.quiet = True
     wp.init()
     os.makedirs(getattr(args, "cache_root", None) or args.cache, exist_ok=True)
-    cmd_compile(wp, args) if args.cmd == "compile" else cmd_throughput(wp, args)
+    {"compile": cmd_compile, "throughput": cmd_throughput, "reduce": cmd_reduce}[args.cmd](wp, args)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,9 @@
 // hand-written loop and, when given an AOT object, the tilec kernel. Prints CSV on stdout:
 //   impl,status,min_s,median_s,reps,iters,note
 // `--op copy --bytes N` times only the copy (the run's header bandwidth).
+// `--op rowsum|rowmax|softmax --rows R --width N` times the copy of the R x N input and the
+// tilec row-reduction kernel (y = R floats, or R x N for softmax); `--dump FILE` writes the
+// kernel's output as raw float32 for the driver to check against NumPy.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -25,7 +28,7 @@ struct Args {
   int64_t width = 16, tile_m = 128, rows = 1 << 16, bytes = 0;
   double dup = 0, budget = 2.0;
   int reps = 5, threads = 0, block_dim = 256;
-  std::string tilec_so, kernel;
+  std::string tilec_so, kernel, dump;
 };
 
 bool Parse(int argc, char** argv, Args& a) {
@@ -48,6 +51,7 @@ bool Parse(int argc, char** argv, Args& a) {
     else if (k == "block-dim") a.block_dim = std::atoi(v.c_str());
     else if (k == "tilec-so") a.tilec_so = v;
     else if (k == "kernel") a.kernel = v;
+    else if (k == "dump") a.dump = v;
     else return false;
   }
   return a.width > 0 && a.tile_m > 0 && a.rows > 0 && a.rows % a.tile_m == 0;
@@ -84,14 +88,60 @@ struct HostSpan {
   float& operator[](int64_t i) const { return p[i]; }
 };
 
+// Row reductions: the copy of the input's bytes, then the tilec kernel (checked by the driver).
+int RunReduce(const Args& a, ThreadPool& pool) {
+  const int64_t n = a.rows, w = a.width, elems = n * w;
+  const bool softmax = a.op == "softmax";
+  const tilec::rt::Array x_array = tilec::rt::Array::Empty({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  const HostSpan x{static_cast<float*>(x_array.data()), elems};
+  for (int64_t i = 0; i < elems; ++i) x[i] = static_cast<float>(i % 1021) * 0.001f;
+  {
+    const tilec::rt::Array c_array = tilec::rt::Array::Zeros({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+    float* c = static_cast<float*>(c_array.data());
+    Row("copy", Measure([&] { CopyFloats(pool, x.data(), c, elems); }, a.reps, a.budget));
+  }
+  if (a.tilec_so.empty()) {
+    Missing("tilec", "not available (no AOT object)");
+    return 0;
+  }
+  const int64_t out = softmax ? elems : n;
+  const tilec::rt::Array y_array = tilec::rt::Array::Zeros({out}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  float* y = static_cast<float*>(y_array.data());
+  std::string why;
+  ReduceKernelCall call{x.data(), n, w, y, softmax ? w : 0, a.tile_m, a.block_dim};
+  auto launch = MakeTilecReduceLaunch(a.tilec_so, a.kernel, call, why);
+  if (!launch) {
+    Missing("tilec", "not available (" + why + ")");
+    return 0;
+  }
+  try {
+    launch();
+  } catch (const std::exception& e) {
+    Missing("tilec", std::string("launch failed (") + e.what() + ")");
+    return 0;
+  }
+  if (!a.dump.empty()) {
+    FILE* f = std::fopen(a.dump.c_str(), "wb");
+    if (!f || std::fwrite(y, sizeof(float), static_cast<size_t>(out), f) != static_cast<size_t>(out)) {
+      if (f) std::fclose(f);
+      Missing("tilec", "could not write " + a.dump);
+      return 0;
+    }
+    std::fclose(f);
+  }
+  Row("tilec", Measure(launch, a.reps, a.budget), "on all cores");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args a;
   if (!Parse(argc, argv, a)) {
     std::fprintf(stderr,
-                 "usage: bench_cpu --op gather|scatter|copy --width FLOATS --tile-m M --rows N "
-                 "[--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME]\n");
+                 "usage: bench_cpu --op gather|scatter|copy|rowsum|rowmax|softmax --width FLOATS --tile-m M "
+                 "--rows N [--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME] "
+                 "[--dump OUT.f32]\n");
     return 2;
   }
   const int threads = a.threads > 0 ? a.threads : static_cast<int>(std::thread::hardware_concurrency());
@@ -107,6 +157,7 @@ int main(int argc, char** argv) {
                         a.reps, a.budget));
     return 0;
   }
+  if (a.op == "rowsum" || a.op == "rowmax" || a.op == "softmax") return RunReduce(a, pool);
   if (a.op != "gather" && a.op != "scatter") return 2;
 
   const int64_t n = a.rows, w = a.width, elems = n * w;

@@ -32,4 +32,27 @@ std::function<void()> MakeTilecRowsLaunch(const std::string& so_path, const std:
   }
 }
 
+std::function<void()> MakeTilecReduceLaunch(const std::string& so_path, const std::string& kernel,
+                                            const ReduceKernelCall& call, std::string& why) {
+  try {
+    rt::Module module = rt::Module::Load(so_path);
+    rt::Kernel k = module.GetKernel(kernel);
+    const rt::Device cpu = rt::Device::Cpu();
+    const int64_t f = sizeof(float);
+    rt::Array x = rt::Array::Wrap(const_cast<float*>(call.x), {call.rows, call.cols}, {call.cols * f, f},
+                                  ScalarType::Float32, cpu);
+    rt::Array y = call.y_cols > 0
+                      ? rt::Array::Wrap(call.y, {call.rows, call.y_cols}, {call.y_cols * f, f}, ScalarType::Float32, cpu)
+                      : rt::Array::Wrap(call.y, {call.rows}, {f}, ScalarType::Float32, cpu);
+    std::vector<rt::KernelArg> args = {x, y};
+    std::vector<int64_t> dim = {call.rows / call.tile_m};
+    const int block_dim = call.block_dim;
+    rt::ValidateLaunch(k, dim, args, block_dim, cpu);
+    return [k, dim, args, block_dim, cpu] { rt::LaunchTiled(k, dim, args, block_dim, cpu); };
+  } catch (const std::exception& e) {
+    why = e.what();
+    return {};
+  }
+}
+
 }  // namespace tilec::bench

@@ -24,4 +24,18 @@ struct RowsKernelCall {
 std::function<void()> MakeTilecRowsLaunch(const std::string& so_path, const std::string& kernel,
                                           const RowsKernelCall& call, std::string& why);
 
+// A row-reduction kernel (x, y): x is rows x cols, y is `rows` floats (y_cols == 0) or
+// rows x y_cols; launched over rows / tile_m block programs.
+struct ReduceKernelCall {
+  const float* x;
+  int64_t rows, cols;
+  float* y;
+  int64_t y_cols;
+  int64_t tile_m;
+  int block_dim;
+};
+
+std::function<void()> MakeTilecReduceLaunch(const std::string& so_path, const std::string& kernel,
+                                            const ReduceKernelCall& call, std::string& why);
+
 }  // namespace tilec::bench

@@ -169,6 +169,8 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       ir::ReduceKind kind = lw.reduce;
       if (const ast::Expr* f = arg(P::Op)) {
         const sema::Type* ft = cm_.TypeOf(f);
+        if (ft && ft->callee.kind == sema::CalleeKind::UserFunc)
+          return ReduceWithFunc(ft->callee.index, Expr(arg(P::A)), ci.overload->Index(P::Axis) >= 0 ? axis() : -1);
         if (!ft || ft->callee.kind != sema::CalleeKind::Builtin ||
             !sema::ReduceKindOf(sema::BuiltinTable()[ft->callee.index], kind)) {
           Unsupported(f->range, "this `tile_reduce` combiner");
@@ -267,6 +269,47 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   }
   Unsupported(e->range, "`" + ci.builtin->Spelling() + "`");
   return rt.is_none() ? nullptr : ZeroValue(rt);
+}
+
+// tile_reduce with a @wp.func combiner, in the order of the builtin combiners (the first
+// element, then each next one): a loop whose carried tile is the running value, combined with
+// the next slice along the axis by a tile_map of the function. Built from differentiable ops,
+// so the gradient comes with it.
+ir::Value* Lowerer::ReduceWithFunc(int func, ir::Value* t, int axis) {
+  const ir::Type tt = t->type();
+  if (axis < 0 || tt.ndim == 1) {
+    // Every element: the row-major sequence as a 1-D tile, sliced one element at a time.
+    if (tt.ndim > 1) t = b_.TileReshape(t, {tt.NumElements()});
+    axis = 0;
+  }
+  const ir::Type& st = t->type();
+  const int64_t n = st.shape[size_t(axis)];
+  std::vector<int64_t> steps(size_t(st.ndim), 1), shape;
+  for (int d = 0; d < st.ndim; ++d)
+    if (d != axis || st.ndim == 1) shape.push_back(d == axis ? 1 : st.shape[size_t(d)]);
+  if (st.ndim > 1) steps[size_t(axis)] = 0;
+  auto slice = [&](ir::Value* tile, ir::Value* k) {
+    std::vector<ir::Value*> offs(size_t(st.ndim), b_.ConstInt(ScalarType::Int32, 0));
+    offs[size_t(axis)] = k;
+    return b_.TileView(tile, offs, steps, shape);
+  };
+  ir::Value* first = slice(t, b_.ConstInt(ScalarType::Int32, 0));
+  ir::Op* loop = b_.For(b_.ConstInt(ScalarType::Int32, 1), b_.ConstInt(ScalarType::Int32, n),
+                        b_.ConstInt(ScalarType::Int32, 1), {first});
+  {
+    ir::Builder::InsertionGuard g(b_);
+    ir::Block* body = loop->region(0);
+    b_.SetInsertionPoint(body);
+    ir::Op* map = b_.TileMap({body->arg(1), slice(t, body->arg(0))}, st.elem);
+    {
+      ir::Builder::InsertionGuard g2(b_);
+      b_.SetInsertionPoint(map->region(0));
+      ir::Value* r = InlineFunc(func, {map->region(0)->arg(0), map->region(0)->arg(1)});
+      b_.Yield({Convert(r, st.ElemValueType())});
+    }
+    b_.Yield({map->result()});
+  }
+  return loop->result(0);
 }
 
 ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {

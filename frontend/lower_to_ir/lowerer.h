@@ -157,6 +157,7 @@ class Lowerer {
   ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
   ir::Value* TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b);
   ir::Value* LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt);
+  ir::Value* ReduceWithFunc(int func, ir::Value* t, int axis);
   std::vector<ir::Value*> Offsets(const sema::CallInfo& ci, int param, int ndim);
 
   ir::Loc LocOf(SourceRange r) const { return ir::Loc{file_, r}; }

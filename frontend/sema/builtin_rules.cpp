@@ -595,12 +595,22 @@ bool TileAxisInRange(CallContext& c) {
 bool ReduceCombiner(CallContext& c) {
   const Type* ft = c.TypeOf(Param::Op);
   const Type* t = c.TypeOf(Param::A);
-  const char* supported = "; the combiners supported are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
-                          "`wp.bit_or` and `wp.bit_xor`";
+  const char* supported = "; the builtin combiners are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
+                          "`wp.bit_or` and `wp.bit_xor` (or pass a `@wp.func` of two elements)";
   if (ft->callee.kind == CalleeKind::UserFunc) {
-    c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
-            "a `@wp.func` combiner (" + c.Quoted(Param::Op) + ") for " + c.bname + " is not supported yet" + supported);
-    return false;
+    // A @wp.func combines two elements of the tile's type into one of that type.
+    c.EnsureFuncChecked(ft->callee.index);
+    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    const Type* et = t->elem.is_struct() ? nullptr : c.types.FromElem(t->elem);
+    bool ok = et && f.num_params == 2 && f.Param(0)->type == et && f.Param(1)->type == et && f.return_type == et;
+    if (!ok) {
+      c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+              "`" + f.name + "` cannot combine the elements of tile " + c.Quoted(Param::A) +
+                  ": a combiner takes two `" + (et ? TypeName(et) : std::string("?")) + "` and returns one");
+      return false;
+    }
+    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    return true;
   }
   const Builtin& b = BuiltinTable()[ft->callee.index];
   ir::ReduceKind kind;

@@ -318,3 +318,54 @@ def rows(a: wp.array2d[float], b: wp.array2d[float], c: wp.array3d[float], d: wp
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// tile_reduce with a @wp.func combiner: a left fold from the first element (slice), on a
+// non-associative combiner so that the order is visible, along each axis and over all.
+template <typename T>
+void FuncFold(const std::string& dtype) {
+  auto c = CompileText(WithDType(R"(
+@wp.func
+def mix(a: {T}, b: {T}) -> {T}:
+    return a * {T}(2) - b
+
+@wp.kernel
+def k(x: wp.array2d[{T}], a: wp.array[{T}], b: wp.array[{T}], all: wp.array[{T}]):
+    t = wp.tile_load(x, shape=(3, 5))
+    wp.tile_store(a, wp.tile_reduce(mix, t, axis=0))
+    wp.tile_store(b, wp.tile_reduce(mix, t, axis=1))
+    wp.tile_store(all, wp.tile_reduce(mix, t))
+)",
+                                 dtype));
+  ASSERT_TRUE(c.module);
+  std::vector<T> x = Inputs<T>(15, 4);
+  auto mix = [](T p, T q) { return T(p * T(2) - q); };
+  for (int bd : {1, 3, 32}) {
+    std::vector<T> a(5, T(-99)), b(3, T(-99)), all(1, T(-99));
+    tilec_array xa = View(x.data(), {3, 5}), aa = View(a.data(), {5}), ba = View(b.data(), {3}),
+                la = View(all.data(), {1});
+    Launch(c.Entry("k"), {&xa, &aa, &ba, &la}, {1}, bd);
+    for (int j = 0; j < 5; ++j) {
+      T r = x[size_t(j)];
+      for (int i = 1; i < 3; ++i) r = mix(r, x[size_t(i * 5 + j)]);
+      EXPECT_EQ(a[size_t(j)], r) << dtype << " bd=" << bd << " column " << j;
+    }
+    for (int i = 0; i < 3; ++i) {
+      T r = x[size_t(i * 5)];
+      for (int j = 1; j < 5; ++j) r = mix(r, x[size_t(i * 5 + j)]);
+      EXPECT_EQ(b[size_t(i)], r) << dtype << " bd=" << bd << " row " << i;
+    }
+    T r = x[0];
+    for (int k = 1; k < 15; ++k) r = mix(r, x[size_t(k)]);
+    EXPECT_EQ(all[0], r) << dtype << " bd=" << bd;
+  }
+}
+
+TEST(TileReduceFunc, LeftFoldAlongEachAxisInt32) { FuncFold<int32_t>("wp.int32"); }
+TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat32) { FuncFold<float>("wp.float32"); }
+TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat64) { FuncFold<double>("wp.float64"); }
+
+}  // namespace
+}  // namespace tilec

@@ -195,3 +195,31 @@ def mapped(x: wp.array1d[wp.float64], p: wp.array1d[wp.float64], y: wp.array1d[w
 
 }  // namespace
 }  // namespace tilec::adtest
+
+namespace tilec::adtest {
+namespace {
+
+// A @wp.func combiner is a left fold built from tile_view, tile_map and a loop: its gradient
+// is that of the fold, checked here with a non-associative combiner along each axis and over
+// every element.
+TEST(SourceReduceGrad, FuncCombinerIsAFoldWithItsOwnGradient) {
+  SourceKernel k = FromSource(R"(
+@wp.func
+def mix(a: wp.float64, b: wp.float64) -> wp.float64:
+    return a * wp.float64(0.5) + b * b
+
+@wp.kernel
+def fold(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.float64], c: wp.array1d[wp.float64]):
+    t = wp.tile_load(x, shape=(3, 4))
+    wp.tile_store(a, wp.tile_reduce(mix, t, axis=0))
+    wp.tile_store(b, wp.tile_reduce(mix, t, axis=1))
+    wp.tile_store(c, wp.tile_reduce(mix, t))
+)",
+                              "fold");
+  CheckGradients(k.c, {HostArray::Float({3, 4}, Seq(12, -0.9, 0.17)), HostArray::Float({4}, Seq(4, 0, 0)),
+                       HostArray::Float({3}, Seq(3, 0, 0)), HostArray::Float({1}, Seq(1, 0, 0))},
+                 GradCheck{});
+}
+
+}  // namespace
+}  // namespace tilec::adtest
