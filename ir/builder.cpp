@@ -313,6 +313,10 @@ Op* Builder::TileSort(Value* keys, Value* values) {
                 {keys->type().WithStorage(Storage::Shared), values->type().WithStorage(Storage::Shared)});
 }
 
+Value* Builder::TileMatmul(Value* a, Value* b, Value* c) {
+  return Create(OpCode::TileMatmul, {a, b, c}, {c->type().WithStorage(Storage::Register)})->result();
+}
+
 Op* Builder::TileMap(const std::vector<Value*>& tiles, ElemType result_elem) {
   Type rt = tiles.empty() ? Type::None() : tiles[0]->type();
   rt.elem = result_elem;

@@ -105,6 +105,8 @@ class Builder {
   // Both tiles permuted into ascending order of `keys` (stable); returns the op (results:
   // sorted keys, values).
   Op* TileSort(Value* keys, Value* values);
+  // c + a @ b in c's type (a (M, K), b (K, N), c (M, N)).
+  Value* TileMatmul(Value* a, Value* b, Value* c);
   // A map whose region receives one element of each input and must yield the result
   // element (of `result_elem`); the caller fills op->region(0).
   Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);

@@ -24,7 +24,7 @@ enum class OpCode : uint8_t {
 // per stage, reached through switches without `default:` (-Werror=switch).
 enum class OpFamily : uint8_t {
   Constant, Tid, Select, Elementwise, Compare, Logic, Array, Struct, TileBuild, TileMap,
-  TileReduce, TileScan, TileSort, TileShape, TileElement, TileMemory, Print, Control, Terminator,
+  TileReduce, TileScan, TileSort, TileMatmul, TileShape, TileElement, TileMemory, Print, Control, Terminator,
 };
 
 // What an op does beyond computing its results from its operands.

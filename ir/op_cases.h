@@ -27,6 +27,7 @@
 #define TILEC_OPS_TileReduce(X) X(TileSum) X(TileReduce)
 #define TILEC_OPS_TileScan(X) X(TileScan)
 #define TILEC_OPS_TileSort(X) X(TileSort)
+#define TILEC_OPS_TileMatmul(X) X(TileMatmul)
 #define TILEC_OPS_TileShape(X) X(TileBroadcast) X(TileReshape) X(TilePermute)
 #define TILEC_OPS_TileElement(X) \
   X(TileExtract) X(TileInsert) X(TileView) X(TileAssign) X(TileGather) X(TileScatterAdd)
@@ -76,6 +77,7 @@ TILEC_CHECK_FAMILY(TileMap);
 TILEC_CHECK_FAMILY(TileReduce);
 TILEC_CHECK_FAMILY(TileScan);
 TILEC_CHECK_FAMILY(TileSort);
+TILEC_CHECK_FAMILY(TileMatmul);
 TILEC_CHECK_FAMILY(TileShape);
 TILEC_CHECK_FAMILY(TileElement);
 TILEC_CHECK_FAMILY(TileMemory);
@@ -88,7 +90,7 @@ static_assert(0 TILEC_OPS_Constant(TILEC_OP_ONE) TILEC_OPS_Tid(TILEC_OP_ONE) TIL
               TILEC_OPS_Elementwise(TILEC_OP_ONE) TILEC_OPS_Compare(TILEC_OP_ONE) TILEC_OPS_Logic(TILEC_OP_ONE)
               TILEC_OPS_Array(TILEC_OP_ONE) TILEC_OPS_Struct(TILEC_OP_ONE) TILEC_OPS_TileBuild(TILEC_OP_ONE)
               TILEC_OPS_TileMap(TILEC_OP_ONE) TILEC_OPS_TileReduce(TILEC_OP_ONE) TILEC_OPS_TileScan(TILEC_OP_ONE)
-              TILEC_OPS_TileSort(TILEC_OP_ONE)
+              TILEC_OPS_TileSort(TILEC_OP_ONE) TILEC_OPS_TileMatmul(TILEC_OP_ONE)
               TILEC_OPS_TileShape(TILEC_OP_ONE) TILEC_OPS_TileElement(TILEC_OP_ONE) TILEC_OPS_TileMemory(TILEC_OP_ONE)
               TILEC_OPS_Print(TILEC_OP_ONE) TILEC_OPS_Control(TILEC_OP_ONE) TILEC_OPS_Terminator(TILEC_OP_ONE)
                   == ir::kNumOpCodes,

@@ -109,7 +109,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-      TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+      TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
       TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
         return false;
     }
@@ -211,7 +211,7 @@ class Verifier {
       // Not elementwise: VerifyOp sends them elsewhere.
       case OpCode::Cast: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Control) TILEC_CASES(Terminator)
         break;
@@ -300,7 +300,7 @@ class Verifier {
       case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
       TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
       TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-      TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
+      TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
       TILEC_CASES(Control) TILEC_CASES(Terminator)
         return;
     }
@@ -404,7 +404,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Terminator)
         return;  // not control flow: VerifyOp sends them elsewhere
@@ -426,7 +426,7 @@ class Verifier {
         break;
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
       TILEC_CASES(Control)
         break;  // not terminators
@@ -470,6 +470,20 @@ class Verifier {
         if (!gather && (op.operand(2)->type().WithStorage(Storage::Register) != sliced ||
                         op.result()->type() != t.WithStorage(Storage::Register)))
           Error(&op, "source must be " + T(sliced) + " and the result " + T(t.WithStorage(Storage::Register)));
+        return;
+      }
+      case OpCode::TileMatmul: {
+        if (!Arity(op, 3, 1)) return;
+        const Type& a = op.operand(0)->type();
+        const Type& bt = op.operand(1)->type();
+        const Type& ct = op.operand(2)->type();
+        auto is_float_2d = [](const Type& t) { return t.is_tile() && t.ndim == 2 && !t.elem.is_struct() && IsFloat(t.elem.scalar); };
+        if (!is_float_2d(a) || !is_float_2d(bt) || !is_float_2d(ct) || a.shape[1] != bt.shape[0] ||
+            ct.shape[0] != a.shape[0] || ct.shape[1] != bt.shape[1]) {
+          Error(&op, "expected float tiles (M, K), (K, N) and (M, N), found " + T(a) + ", " + T(bt) + " and " + T(ct));
+          return;
+        }
+        if (op.result()->type() != ct.WithStorage(Storage::Register)) Error(&op, "result must have the accumulator's type");
         return;
       }
       case OpCode::TileSort: {
@@ -736,7 +750,7 @@ class Verifier {
       }
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise) TILEC_CASES(Select)
       TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control)
       TILEC_CASES(Terminator)
         return;  // not shape ops

@@ -144,7 +144,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     }
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(op, "block-serial array emitter");
   }

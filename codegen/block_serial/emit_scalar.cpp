@@ -283,7 +283,7 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Cast: return EmitCast(a[0], in, out);  // taken above, before any widening
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(code, "scalar elementwise emitter");
   }
@@ -296,7 +296,7 @@ llvm::Value* Emitter::EmitLogic(OpCode code, llvm::Value* a, llvm::Value* b) {
     case OpCode::Or: return b_.CreateOr(a, b);
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(code, "logic emitter");
   }
@@ -311,7 +311,7 @@ llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value
     case OpCode::FieldSet: return b_.CreateInsertValue(s, ToMem(v, def.fields[field].type), {field});
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(op.code(), "struct emitter");
   }
@@ -484,6 +484,26 @@ llvm::Value* Emitter::SortRank(llvm::Value* keys, const ir::ElemType& e, int64_t
     b_.CreateStore(b_.CreateAdd(cur, b_.CreateZExt(before, b_.getInt64Ty())), rank);
   });
   return b_.CreateLoad(b_.getInt64Ty(), rank);
+}
+
+llvm::Value* Emitter::MatmulElement(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c_elem,
+                                    llvm::Value* i, llvm::Value* j, llvm::Value* acc) {
+  const ir::Type& at = op.operand(0)->type();
+  const ir::Type& bt = op.operand(1)->type();
+  const ScalarType cs = op.operand(2)->type().elem.scalar, acc_s = AccType(cs);
+  const int64_t K = at.shape[1], N = bt.shape[1];
+  auto load = [&](llvm::Value* buf, const ir::ElemType& e, llvm::Value* lin) {
+    llvm::Value* v = FromMem(b_.CreateLoad(MemTy(e), b_.CreateInBoundsGEP(MemTy(e), buf, {lin})), e);
+    return EmitCast(v, e.scalar, acc_s);
+  };
+  b_.CreateStore(EmitCast(c_elem, cs, acc_s), acc);
+  EmitCountedLoop(I64(K), [&](llvm::Value* k) {
+    llvm::Value* x = load(a, at.elem, b_.CreateAdd(b_.CreateMul(i, I64(K)), k));
+    llvm::Value* y = load(b, bt.elem, b_.CreateAdd(b_.CreateMul(k, I64(N)), j));
+    llvm::Value* cur = b_.CreateLoad(ValTy(acc_s), acc);
+    b_.CreateStore(b_.CreateFAdd(cur, b_.CreateFMul(x, y)), acc);
+  });
+  return EmitCast(b_.CreateLoad(ValTy(acc_s), acc), acc_s, cs);
 }
 
 }  // namespace tilec::codegen::bs

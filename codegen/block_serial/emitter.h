@@ -79,6 +79,12 @@ class Emitter : public OpDispatcher {
   llvm::Value* PermuteSourceIndex(const ir::Type& in, const std::vector<int64_t>& perm,
                                   const std::vector<llvm::Value*>& out_coords);
 
+  // tile_matmul's element (i, j): c's element plus the K products of row i of a and column j
+  // of b, in order of k, in AccType(c). `a`, `b` are flat buffers (row-major); `c_elem` the
+  // accumulator's start in value form. Shared with SIMT.
+  llvm::Value* MatmulElement(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c_elem, llvm::Value* i,
+                             llvm::Value* j, llvm::Value* acc_slot);
+
   // ---- element access, shared with SIMT (each result element computed the same way) ----
   // Offsets of tile_view / tile_assign (the op's operands from `first`, lowered by the
   // caller's `get`), as i64.

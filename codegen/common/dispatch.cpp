@@ -29,7 +29,7 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
                                                 op.num_operands() > 1 ? ValueOf(op.operand(1)) : nullptr));
       break;
     case ir::OpFamily::TileBuild: case ir::OpFamily::TileMap: case ir::OpFamily::TileReduce:
-    case ir::OpFamily::TileScan: case ir::OpFamily::TileSort: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
+    case ir::OpFamily::TileScan: case ir::OpFamily::TileSort: case ir::OpFamily::TileMatmul: case ir::OpFamily::TileShape: case ir::OpFamily::TileElement:
       EmitTileOp(op);
       break;
     case ir::OpFamily::TileMemory: EmitTileMemoryOp(op); break;

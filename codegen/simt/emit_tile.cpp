@@ -319,6 +319,20 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       tiles_[op.result()] = dst;
       return;
     }
+    case OpCode::TileMatmul: {
+      // Each lane computes its own elements from the shared copies of a and b.
+      llvm::Value* a = CrossLanePtr(op.operand(0));
+      llvm::Value* bm = CrossLanePtr(op.operand(1));
+      llvm::Value* acc = EntryAlloca(scalar_.ValTy(bs::Emitter::AccType(rt.elem.scalar)), "acc", 8);
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        llvm::Value* r = scalar_.MatmulElement(op, a, bm, LoadElem(op.operand(2), slot, lin), Coord(rt, lin, 0),
+                                               Coord(rt, lin, 1), acc);
+        StoreElem(dst, rt.elem, slot, lin, r);
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
     case OpCode::TileSort: {
       // Each lane ranks its own keys against the shared copy and writes them, with their
       // values, at their ranks in the shared results (the plan's barrier follows).

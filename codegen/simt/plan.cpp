@@ -262,7 +262,7 @@ class PlanBuilder {
         case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
         TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
         TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
           break;
       }
@@ -312,7 +312,7 @@ class PlanBuilder {
       // No global memory; their tile operands and results were added above.
       case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print) TILEC_CASES(Control)
       TILEC_CASES(Terminator)
         break;
@@ -390,7 +390,7 @@ class PlanBuilder {
         }
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
         TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
-        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
+        TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
         TILEC_CASES(TileMemory) TILEC_CASES(Print) {
           std::vector<Access> pre, post;
           bool internal = false;

@@ -221,6 +221,28 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       WriteTile(arg(P::Dst), b_.TileAssign(dst, src, offs, std::vector<int64_t>(size_t(dst->type().ndim), 1)));
       return nullptr;
     }
+    case LK::TileMatmul: {
+      ir::Value* a = Expr(arg(P::A));
+      ir::Value* bm = Expr(arg(P::B));
+      const ast::Expr* out = arg(P::Out);
+      if (!out) return b_.TileMatmul(a, bm, ZeroValue(rt));
+      // out = alpha * a @ b + beta * out; with the defaults (1, 1), the accumulation into out.
+      ir::Value* o = Expr(out);
+      const ast::Expr* alpha = arg(P::Alpha);
+      const ast::Expr* beta = arg(P::Beta);
+      ir::Value* r;
+      if (!alpha && !beta) {
+        r = b_.TileMatmul(a, bm, o);
+      } else {
+        ir::Type et = o->type().ElemValueType();
+        ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)));
+        if (alpha) prod = TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), et));
+        ir::Value* keep = beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o;
+        r = b_.Binary(OpCode::Add, prod, keep);
+      }
+      WriteTile(out, r);
+      return nullptr;
+    }
     case LK::TileSort: {
       ir::Op* op = b_.TileSort(Expr(arg(P::Keys)), Expr(arg(P::Values)));
       WriteTile(arg(P::Keys), op->result(0));

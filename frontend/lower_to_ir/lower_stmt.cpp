@@ -176,9 +176,11 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
       // A call that updates a tile variable in place (wp.tile_axpy's `dest`) rebinds it.
       const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
       if (ci && ci->builtin && ci->overload) {
-        for (sema::Param p : {sema::Param::Dest, sema::Param::Dst, sema::Param::Keys, sema::Param::Values}) {
+        for (sema::Param p : {sema::Param::Dest, sema::Param::Dst, sema::Param::Keys, sema::Param::Values,
+                              sema::Param::Out}) {
           sema::LowerKind lk = ci->builtin->lower.kind;
-          if (lk != sema::LowerKind::TileAxpy && lk != sema::LowerKind::TileAssign && lk != sema::LowerKind::TileSort)
+          if (lk != sema::LowerKind::TileAxpy && lk != sema::LowerKind::TileAssign && lk != sema::LowerKind::TileSort &&
+              lk != sema::LowerKind::TileMatmul)
             break;
           int k = ci->overload->Index(p);
           if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) in_place(ci->args[k]);

@@ -545,6 +545,59 @@ bool SortArgs(CallContext& c) {
   return true;
 }
 
+// tile_matmul(a, b[, out, alpha, beta]): 2-D tiles of float16/32/64 with agreeing extents;
+// `out` is updated in place; alpha and beta are numbers.
+bool MatmulArgs(CallContext& c) {
+  auto is_float_2d = [](const Type* t) {
+    return t->ndim == 2 && !t->elem.is_struct() &&
+           (t->elem.scalar == ScalarType::Float16 || t->elem.scalar == ScalarType::Float32 ||
+            t->elem.scalar == ScalarType::Float64);
+  };
+  std::vector<Param> tiles = {Param::A, Param::B};
+  if (c.Has(Param::Out)) tiles.push_back(Param::Out);
+  for (Param p : tiles)
+    if (!is_float_2d(c.TypeOf(p))) {
+      c.Error(Code::BadTileMatmul, c.Range(p),
+              c.bname + " multiplies 2-D tiles of float16, float32 or float64; " + c.Quoted(p) + " is `" +
+                  TypeName(c.TypeOf(p)) + "`");
+      return false;
+    }
+  const Type* a = c.TypeOf(Param::A);
+  const Type* b = c.TypeOf(Param::B);
+  if (a->shape[1] != b->shape[0]) {
+    c.Error(Code::BadTileMatmul, c.Range(Param::B),
+            c.bname + ": `a` is `" + DimsText(a->shape) + "` and `b` is `" + DimsText(b->shape) +
+                "`; the columns of `a` must match the rows of `b`");
+    return false;
+  }
+  if (!c.Has(Param::Out)) return true;
+  const Type* out = c.TypeOf(Param::Out);
+  if (out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1]) {
+    c.Error(Code::BadTileMatmul, c.Range(Param::Out),
+            c.bname + ": `out` must be `(" + std::to_string(a->shape[0]) + ", " + std::to_string(b->shape[1]) +
+                ")` for `a` of `" + DimsText(a->shape) + "` and `b` of `" + DimsText(b->shape) + "`, found `" +
+                DimsText(out->shape) + "`");
+    return false;
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::Out).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Out),
+            "`out` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one");
+    return false;
+  }
+  const Type* et = c.types.FromElem(out->elem);
+  for (Param p : {Param::Alpha, Param::Beta}) {
+    if (!c.Has(p)) continue;
+    CallArg& s = c.Arg(p);
+    if (!c.checker.Convert(s.expr, s.info, et)) {
+      c.Error(Code::ArgumentTypeMismatch, s.range,
+              c.Quoted(p) + " of " + c.bname + " is `" + TypeName(s.info.type) + "`; it must convert to `out`'s `" +
+                  TypeName(et) + "`");
+      return false;
+    }
+  }
+  return true;
+}
+
 // tile_extract(a, i, ...): one index per dimension of `a`.
 bool ExtractIndexCount(CallContext& c) {
   const Type* t = c.TypeOf(Param::A);
@@ -1022,6 +1075,12 @@ bool FormTileMap(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormMatmulOfAB(CallContext& c, ExprInfo& out) {
+  const Type* a = c.TypeOf(Param::A);
+  out.type = c.types.Tile(a->elem, {a->shape[0], c.TypeOf(Param::B)->shape[1]}, Storage::Register);
+  return true;
+}
+
 bool FormViewOfT(CallContext& c, ExprInfo& out) {
   const Type* t = c.TypeOf(Param::T);
   std::vector<int64_t> shape;
@@ -1194,6 +1253,8 @@ const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::Ti
                            &sema::IntElemTile};
 const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
                            &sema::DotOperands};
+const RuleSpec MatmulArgs{"MatmulArgs", {Code::BadTileMatmul, Code::InPlaceTargetNotVariable, Code::ArgumentTypeMismatch},
+                          {P::A, P::B}, &sema::MatmulArgs};
 const RuleSpec ViewArgs{"ViewArgs", {Code::BadTileRegion}, {P::T, P::Offset}, &sema::ViewArgs};
 const RuleSpec AssignArgs{"AssignArgs", {Code::BadTileRegion, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
                           {P::Dst, P::Src}, &sema::AssignArgs};
@@ -1228,6 +1289,7 @@ const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
 const ResultSpec TileOfDType{"TileOfDType", {P::T, P::DType}, &FormTileOfDType};
 const ResultSpec OneInt32{"OneInt32", {}, &FormOneInt32};
 const ResultSpec ElementOfA{"ElementOfA", {P::A}, &FormElementOfA};
+const ResultSpec MatmulOfAB{"MatmulOfAB", {P::A, P::B}, &FormMatmulOfAB};
 const ResultSpec ViewOfT{"ViewOfT", {P::T, P::Offset}, &FormViewOfT};
 const ResultSpec Tid{"Tid", {}, &FormTid};
 const ResultSpec ArrayElement{"ArrayElement", {P::A}, &FormArrayElement};

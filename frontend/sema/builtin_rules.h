@@ -42,6 +42,8 @@ extern const RuleSpec AssignArgs;          // tile_assign: src fits in dst at of
                                            //                                              E0226, E0224
 extern const RuleSpec SortArgs;            // tile_sort: keys numeric, values of its shape, both variables
                                            //                                              E0228, E0224
+extern const RuleSpec MatmulArgs;          // tile_matmul: float 2-D tiles (M,K) (K,N) (M,N), out a variable
+                                           //                                  E0230, E0224, E0106
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
@@ -69,6 +71,7 @@ extern const ResultSpec TileElement;         // t[i, j]: the element type
 extern const ResultSpec TileArith;           // register tile, shape and dtype of the tile operand
 extern const ResultSpec TileOfDType;         // tile_astype: `dtype`, t's shape, register
 extern const ResultSpec OneInt32;            // argmin/argmax: shape (1,) of int32, register
+extern const ResultSpec MatmulOfAB;         // tile_matmul(a, b): (M, N) of a's dtype, register
 extern const ResultSpec ViewOfT;            // tile_view: the kept extents, or `shape`, register
 extern const ResultSpec ElementOfA;          // tile_extract: a's element type
 extern const ResultSpec Tid;                 // int32, or a tuple of int32 when unpacked

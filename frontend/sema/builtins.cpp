@@ -289,6 +289,15 @@ std::vector<Builtin> MakeTable() {
          true, Differentiable::Yes, "docs/tile_sort.rst", Lower(LowerKind::TileSort)});
   }
 
+  // ---- linear algebra
+  {
+    ParamSpec b = Req(N::B, K::Runtime, P::Tile), out = Req(N::Out, K::Runtime, P::Tile);
+    ParamSpec alpha = OptInt(N::Alpha, K::Runtime, P::Numeric, 1), beta = OptInt(N::Beta, K::Runtime, P::Numeric, 1);
+    add({"tile_matmul", "wp",
+         {{{ta, b}, &Res::MatmulOfAB, {&R::MatmulArgs}}, {{ta, b, out, alpha, beta}, &Res::Void, {&R::MatmulArgs}}},
+         true, Differentiable::Yes, "docs/tile_matmul.rst", Lower(LowerKind::TileMatmul)});
+  }
+
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
        "docs/tile_transpose.rst", LowerPermute({1, 0})});
@@ -480,6 +489,8 @@ const char* ParamName(Param p) {
     case Param::Dst: return "dst";
     case Param::Keys: return "keys";
     case Param::Values: return "values";
+    case Param::Out: return "out";
+    case Param::Beta: return "beta";
   }
   return "?";
 }

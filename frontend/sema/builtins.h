@@ -49,7 +49,7 @@ enum class DefaultKind : uint8_t {
 // parameter its row lacks is found when the table is built, not when a user hits it.
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
-  Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values,
+  Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -119,6 +119,7 @@ enum class LowerKind : uint8_t {
   TileView,          // wp.tile_view: `offset` ints drop dimensions, or with `shape` a sub-tile
   TileAssign,        // `src` written into `dst` at `offset`, updating the variable `dst` names
   TileSort,          // `keys` and `values` sorted, updating the variables they name
+  TileMatmul,        // `a` @ `b`; with `out`: alpha * a @ b + beta * out, updating `out`
   AtomicAdd,
   Math,              // scalar `op`; also what tile_map applies per element
   Print,

@@ -47,6 +47,7 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
     case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView:
     case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileSort:
+    case OpCode::TileMatmul:
       return RuleFamily::Other;
     case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
     case OpCode::TileReshape: case OpCode::TilePermute:

@@ -97,7 +97,7 @@ void Generator::MemoryRule(const ir::Op& op) {
     case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
       return;  // not memory ops: ReverseOp sends them to other rules
   }

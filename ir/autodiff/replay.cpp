@@ -60,7 +60,7 @@ void Generator::ReplayBlock(const ir::Block& src) {
       case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::TileLoad:
       case OpCode::TileLoadIndexed: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise)
       TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct)
-      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
       TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Control)
         CloneOp(op);
     }

@@ -103,7 +103,7 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
     case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor:
     case OpCode::Ceil: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
     TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::vector<ir::Value*>(x.size(), nullptr);
@@ -246,6 +246,18 @@ void Generator::OtherRule(const ir::Op& op) {
       // r = dst + src scattered at idx  =>  ddst = d, dsrc = d[idx]
       if (Active(op.operand(0))) Accum(op.operand(0), d);
       if (Active(op.operand(2))) Accum(op.operand(2), b_.TileGather(d, P(op.operand(1)), int(op.axis())));
+      return;
+    }
+    case OpCode::TileMatmul: {
+      // r = c + a @ b  =>  da = d @ b^T, db = a^T @ d, dc = d (each in its own type)
+      const ir::Value* a = op.operand(0);
+      const ir::Value* bm = op.operand(1);
+      const ir::Value* c = op.operand(2);
+      if (Active(a))
+        Accum(a, b_.TileMatmul(d, b_.TilePermute(P(bm), {1, 0}), Zero(AdjType(a->type().WithStorage(ir::Storage::Register)))));
+      if (Active(bm))
+        Accum(bm, b_.TileMatmul(b_.TilePermute(P(a), {1, 0}), d, Zero(AdjType(bm->type().WithStorage(ir::Storage::Register)))));
+      if (Active(c)) Accum(c, d);
       return;
     }
     case OpCode::TileSort:  // SortRule

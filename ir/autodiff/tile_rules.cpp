@@ -158,7 +158,7 @@ void Generator::TileShapeRule(const ir::Op& op) {
     }
     case OpCode::TileSum: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise)
     TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
-    TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileSort) TILEC_CASES(TileElement)
+    TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileElement)
     TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return;  // not generic tile ops: ReverseOp sends them to other rules
   }

@@ -77,7 +77,7 @@ std::optional<ConstVal> FoldInt(OpCode code, int64_t a, int64_t b, ScalarType t)
     case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
     case OpCode::Clamp: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
     TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
-    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;
@@ -102,7 +102,7 @@ std::optional<ConstVal> FoldFloat(OpCode code, double a, double b, ScalarType t)
     case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: TILEC_CASES(Constant)
     TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
     TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
     TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;
   }
@@ -175,7 +175,7 @@ std::optional<ConstVal> Fold(const Op& op) {
     case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
     case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Array) TILEC_CASES(Struct)
-    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+    TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
     TILEC_CASES(Control) TILEC_CASES(Terminator)
       return std::nullopt;

@@ -369,3 +369,50 @@ TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat64) { FuncFold<double>("wp.float6
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// tile_matmul accumulating over a loop of K slices (Warp's page), with shapes that are not a
+// multiple of the block, in float32 and float64 and with a float64 accumulator for float32
+// factors; the reference adds the K products in order of k in the accumulator's type.
+template <typename TA, typename TC>
+void Matmul(const std::string& ta, const std::string& tc) {
+  std::string src = R"(
+@wp.kernel
+def gemm(a: wp.array2d[{A}], b: wp.array2d[{A}], c: wp.array2d[{C}]):
+    acc = wp.tile_load(c, shape=(5, 7))
+    for k in range(2):
+        x = wp.tile_load(a, shape=(5, 3), offset=(0, k * 3))
+        y = wp.tile_load(b, shape=(3, 7), offset=(k * 3, 0))
+        wp.tile_matmul(x, y, acc)
+    wp.tile_store(c, acc)
+)";
+  for (size_t p; (p = src.find("{A}")) != std::string::npos;) src.replace(p, 3, ta);
+  for (size_t p; (p = src.find("{C}")) != std::string::npos;) src.replace(p, 3, tc);
+  auto c = CompileText(src);
+  ASSERT_TRUE(c.module);
+  std::vector<TA> a(5 * 6), b(6 * 7);
+  for (size_t i = 0; i < a.size(); ++i) a[i] = TA(double(int(i * 7 % 11) - 5) * 0.375);
+  for (size_t i = 0; i < b.size(); ++i) b[i] = TA(double(int(i * 5 % 13) - 6) * 0.625);
+  for (int bd : {1, 3, 32}) {
+    std::vector<TC> out(35), ref(35);
+    for (size_t i = 0; i < out.size(); ++i) out[i] = ref[i] = TC(double(i) * 0.5);
+    for (int i = 0; i < 5; ++i)
+      for (int j = 0; j < 7; ++j) {
+        TC acc = ref[size_t(i * 7 + j)];
+        for (int kk = 0; kk < 6; ++kk) acc = TC(acc + TC(a[size_t(i * 6 + kk)]) * TC(b[size_t(kk * 7 + j)]));
+        ref[size_t(i * 7 + j)] = acc;
+      }
+    tilec_array aa = View(a.data(), {5, 6}), ba = View(b.data(), {6, 7}), ca = View(out.data(), {5, 7});
+    Launch(c.Entry("gemm"), {&aa, &ba, &ca}, {1}, bd);
+    for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], ref[i]) << ta << "/" << tc << " bd=" << bd << " @" << i;
+  }
+}
+
+TEST(TileMatmul, AccumulatesOverSlicesFloat32) { Matmul<float, float>("wp.float32", "wp.float32"); }
+TEST(TileMatmul, AccumulatesOverSlicesFloat64) { Matmul<double, double>("wp.float64", "wp.float64"); }
+TEST(TileMatmul, Float32FactorsIntoFloat64) { Matmul<float, double>("wp.float32", "wp.float64"); }
+
+}  // namespace
+}  // namespace tilec

@@ -223,3 +223,30 @@ def fold(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.
 
 }  // namespace
 }  // namespace tilec::adtest
+
+namespace tilec::adtest {
+namespace {
+
+TEST(SourceMatmulGrad, ProductAccumulationAndScales) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def mm(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array2d[wp.float64], y: wp.array2d[wp.float64],
+       z: wp.array2d[wp.float64]):
+    ta = wp.tile_load(a, shape=(3, 2))
+    tb = wp.tile_load(b, shape=(2, 4))
+    acc = wp.tile_load(c, shape=(3, 4))
+    wp.tile_matmul(ta, tb, acc)
+    wp.tile_store(y, acc)
+    p = wp.tile_matmul(ta * ta, tb)
+    wp.tile_matmul(ta, tb, p, alpha=wp.float64(0.5), beta=wp.float64(-2.0))
+    wp.tile_store(z, p)
+)",
+                              "mm");
+  CheckGradients(k.c, {HostArray::Float({3, 2}, Seq(6, -0.7, 0.3)), HostArray::Float({2, 4}, Seq(8, 0.2, -0.15)),
+                       HostArray::Float({3, 4}, Seq(12, 0.1, 0.05)), HostArray::Float({3, 4}, Seq(12, 0, 0)),
+                       HostArray::Float({3, 4}, Seq(12, 0, 0))},
+                 GradCheck{});
+}
+
+}  // namespace
+}  // namespace tilec::adtest

@@ -50,6 +50,7 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileView: return {O::TileView};
     case LowerKind::TileAssign: return {O::TileAssign};
     case LowerKind::TileSort: return {O::TileSort};
+    case LowerKind::TileMatmul: return {O::TileMatmul, O::Mul, O::Add};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
     case LowerKind::Print: return {O::Print};
   }
