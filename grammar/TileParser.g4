@@ -21,6 +21,7 @@ small_stmt
   | FROM dotted_name IMPORT ( import_as_names
                             | LPAREN import_as_names RPAREN )            # FromImportSmall
   | ASSERT test ( COMMA test )?                 # AssertSmall
+  | RAISE ( test ( FROM test )? )?              # RaiseSmall
   ;
 
 // `a = b = value`, `x: T = v`, `x += v`, or a bare expression.
@@ -42,7 +43,7 @@ import_as_name : NAME ( AS NAME )? ;
 dotted_name : NAME ( DOT NAME )* ;
 
 compound_stmt
-  : if_stmt | while_stmt | for_stmt | with_stmt | funcdef | classdef | decorated ;
+  : if_stmt | while_stmt | for_stmt | with_stmt | try_stmt | funcdef | classdef | decorated ;
 
 if_stmt : IF test COLON block elif_clause* else_clause? ;
 elif_clause : ELIF test COLON block ;
@@ -51,6 +52,9 @@ while_stmt : WHILE test COLON block else_clause? ;
 for_stmt : FOR exprlist IN testlist COLON block else_clause? ;
 with_stmt : WITH with_item ( COMMA with_item )* COLON block ;
 with_item : test ( AS expr )? ;
+try_stmt : TRY COLON block ( except_clause+ else_clause? finally_clause? | finally_clause ) ;
+except_clause : EXCEPT ( test ( AS NAME )? )? COLON block ;
+finally_clause : FINALLY COLON block ;
 
 decorated : decorator+ ( funcdef | classdef ) ;
 decorator : AT test NEWLINE ;
@@ -66,7 +70,9 @@ block
   ;
 
 // ---- expressions, lowest precedence first
-test : or_test ( IF or_test ELSE test )? ;
+test : or_test ( IF or_test ELSE test )? | lambdef ;
+lambdef : LAMBDA ( lambda_param ( COMMA lambda_param )* COMMA? )? COLON test ;
+lambda_param : NAME ( ASSIGN test )? ;
 or_test : and_test ( OR and_test )* ;
 and_test : not_test ( AND not_test )* ;
 not_test : NOT not_test | comparison ;
@@ -91,7 +97,7 @@ trailer
 atom
   : LPAREN testlist_comp? RPAREN       # ParenAtom
   | LBRACK testlist_comp? RBRACK       # ListAtom
-  | LBRACE dictmaker? RBRACE           # DictAtom
+  | LBRACE dictorsetmaker? RBRACE      # DictAtom
   | NAME                               # NameAtom
   | number                             # NumberAtom
   | STRING+                            # StringAtom
@@ -102,8 +108,16 @@ atom
 
 number : DEC_INTEGER | HEX_INTEGER | OCT_INTEGER | BIN_INTEGER | FLOAT_NUMBER ;
 
-testlist_comp : test ( COMMA test )* COMMA? ;
-dictmaker : test COLON test ( COMMA test COLON test )* COMMA? ;
+// Left-factored after the first element, so that prediction never scans a whole element
+// (nested brackets would otherwise cost exponential time).
+testlist_comp : test ( comp_for | ( COMMA test )* COMMA? ) ;
+dictorsetmaker
+  : test ( COLON test ( comp_for | ( COMMA test COLON test )* COMMA? )
+         | comp_for
+         | ( COMMA test )* COMMA? ) ;
+// Comprehension clauses (host code only): `for` targets, then `for`/`if` clauses in order.
+comp_for : FOR exprlist IN or_test comp_iter? ;
+comp_iter : comp_for | IF or_test comp_iter? ;
 subscriptlist : subscript ( COMMA subscript )* COMMA? ;
 subscript
   : test? COLON test? ( COLON test? )?  # SliceSub
@@ -114,5 +128,5 @@ testlist : test ( COMMA test )* COMMA? ;
 arglist : argument ( COMMA argument )* COMMA? ;
 argument
   : NAME ASSIGN test                   # KeywordArg
-  | test                               # PositionalArg
+  | test comp_for?                     # PositionalArg
   ;

@@ -180,7 +180,7 @@ struct Dict : Expr {
 
 enum class StmtKind : uint8_t {
   ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Pass, Return,
-  FunctionDef, ClassDef, Import, ImportFrom, With, Assert,
+  FunctionDef, ClassDef, Import, ImportFrom, With, Assert, Try, Raise,
 };
 
 struct Stmt {
@@ -333,6 +333,59 @@ struct Assert : Stmt {
   static constexpr StmtKind kKind = StmtKind::Assert;
   explicit Assert(SourceRange r) : Stmt(kKind, r) {}
   ExprPtr test, msg;  // msg may be null
+};
+
+// ---------------------------------------------------------------- host-only constructs
+// The parser accepts these only outside kernels and funcs.
+
+struct ExceptHandler {
+  ExprPtr type;      // null for a bare `except:`
+  std::string name;  // `as name`; empty when absent
+  SourceRange range;
+  Body body;
+};
+
+struct Try : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Try;
+  explicit Try(SourceRange r) : Stmt(kKind, r) {}
+  Body body;
+  std::vector<ExceptHandler> handlers;
+  Body orelse, finalbody;
+};
+
+struct Raise : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Raise;
+  explicit Raise(SourceRange r) : Stmt(kKind, r) {}
+  ExprPtr exc, cause;  // both null for a bare `raise`
+};
+
+// Comprehensions, generator arguments and lambdas are Calls whose callee is a reserved Name
+// ("<listcomp>", "<lambda>", ...): the kernel passes switch over ExprKind exhaustively and
+// never meet them, and module-level constant folding sees an unknown call. The interpreter
+// recognises them by their class.
+struct CompClause {
+  ExprPtr target, iter;
+  std::vector<ExprPtr> ifs;
+};
+
+struct Comprehension : Call {
+  enum class Form : uint8_t { List, Dict, Set, Generator };
+  Comprehension(SourceRange r, Form f) : Call(r), form(f) {}
+  Form form;
+  ExprPtr elt;    // the element, or the key of a dict comprehension
+  ExprPtr value;  // dict comprehensions only
+  std::vector<CompClause> clauses;  // the `for` clauses in order, each with its `if`s
+};
+
+// `{a, b}`: the elements are the call's arguments (callee "<set>").
+struct SetDisplay : Call {
+  explicit SetDisplay(SourceRange r) : Call(r) {}
+};
+
+struct Lambda : Call {
+  explicit Lambda(SourceRange r) : Call(r) {}
+  std::vector<Param> params;
+  ExprPtr body;
 };
 
 // ---------------------------------------------------------------- module

@@ -114,6 +114,22 @@ class Printer {
           Line(indent + 1, "keyword", k.name, k.range);
           Expr(k.value.get(), indent + 2, "value");
         }
+        if (const auto* comp = dynamic_cast<const Comprehension*>(c)) {
+          Expr(comp->elt.get(), indent + 1, comp->value ? "key" : "elt");
+          Expr(comp->value.get(), indent + 1, "value");
+          for (const auto& cl : comp->clauses) {
+            Header(indent + 1, "for");
+            Expr(cl.target.get(), indent + 2, "target");
+            Expr(cl.iter.get(), indent + 2, "iter");
+            for (const auto& cond : cl.ifs) Expr(cond.get(), indent + 2, "if");
+          }
+        } else if (const auto* lam = dynamic_cast<const Lambda*>(c)) {
+          for (const auto& p : lam->params) {
+            Line(indent + 1, "param", p.name, p.range);
+            Expr(p.default_value.get(), indent + 2, "default");
+          }
+          Expr(lam->body.get(), indent + 1, "body");
+        }
         return;
       }
       case ExprKind::Attribute: {
@@ -277,6 +293,26 @@ class Printer {
         Line(indent, "", "Assert", r);
         Expr(a->test.get(), indent + 1, "test");
         Expr(a->msg.get(), indent + 1, "msg");
+        return;
+      }
+      case StmtKind::Try: {
+        const auto* t = s->As<Try>();
+        Line(indent, "", "Try", r);
+        Body(t->body, indent + 1, "body");
+        for (const auto& h : t->handlers) {
+          Line(indent + 1, "", "ExceptHandler" + (h.name.empty() ? "" : " " + h.name), h.range);
+          Expr(h.type.get(), indent + 2, "type");
+          Body(h.body, indent + 2, "body");
+        }
+        Body(t->orelse, indent + 1, "orelse");
+        Body(t->finalbody, indent + 1, "finalbody");
+        return;
+      }
+      case StmtKind::Raise: {
+        const auto* ra = s->As<Raise>();
+        Line(indent, "", "Raise", r);
+        Expr(ra->exc.get(), indent + 1, "exc");
+        Expr(ra->cause.get(), indent + 1, "cause");
         return;
       }
     }

@@ -61,6 +61,7 @@ int HexValue(char c) {
 }  // namespace
 
 ast::ExprPtr AstBuilder::Test(TileParser::TestContext* ctx) {
+  if (ctx->lambdef()) return Lambda(ctx->lambdef());
   auto ors = ctx->or_test();
   if (ors.size() == 1) return OrTest(ors[0]);
   auto e = std::make_unique<ast::IfExp>(Range(ctx));
@@ -205,7 +206,9 @@ void AstBuilder::Arguments(TileParser::ArglistContext* ctx, ast::Call& call) {
       call.keywords.push_back(std::move(k));
     } else {
       auto* pos = static_cast<TileParser::PositionalArgContext*>(arg);
-      ast::ExprPtr v = Test(pos->test());
+      ast::ExprPtr v = pos->comp_for() ? Comprehension(Range(pos), int(ast::Comprehension::Form::Generator),
+                                                      Test(pos->test()), nullptr, pos->comp_for())
+                                       : Test(pos->test());
       if (!call.keywords.empty()) {
         Error(diag::Code::PositionalAfterKeyword, v->range,
               "positional argument follows keyword argument `" + call.keywords.back().name + "`");
@@ -251,6 +254,9 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
   if (dynamic_cast<TileParser::FalseAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, false);
   if (auto* paren = dynamic_cast<TileParser::ParenAtomContext*>(ctx)) {
     auto* items = paren->testlist_comp();
+    if (items && items->comp_for())
+      return Comprehension(r, int(ast::Comprehension::Form::Generator), Test(items->test(0)), nullptr,
+                           items->comp_for());
     if (items && items->test().size() == 1 && items->COMMA().empty()) return Test(items->test(0));
     auto t = std::make_unique<ast::Tuple>(r);
     t->parenthesized = true;
@@ -259,21 +265,99 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
     return t;
   }
   if (auto* list = dynamic_cast<TileParser::ListAtomContext*>(ctx)) {
+    if (list->testlist_comp() && list->testlist_comp()->comp_for())
+      return Comprehension(r, int(ast::Comprehension::Form::List), Test(list->testlist_comp()->test(0)), nullptr,
+                           list->testlist_comp()->comp_for());
     auto l = std::make_unique<ast::List>(r);
     if (list->testlist_comp())
       for (auto* e : list->testlist_comp()->test()) l->elts.push_back(Test(e));
     return l;
   }
   auto* dict = static_cast<TileParser::DictAtomContext*>(ctx);
+  auto* maker = dict->dictorsetmaker();
+  if (maker && maker->COLON().empty()) {
+    if (maker->comp_for())
+      return Comprehension(r, int(ast::Comprehension::Form::Set), Test(maker->test(0)), nullptr, maker->comp_for());
+    HostOnly(r, "sets are");
+    auto set = std::make_unique<ast::SetDisplay>(r);
+    set->func = std::make_unique<ast::Name>(r, "<set>");
+    for (auto* e : maker->test()) set->args.push_back(Test(e));
+    return set;
+  }
+  if (maker && maker->comp_for())
+    return Comprehension(r, int(ast::Comprehension::Form::Dict), Test(maker->test(0)), Test(maker->test(1)),
+                         maker->comp_for());
   auto d = std::make_unique<ast::Dict>(r);
-  if (dict->dictmaker()) {
-    auto items = dict->dictmaker()->test();
+  if (maker) {
+    auto items = maker->test();
     for (size_t i = 0; i + 1 < items.size(); i += 2) {
       d->keys.push_back(Test(items[i]));
       d->values.push_back(Test(items[i + 1]));
     }
   }
   return d;
+}
+
+void AstBuilder::HostOnly(SourceRange r, const std::string& what) {
+  if (device_depth_ > 0) Error(diag::Code::UnsupportedSyntax, r, what + " not supported in kernel code (only in host code)");
+}
+
+ast::ExprPtr AstBuilder::Lambda(TileParser::LambdefContext* ctx) {
+  const SourceRange r = Range(ctx);
+  HostOnly(Range(ctx->LAMBDA()), "`lambda` expressions are");
+  auto l = std::make_unique<ast::Lambda>(r);
+  l->func = std::make_unique<ast::Name>(Range(ctx->LAMBDA()), "<lambda>");
+  bool defaults = false;
+  for (auto* p : ctx->lambda_param()) {
+    ast::Param param;
+    param.name = Text(p->NAME());
+    param.range = Range(p);
+    param.name_range = Range(p->NAME());
+    if (p->test()) {
+      param.default_value = Test(p->test());
+      defaults = true;
+    } else if (defaults) {
+      Error(diag::Code::SyntaxError, param.range, "non-default argument follows default argument");
+    }
+    for (const ast::Param& q : l->params)
+      if (q.name == param.name)
+        Error(diag::Code::SyntaxError, param.name_range, "duplicate argument '" + param.name + "' in function definition");
+    l->params.push_back(std::move(param));
+  }
+  l->body = Test(ctx->test());
+  return l;
+}
+
+ast::ExprPtr AstBuilder::Comprehension(SourceRange r, int form, ast::ExprPtr elt, ast::ExprPtr value,
+                                       TileParser::Comp_forContext* first) {
+  HostOnly(Range(first->FOR()), "comprehensions are");
+  auto f = ast::Comprehension::Form(form);
+  auto c = std::make_unique<ast::Comprehension>(r, f);
+  const char* callee = f == ast::Comprehension::Form::List  ? "<listcomp>"
+                       : f == ast::Comprehension::Form::Dict ? "<dictcomp>"
+                       : f == ast::Comprehension::Form::Set  ? "<setcomp>"
+                                                             : "<genexpr>";
+  c->func = std::make_unique<ast::Name>(r, callee);
+  c->elt = std::move(elt);
+  c->value = std::move(value);
+  for (TileParser::Comp_forContext* cf = first; cf;) {
+    ast::CompClause clause;
+    clause.target = Exprlist(cf->exprlist());
+    CheckTarget(*clause.target, "assign");
+    clause.iter = OrTest(cf->or_test());
+    TileParser::Comp_iterContext* it = cf->comp_iter();
+    cf = nullptr;
+    while (it) {
+      if (it->comp_for()) {
+        cf = it->comp_for();
+        break;
+      }
+      clause.ifs.push_back(OrTest(it->or_test()));
+      it = it->comp_iter();
+    }
+    c->clauses.push_back(std::move(clause));
+  }
+  return c;
 }
 
 ast::ExprPtr AstBuilder::Number(TileParser::NumberContext* ctx) {

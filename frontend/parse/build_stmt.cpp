@@ -72,6 +72,7 @@ void AstBuilder::Stmt(TileParser::StmtContext* ctx, ast::Body& out) {
   else if (c->while_stmt()) s = WhileStmt(c->while_stmt());
   else if (c->for_stmt()) s = ForStmt(c->for_stmt());
   else if (c->with_stmt()) s = WithStmt(c->with_stmt());
+  else if (c->try_stmt()) s = TryStmt(c->try_stmt());
   else if (c->funcdef()) s = FuncDef(c->funcdef(), {}, Range(c->funcdef()));
   else if (c->classdef()) s = ClassDef(c->classdef(), {}, Range(c->classdef()));
   else s = Decorated(c->decorated());
@@ -94,6 +95,13 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
     auto s = std::make_unique<ast::Assert>(r);
     s->test = Test(a->test(0));
     if (a->test().size() > 1) s->msg = Test(a->test(1));
+    return s;
+  }
+  if (auto* ra = dynamic_cast<TileParser::RaiseSmallContext*>(ctx)) {
+    HostOnly(Range(ra->RAISE()), "`raise` statements are");
+    auto s = std::make_unique<ast::Raise>(r);
+    if (!ra->test().empty()) s->exc = Test(ra->test(0));
+    if (ra->test().size() > 1) s->cause = Test(ra->test(1));
     return s;
   }
   if (auto* imp = dynamic_cast<TileParser::ImportSmallContext*>(ctx)) {
@@ -243,6 +251,23 @@ ast::StmtPtr AstBuilder::WithStmt(TileParser::With_stmtContext* ctx) {
     s->items.push_back(std::move(w));
   }
   Block(ctx->block(), s->body);
+  return s;
+}
+
+ast::StmtPtr AstBuilder::TryStmt(TileParser::Try_stmtContext* ctx) {
+  HostOnly(Range(ctx->TRY()), "`try` statements are");
+  auto s = std::make_unique<ast::Try>(Range(ctx));
+  Block(ctx->block(), s->body);
+  for (auto* ex : ctx->except_clause()) {
+    ast::ExceptHandler h;
+    h.range = Range(ex);
+    if (ex->test()) h.type = Test(ex->test());
+    if (ex->NAME()) h.name = Text(ex->NAME());
+    Block(ex->block(), h.body);
+    s->handlers.push_back(std::move(h));
+  }
+  if (ctx->else_clause()) Block(ctx->else_clause()->block(), s->orelse);
+  if (ctx->finally_clause()) Block(ctx->finally_clause()->block(), s->finalbody);
   return s;
 }
 

@@ -35,6 +35,7 @@ class AstBuilder {
   ast::StmtPtr WhileStmt(g::TileParser::While_stmtContext* ctx);
   ast::StmtPtr ForStmt(g::TileParser::For_stmtContext* ctx);
   ast::StmtPtr WithStmt(g::TileParser::With_stmtContext* ctx);
+  ast::StmtPtr TryStmt(g::TileParser::Try_stmtContext* ctx);
   ast::StmtPtr FuncDef(g::TileParser::FuncdefContext* ctx, std::vector<ast::ExprPtr> decorators,
                        SourceRange range);
   ast::StmtPtr ClassDef(g::TileParser::ClassdefContext* ctx, std::vector<ast::ExprPtr> decorators,
@@ -71,6 +72,12 @@ class AstBuilder {
   ast::ExprPtr Subscripts(g::TileParser::SubscriptlistContext* ctx);
   ast::ExprPtr Subscript(g::TileParser::SubscriptContext* ctx);
   void Arguments(g::TileParser::ArglistContext* ctx, ast::Call& call);
+  // Host-only syntax (comprehensions, lambda, try, raise): an error inside kernel code.
+  void HostOnly(SourceRange r, const std::string& what);
+  ast::ExprPtr Lambda(g::TileParser::LambdefContext* ctx);
+  // `elt for ... in ... if ...`: the clauses of `first` and everything nested in it.
+  ast::ExprPtr Comprehension(SourceRange r, int form, ast::ExprPtr elt, ast::ExprPtr value,
+                             g::TileParser::Comp_forContext* first);
 
  public:
   // A comma list: one element without a trailing comma is the element itself, else a Tuple.

@@ -9,6 +9,8 @@
 #include <ostream>
 
 #include "host/interp/args.h"
+#include "host/interp/exceptions.h"
+#include "host/interp/set_value.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
 
@@ -78,20 +80,31 @@ Value ToFloatValue(const Value& v) {
 Value MinMax(Interpreter& in, CallArgs& a, bool is_max) {
   const char* name = is_max ? "max" : "min";
   CallArgs kw_only{{}, a.kw};
-  ArgBinder b(name, kw_only, {"default"}, 0);
+  ArgBinder b(name, kw_only, {"default", "key"}, 0);
   std::vector<Value> items;
   if (a.pos.empty())
     TypeError(std::string(name) + " expected at least 1 argument, got 0");
   if (a.pos.size() == 1) items = IterateValue(in, a.pos[0]);
   else items = a.pos;
+  if (a.pos.size() > 1 && b.Has(0))
+    TypeError(std::string("Cannot specify a default for ") + name + "() with multiple positional arguments");
   if (items.empty()) {
     if (b.Has(0)) return b.Get(0);
     ValueError(std::string(name) + "() arg is an empty sequence");
   }
-  Value best = items[0];
+  bool keyed = b.Has(1) && !b.Get(1).IsNone();
+  auto key_of = [&](const Value& v) {
+    if (!keyed) return v;
+    CallArgs one{{v}, {}};
+    return in.CallValue(b.Get(1), one);
+  };
+  Value best = items[0], best_key = key_of(items[0]);
   for (size_t k = 1; k < items.size(); ++k) {
-    Value better = CompareValues(in, is_max ? ast::CmpOp::Gt : ast::CmpOp::Lt, items[k], best);
-    if (Truth(better)) best = items[k];
+    Value key = key_of(items[k]);
+    if (Truth(CompareValues(in, is_max ? ast::CmpOp::Gt : ast::CmpOp::Lt, key, best_key))) {
+      best = items[k];
+      best_key = key;
+    }
   }
   return best;
 }
@@ -289,14 +302,137 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     return MakeList(out);
   });
   Def(t, "sorted", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("sorted", a, {"iterable", "reverse"}, 1);
+    if (a.pos.size() > 1)
+      TypeError("sorted expected 1 argument, got " + std::to_string(a.pos.size()));
+    ArgBinder b("sorted", a, {"iterable", "key", "reverse"}, 1);
     std::vector<Value> items = IterateValue(in, b.Get(0));
-    bool rev = b.Has(1) && Truth(b.Get(1));
-    std::stable_sort(items.begin(), items.end(), [&](const Value& x, const Value& y) {
-      return Truth(CompareValues(in, ast::CmpOp::Lt, rev ? y : x, rev ? x : y));
+    bool rev = b.Has(2) && Truth(b.Get(2));
+    // Keys are computed once per element, as CPython does; a reversed sort stays stable.
+    std::vector<Value> keys = items;
+    if (b.Has(1) && !b.Get(1).IsNone())
+      for (Value& k : keys) {
+        CallArgs one{{k}, {}};
+        k = in.CallValue(b.Get(1), one);
+      }
+    std::vector<size_t> order(items.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+      return Truth(CompareValues(in, ast::CmpOp::Lt, rev ? keys[y] : keys[x], rev ? keys[x] : keys[y]));
     });
-    return MakeList(items);
+    std::vector<Value> out;
+    for (size_t k : order) out.push_back(items[k]);
+    return MakeList(out);
   });
+  // map and filter apply their function as they are made (host iterables are eager), and
+  // like Python's they can be iterated once.
+  Def(t, "map", [](Interpreter& in, CallArgs& a) {
+    if (a.pos.size() < 2) TypeError("map() must have at least two arguments.");
+    if (!a.kw.empty()) TypeError("map() takes no keyword arguments");
+    std::vector<std::vector<Value>> seqs;
+    size_t n = SIZE_MAX;
+    for (size_t k = 1; k < a.pos.size(); ++k) {
+      seqs.push_back(IterateValue(in, a.pos[k]));
+      n = std::min(n, seqs.back().size());
+    }
+    auto out = std::make_shared<GeneratorObj>();
+    out->type_name = "map";
+    for (size_t i = 0; i < n; ++i) {
+      CallArgs args;
+      for (auto& s : seqs) args.pos.push_back(s[i]);
+      out->items.push_back(in.CallValue(a.pos[0], args));
+    }
+    return Value(out);
+  });
+  Def(t, "filter", [](Interpreter& in, CallArgs& a) {
+    if (!a.kw.empty()) TypeError("filter() takes no keyword arguments");
+    if (a.pos.size() != 2) TypeError("filter expected 2 arguments, got " + std::to_string(a.pos.size()));
+    auto out = std::make_shared<GeneratorObj>();
+    out->type_name = "filter";
+    for (const Value& v : IterateValue(in, a.pos[1])) {
+      bool keep;
+      if (a.pos[0].IsNone()) {
+        keep = Truth(v);
+      } else {
+        CallArgs one{{v}, {}};
+        keep = Truth(in.CallValue(a.pos[0], one));
+      }
+      if (keep) out->items.push_back(v);
+    }
+    return Value(out);
+  });
+  // type(x): the built-in class for Python values (so `type(x) is int` holds), the exception
+  // class for exceptions, else a class object named after the value's type.
+  auto* table = &t;
+  Def(t, "type", [table](Interpreter&, CallArgs& a) {
+    ArgBinder b("type", a, {"object"}, 1);
+    const Value& v = b.Get(0);
+    if (auto* e = v.As<ExcObj>()) return Value(std::const_pointer_cast<ExcTypeObj>(e->type));
+    std::string name = TypeName(v);
+    auto it = table->find(name);
+    if (it != table->end() && it->second.As<PyTypeObj>()) return it->second;
+    return Value(std::make_shared<PyTypeObj>(name, [name](Interpreter&, CallArgs&) -> Value {
+      TypeError("cannot create '" + name + "' instances");
+    }));
+  });
+  // Strings are UTF-8: ord decodes one code point, chr encodes one.
+  Def(t, "ord", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("ord", a, {"c"}, 1);
+    auto* s = b.Get(0).As<StrObj>();
+    if (!s) TypeError("ord() expected string of length 1, but " + TypeName(b.Get(0)) + " found");
+    const std::string& x = s->s;
+    size_t len = x.empty() ? 0 : (unsigned char)x[0] < 0x80 ? 1 : (unsigned char)x[0] < 0xE0 ? 2
+                                  : (unsigned char)x[0] < 0xF0 ? 3 : 4;
+    size_t chars = 0;
+    for (unsigned char c : x) chars += (c & 0xC0) != 0x80;
+    if (chars != 1 || len != x.size())
+      TypeError("ord() expected a character, but string of length " + std::to_string(chars) + " found");
+    uint32_t cp = len == 1 ? (unsigned char)x[0] : (unsigned char)x[0] & (0x7F >> len);
+    for (size_t k = 1; k < len; ++k) cp = (cp << 6) | ((unsigned char)x[k] & 0x3F);
+    return Value::Int(cp);
+  });
+  Def(t, "chr", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("chr", a, {"i"}, 1);
+    int64_t cp = ToInt(b.Get(0), "chr()");
+    if (cp < 0 || cp > 0x10FFFF) ValueError("chr() arg not in range(0x110000)");
+    std::string out;
+    if (cp < 0x80) {
+      out += char(cp);
+    } else if (cp < 0x800) {
+      out += char(0xC0 | (cp >> 6));
+      out += char(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += char(0xE0 | (cp >> 12));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    } else {
+      out += char(0xF0 | (cp >> 18));
+      out += char(0x80 | ((cp >> 12) & 0x3F));
+      out += char(0x80 | ((cp >> 6) & 0x3F));
+      out += char(0x80 | (cp & 0x3F));
+    }
+    return MakeStr(out);
+  });
+  Def(t, "hash", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("hash", a, {"obj"}, 1);
+    auto h = PyHash(b.Get(0));
+    if (!h) TypeError("unhashable type: '" + TypeName(b.Get(0)) + "'");
+    return Value::Int(*h);
+  });
+  DefType(t, "set", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("set", a, {"iterable"}, 0);
+    if (b.Has(0))
+      if (auto* s = b.Get(0).As<SetObj>()) return Value(CopySet(*s));
+    return Value(MakeSet(in, b.Has(0) ? IterateValue(in, b.Get(0)) : std::vector<Value>{}));
+  });
+  for (bool want_all : {false, true}) {
+    const char* name = want_all ? "all" : "any";
+    Def(t, name, [want_all, name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"iterable"}, 1);
+      for (const Value& v : IterateValue(in, b.Get(0)))
+        if (Truth(v) != want_all) return Value::Bool(!want_all);
+      return Value::Bool(want_all);
+    });
+  }
   Def(t, "reversed", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("reversed", a, {"sequence"}, 1);
     std::vector<Value> items = IterateValue(in, b.Get(0));
@@ -340,6 +476,11 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     else classes.push_back(b.Get(1));
     std::string tn = TypeName(b.Get(0));
     for (const Value& c : classes) {
+      if (auto* et = c.As<ExcTypeObj>()) {
+        auto* ex = b.Get(0).As<ExcObj>();
+        if (ex && ex->type->IsSubclassOf(et)) return Value::Bool(true);
+        continue;
+      }
       auto* ty = c.As<PyTypeObj>();
       if (!ty) TypeError("isinstance() arg 2 must be a type or tuple of types");
       if (ty->name == tn || (ty->name == "int" && tn == "bool")) return Value::Bool(true);

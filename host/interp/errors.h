@@ -2,11 +2,14 @@
 // They unwind C++ frames up to the statement loop, which adds the traceback lines and lets
 // the session carry on.
 #pragma once
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace tilec::host {
+
+struct Object;
 
 struct TraceEntry {
   std::string file;
@@ -28,6 +31,16 @@ class PyError : public std::exception {
   std::vector<TraceEntry> trace;
   // Pre-rendered compiler diagnostics that explain the error (printed before the traceback).
   std::string diagnostics;
+  // The exception object when host code raised one (`raise ValueError(...)`); otherwise
+  // `except ... as e` builds one from the type and message.
+  std::shared_ptr<Object> instance;
+  // Chaining, printed before this exception as CPython prints it: the exception that was being
+  // handled when this one was raised, or the operand of `raise ... from X` (explicit_cause).
+  // `chained` records that the link is settled (a re-raise keeps none, `from None` hides it).
+  std::shared_ptr<PyError> context;
+  bool explicit_cause = false;
+  bool suppress_context = false;
+  bool chained = false;
 
  private:
   std::string type_;

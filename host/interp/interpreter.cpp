@@ -1,13 +1,18 @@
 // Statement execution and expression evaluation over the AST, with Python's scoping
-// (locals, module globals, builtins) and tracebacks that name the page line.
+// (locals, module globals, builtins; comprehensions and lambdas get scopes of their own),
+// exceptions (try/except/else/finally, raise, chaining) and tracebacks that name the page line.
 #include "host/interp/interpreter.h"
 
+#include <cstdio>
 #include <exception>
+#include <functional>
 #include <ostream>
 #include <sstream>
 
 #include "frontend/parse/parse.h"
 #include "host/interp/args.h"
+#include "host/interp/exceptions.h"
+#include "host/interp/set_value.h"
 #include "host/ndarray/ndarray.h"
 #include "tilec/error.h"
 #include "support/diagnostics.h"
@@ -38,6 +43,7 @@ struct StmtScope {
 
 Interpreter::Interpreter(std::ostream& out, bool prelude) : out_(&out), wp_(MakeWpState()) {
   InstallBuiltins(builtins_);
+  InstallExceptions(builtins_);
   if (prelude) {
     // Doc pages and examples use `wp` and `np` without importing them, as Warp's own
     // documentation does (its doctest setup imports both).
@@ -110,7 +116,13 @@ void Interpreter::RunChunk(const ChunkRef& chunk) {
 }
 
 std::string Interpreter::FormatTraceback(const PyError& e) {
-  std::string out = "Traceback (most recent call last):\n";
+  std::string out;
+  if (e.context && !e.suppress_context)
+    out = FormatTraceback(*e.context) +
+          (e.explicit_cause ? "\nThe above exception was the direct cause of the following exception:\n\n"
+                            : "\nDuring handling of the above exception, another exception occurred:\n\n");
+  // A `from` operand that was never raised has no traceback, only its line.
+  if (!e.trace.empty()) out += "Traceback (most recent call last):\n";
   for (auto it = e.trace.rbegin(); it != e.trace.rend(); ++it) {
     out += "  File \"" + it->file + "\", line " + std::to_string(it->line) + ", in " + it->function + "\n";
     if (!it->source.empty()) out += "    " + it->source + "\n";
@@ -290,6 +302,11 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
     }
     case ast::StmtKind::With:
       return ExecWith(*s.As<ast::With>());
+    case ast::StmtKind::Try:
+      return ExecTry(*s.As<ast::Try>());
+    case ast::StmtKind::Raise:
+      ExecRaise(*s.As<ast::Raise>());
+      return Flow::Normal;
     case ast::StmtKind::Assert: {
       auto* a = s.As<ast::Assert>();
       if (!Truth(Eval(*a->test))) Raise("AssertionError", a->msg ? Str(Eval(*a->msg)) : "");
@@ -345,7 +362,14 @@ Value Interpreter::ImportModule(const std::string& name) {
 void Interpreter::ExecImport(const ast::Import& s) {
   for (const auto& n : s.names) {
     Value mod = ImportModule(n.name);
-    StoreName(n.asname.empty() ? n.name : n.asname, mod);
+    // `import numpy.random` binds `numpy`; only `as` binds the submodule itself.
+    size_t dot = n.name.find('.');
+    if (n.asname.empty() && dot != std::string::npos) {
+      std::string top = n.name.substr(0, dot);
+      StoreName(top, ImportModule(top));
+    } else {
+      StoreName(n.asname.empty() ? n.name : n.asname, mod);
+    }
   }
 }
 
@@ -368,6 +392,137 @@ Interpreter::Flow Interpreter::ExecWith(const ast::With& s) {
   }
   for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->Exit(*this);
   return f;
+}
+
+namespace {
+// What CPython's constant folding turns into one constant: literals, and unary, binary and
+// tuple expressions of them.
+bool IsConstantExpr(const ast::Expr& e) {
+  switch (e.kind) {
+    case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit: case ast::ExprKind::StrLit:
+    case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
+      return true;
+    case ast::ExprKind::Unary:
+      return e.As<ast::Unary>()->op != ast::UnaryOp::Not && IsConstantExpr(*e.As<ast::Unary>()->operand);
+    case ast::ExprKind::Binary:
+      return IsConstantExpr(*e.As<ast::Binary>()->lhs) && IsConstantExpr(*e.As<ast::Binary>()->rhs);
+    case ast::ExprKind::Tuple:
+      for (const auto& x : e.As<ast::Tuple>()->elts)
+        if (!IsConstantExpr(*x)) return false;
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Whether handler class `cls` (a class or a tuple of classes) catches `e`.
+bool HandlerMatches(const Value& cls, const ExcTypeObj& raised) {
+  if (auto* t = cls.As<TupleObj>()) {
+    for (const Value& c : t->items)
+      if (HandlerMatches(c, raised)) return true;
+    return false;
+  }
+  auto* t = cls.As<ExcTypeObj>();
+  if (!t) TypeError("catching classes that do not inherit from BaseException is not allowed");
+  return raised.IsSubclassOf(t);
+}
+}  // namespace
+
+Interpreter::Flow Interpreter::ExecTry(const ast::Try& s) {
+  Flow f = Flow::Normal;
+  try {
+    bool raised = false;
+    try {
+      f = ExecBody(s.body);
+    } catch (PyError& e) {
+      raised = true;
+      // The raising statement is still current in this frame (StmtScope leaves it).
+      Handled handled{e, e.trace, frame_, frame_->stmt};
+      handled.error.trace.push_back(Here());
+      frame_->stmt = &s;
+      std::shared_ptr<ExcObj> value = ExceptionValue(e);
+      const ast::ExceptHandler* handler = nullptr;
+      for (const ast::ExceptHandler& h : s.handlers) {
+        if (!h.type || HandlerMatches(Eval(*h.type), *value->type)) {
+          handler = &h;
+          break;
+        }
+      }
+      if (!handler) {
+        frame_->stmt = handled.stmt;
+        throw;
+      }
+      handled.error.instance = value;
+      handling_.push_back(handled);
+      struct Pop {
+        std::vector<Handled>& v;
+        ~Pop() { v.pop_back(); }
+      } pop{handling_};
+      if (!handler->name.empty()) StoreName(handler->name, Value(value));
+      try {
+        f = ExecBody(handler->body);
+      } catch (PyError& inner) {
+        if (!inner.chained) {
+          inner.context = std::make_shared<PyError>(handling_.back().error);
+          inner.chained = true;
+        }
+        throw;
+      }
+      // Python unbinds the name at the end of the handler.
+      if (!handler->name.empty()) {
+        if (frame_->locals) frame_->locals->erase(handler->name);
+        else globals_.erase(handler->name);
+      }
+    }
+    if (!raised && f == Flow::Normal) f = ExecBody(s.orelse);
+  } catch (PyError&) {
+    if (s.finalbody.empty()) throw;
+    // A `return`, `break` or `continue` in `finally` discards the exception; otherwise the
+    // traceback still names the statement that raised.
+    const ast::Stmt* raised_at = frame_->stmt;
+    Flow ff = ExecBody(s.finalbody);
+    if (ff != Flow::Normal) return ff;
+    frame_->stmt = raised_at;
+    throw;
+  }
+  Flow ff = ExecBody(s.finalbody);
+  if (ff != Flow::Normal) return ff;
+  return f;
+}
+
+void Interpreter::ExecRaise(const ast::Raise& s) {
+  if (!s.exc) {
+    if (handling_.empty()) RuntimeError("No active exception to reraise");
+    // The same exception with its own traceback: in the frame that caught it, the line shown
+    // stays the one that raised.
+    const Handled& h = handling_.back();
+    PyError again = h.error;
+    again.trace = h.inner;
+    again.chained = true;
+    if (h.frame == frame_) frame_->stmt = h.stmt;
+    throw again;
+  }
+  Value exc = Eval(*s.exc);
+  PyError err = MakeRaise(*this, exc);
+  if (s.cause) {
+    Value cause = Eval(*s.cause);
+    err.chained = true;
+    if (cause.IsNone()) {
+      err.suppress_context = true;
+    } else {
+      if (!cause.As<ExcObj>() && !cause.As<ExcTypeObj>()) TypeError("exception causes must derive from BaseException");
+      std::shared_ptr<PyError> c;
+      for (auto it = handling_.rbegin(); it != handling_.rend() && !c; ++it)
+        if (it->error.instance && it->error.instance.get() == cause.obj()) c = std::make_shared<PyError>(it->error);
+      if (!c) {
+        c = std::make_shared<PyError>(MakeRaise(*this, cause));
+        c->trace.clear();
+      }
+      err.context = c;
+      err.explicit_cause = true;
+    }
+  }
+  throw err;
 }
 
 void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
@@ -491,6 +646,128 @@ Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
   return frame.return_value;
 }
 
+std::string LambdaObj::Repr() const {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", static_cast<const void*>(this));
+  return std::string("<function <lambda> at ") + buf + ">";
+}
+
+Value LambdaObj::Call(Interpreter& in, CallArgs& args) { return in.CallLambda(*this, args); }
+
+std::string GeneratorObj::Repr() const {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%p", static_cast<const void*>(this));
+  if (type_name != "generator") return "<" + type_name + " object at " + buf + ">";
+  return std::string("<generator object <genexpr> at ") + buf + ">";
+}
+
+std::optional<std::vector<Value>> GeneratorObj::Iterate(Interpreter&) {
+  if (consumed) return std::vector<Value>{};
+  consumed = true;
+  return std::move(items);
+}
+
+Value Interpreter::MakeLambda(const ast::Lambda& l) {
+  auto fn = std::make_shared<LambdaObj>();
+  fn->def = &l;
+  fn->chunk = chunk_of(frame_->chunk);
+  fn->stmt = frame_->stmt;
+  for (const auto& p : l.params) fn->defaults.push_back(p.default_value ? Eval(*p.default_value) : Value());
+  if (frame_->locals) fn->captured = std::make_shared<std::map<std::string, Value>>(*frame_->locals);
+  return Value(fn);
+}
+
+Value Interpreter::CallLambda(LambdaObj& fn, CallArgs& args) {
+  const ast::Lambda& def = *fn.def;
+  std::vector<std::string> names;
+  size_t required = 0;
+  for (size_t k = 0; k < def.params.size(); ++k) {
+    names.push_back(def.params[k].name);
+    if (!def.params[k].default_value) required = k + 1;
+  }
+  ArgBinder binder("<lambda>", args, names, required);
+  std::map<std::string, Value> locals;
+  if (fn.captured) locals = *fn.captured;
+  for (size_t k = 0; k < names.size(); ++k) locals[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+  if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
+  Frame frame;
+  frame.chunk = fn.chunk.get();
+  frame.locals = &locals;
+  frame.function = "<lambda>";
+  // Tracebacks show the lambda's own line: the statement that made it.
+  frame.stmt = fn.stmt;
+  Frame* saved = frame_;
+  frame_ = &frame;
+  ++depth_;
+  Value result;
+  try {
+    result = Eval(*def.body);
+  } catch (PyError& e) {
+    e.trace.push_back(Here());
+    frame_ = saved;
+    --depth_;
+    throw;
+  }
+  frame_ = saved;
+  --depth_;
+  return result;
+}
+
+// Comprehensions run in a scope of their own (their targets do not leak), which starts as a
+// copy of the enclosing function's locals; the first iterable is evaluated outside it.
+Value Interpreter::EvalComprehension(const ast::Comprehension& c) {
+  Value first = Eval(*c.clauses[0].iter);
+  std::map<std::string, Value> locals;
+  if (frame_->locals) locals = *frame_->locals;
+  Frame frame;
+  frame.chunk = frame_->chunk;
+  frame.locals = &locals;
+  frame.function = c.form == ast::Comprehension::Form::List  ? "<listcomp>"
+                   : c.form == ast::Comprehension::Form::Dict ? "<dictcomp>"
+                   : c.form == ast::Comprehension::Form::Set  ? "<setcomp>"
+                                                              : "<genexpr>";
+  frame.stmt = frame_->stmt;
+  std::vector<Value> items;
+  auto dict = std::make_shared<DictObj>();
+  std::function<void(size_t, const Value&)> loop = [&](size_t k, const Value& iterable) {
+    for (const Value& item : IterateValue(*this, iterable)) {
+      Assign(*c.clauses[k].target, item);
+      bool keep = true;
+      for (const auto& cond : c.clauses[k].ifs)
+        if (!Truth(Eval(*cond))) {
+          keep = false;
+          break;
+        }
+      if (!keep) continue;
+      if (k + 1 < c.clauses.size()) {
+        loop(k + 1, Eval(*c.clauses[k + 1].iter));
+      } else if (c.form == ast::Comprehension::Form::Dict) {
+        Value key = Eval(*c.elt);
+        if (key.As<ListObj>() || key.As<DictObj>()) TypeError("unhashable type: '" + TypeName(key) + "'");
+        dict->Put(key, Eval(*c.value));
+      } else {
+        items.push_back(Eval(*c.elt));
+      }
+    }
+  };
+  Frame* saved = frame_;
+  frame_ = &frame;
+  try {
+    loop(0, first);
+  } catch (PyError& e) {
+    e.trace.push_back(Here());
+    frame_ = saved;
+    throw;
+  }
+  frame_ = saved;
+  if (c.form == ast::Comprehension::Form::Dict) return Value(dict);
+  if (c.form == ast::Comprehension::Form::List) return MakeList(std::move(items));
+  if (c.form == ast::Comprehension::Form::Set) return Value(MakeSet(*this, items));
+  auto gen = std::make_shared<GeneratorObj>();
+  gen->items = std::move(items);
+  return Value(gen);
+}
+
 Value Interpreter::CallValue(const Value& f, CallArgs& args) {
   if (!f.IsObj() || !f.obj()->Callable()) TypeError("'" + TypeName(f) + "' object is not callable");
   return f.obj()->Call(*this, args);
@@ -580,7 +857,30 @@ Value Interpreter::Eval(const ast::Expr& e) {
       auto* i = e.As<ast::IfExp>();
       return Truth(Eval(*i->cond)) ? Eval(*i->then_value) : Eval(*i->else_value);
     }
-    case ast::ExprKind::Call: return EvalCall(*e.As<ast::Call>());
+    case ast::ExprKind::Call: {
+      const auto* c = e.As<ast::Call>();
+      if (auto* comp = dynamic_cast<const ast::Comprehension*>(c)) return EvalComprehension(*comp);
+      if (auto* lam = dynamic_cast<const ast::Lambda*>(c)) return MakeLambda(*lam);
+      if (dynamic_cast<const ast::SetDisplay*>(c)) {
+        std::vector<Value> items;
+        bool constant = c->args.size() > 2;
+        for (const auto& x : c->args) {
+          items.push_back(Eval(*x));
+          constant = constant && IsConstantExpr(*x);
+        }
+        // CPython compiles a display of three or more constants to an empty set updated
+        // from a frozenset constant; the compiler's constant merging rebuilds that frozenset
+        // from its own iteration order. Both steps show in the order of the elements.
+        if (constant) {
+          auto frozen = MakeSet(*this, MakeSet(*this, items)->Items());
+          auto result = std::make_shared<SetObj>();
+          result->Merge(*frozen);
+          return Value(result);
+        }
+        return Value(MakeSet(*this, items));
+      }
+      return EvalCall(*c);
+    }
     case ast::ExprKind::Attribute: {
       auto* a = e.As<ast::Attribute>();
       return GetAttr(Eval(*a->value), a->attr);

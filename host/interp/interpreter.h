@@ -36,6 +36,31 @@ struct FunctionObj : Object {
   std::vector<bool> has_default;
 };
 
+// A `lambda`: its parameters' defaults are evaluated where it is written, and it sees the
+// locals of the function it was made in as they were then (a snapshot closure).
+struct LambdaObj : Object {
+  std::string TypeName() const override { return "function"; }
+  std::string Repr() const override;
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override;
+  const ast::Lambda* def = nullptr;
+  ChunkRef chunk;
+  const ast::Stmt* stmt = nullptr;  // the statement that made it (traceback line)
+  std::vector<Value> defaults;
+  std::shared_ptr<std::map<std::string, Value>> captured;  // null at module level
+};
+
+// A generator expression (or a map/filter object), evaluated when it is made; like Python's
+// it can be iterated once.
+struct GeneratorObj : Object {
+  std::string TypeName() const override { return type_name; }
+  std::string Repr() const override;
+  std::optional<std::vector<Value>> Iterate(Interpreter& in) override;
+  std::vector<Value> items;
+  bool consumed = false;
+  std::string type_name = "generator";
+};
+
 // A `class` statement, handed to its decorator (`@wp.struct`).
 struct ClassDefObj : Object {
   std::string TypeName() const override { return "type"; }
@@ -80,8 +105,9 @@ class Interpreter {
   const Chunk* current_chunk() const { return frame_ ? frame_->chunk : nullptr; }
   int current_line() const;
 
-  // Called by FunctionObj::Call.
+  // Called by FunctionObj::Call and LambdaObj::Call.
   Value CallUser(FunctionObj& fn, CallArgs& args);
+  Value CallLambda(LambdaObj& fn, CallArgs& args);
 
  private:
   enum class Flow { Normal, Break, Continue, Return };
@@ -101,6 +127,10 @@ class Interpreter {
   void ExecClassDef(const ast::ClassDef& s);
   void ExecImport(const ast::Import& s);
   Flow ExecWith(const ast::With& s);
+  Flow ExecTry(const ast::Try& s);
+  void ExecRaise(const ast::Raise& s);
+  Value EvalComprehension(const ast::Comprehension& c);
+  Value MakeLambda(const ast::Lambda& l);
   void Assign(const ast::Expr& target, const Value& v);
   Value LookupName(const std::string& id);
   void StoreName(const std::string& id, const Value& v);
@@ -122,6 +152,16 @@ class Interpreter {
   std::shared_ptr<WpState> wp_;
   Frame* frame_ = nullptr;
   int depth_ = 0;
+  // The exceptions being handled by enclosing `except` blocks, innermost last: each with its
+  // traceback down from the catching frame (to print as context), and what a bare `raise`
+  // needs to rethrow it unchanged (the inner traceback, the frame and statement it came from).
+  struct Handled {
+    PyError error;
+    std::vector<TraceEntry> inner;
+    const Frame* frame = nullptr;
+    const ast::Stmt* stmt = nullptr;
+  };
+  std::vector<Handled> handling_;
 
   friend struct FunctionObj;
 };

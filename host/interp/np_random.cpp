@@ -22,9 +22,26 @@ namespace rnd = tilec::host::random;
 
 // ---------------------------------------------------------------- arguments
 
+int64_t IndexArg(const Value& v) {
+  if (v.IsIntLike()) return v.i();
+  if (auto i = v.IsObj() ? v.obj()->AsIndex() : std::nullopt) return *i;
+  TypeError("'" + TypeName(v) + "' object cannot be interpreted as an integer");
+}
+
+// `size=`: None, an int or a sequence of ints, with NumPy's (unprefixed) messages.
 std::optional<Shape> SizeArg(const ArgBinder& b, size_t idx) {
   if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
-  return ShapeArg(b.Get(idx), b.fname());
+  const Value& v = b.Get(idx);
+  Shape s;
+  if (v.As<TupleObj>() || v.As<ListObj>()) {
+    for (const Value& x : v.As<TupleObj>() ? v.As<TupleObj>()->items : v.As<ListObj>()->items)
+      s.push_back(IndexArg(x));
+  } else {
+    s.push_back(IndexArg(v));
+  }
+  for (int64_t d : s)
+    if (d < 0) ValueError("negative dimensions are not allowed");
+  return s;
 }
 
 int64_t ShapeCount(const Shape& s) {
@@ -126,6 +143,50 @@ IntRange DtypeBounds(ScalarType t) {
 }
 
 // Generator.integers / RandomState.randint on scalar bounds (_bounded_integers._rand_<type>).
+// The array path (_rand_<type>_broadcast): every bound is checked before any draw, then each
+// element of the broadcast shape (or of `size`) gets its own range.
+Value DrawIntegersBroadcast(Interpreter& in, rnd::BitGenerator& g, const Value& low, const Value& high,
+                            const std::optional<Shape>& size, ScalarType t, bool masked, bool closed) {
+  IntRange lim = DtypeBounds(t);
+  std::string name = t == ScalarType::Bool ? "bool" : DtypeName(t);
+  NdArray la = ToNdArray(in, low, "np.random"), ha = ToNdArray(in, high, "np.random");
+  auto bound = [&](const NdArray& a, int64_t k) -> __int128 {
+    Scalar s = a.GetFlat(k);
+    if (s.kind == Scalar::Kind::UInt) return s.u;
+    if (s.kind == Scalar::Kind::Float) return __int128(std::trunc(s.f));
+    return s.AsInt();
+  };
+  bool all_low_zero = true;
+  for (int64_t k = 0; k < la.size(); ++k) {
+    __int128 v = bound(la, k);
+    all_low_zero = all_low_zero && v == 0;
+    if (v < lim.lo) ValueError("low is out of bounds for " + name);
+  }
+  for (int64_t k = 0; k < ha.size(); ++k)
+    if (bound(ha, k) - (closed ? 0 : 1) > lim.hi) ValueError("high is out of bounds for " + name);
+  Shape shape = BroadcastShapes(la.shape(), ha.shape());
+  NdArray lb = la.BroadcastTo(shape), hb = ha.BroadcastTo(shape);
+  for (int64_t k = 0, n = lb.size(); k < n; ++k)
+    if (bound(lb, k) > bound(hb, k) - (closed ? 0 : 1))
+      ValueError(all_low_zero ? std::string("high ") + (closed ? "<" : "<=") + " 0"
+                              : std::string("low ") + (closed ? ">" : ">=") + " high");
+  if (size) {
+    shape = *size;
+    lb = la.BroadcastTo(shape);
+    hb = ha.BroadcastTo(shape);
+  }
+  int64_t n = ShapeCount(shape);
+  std::vector<uint64_t> off(static_cast<size_t>(n)), rng(static_cast<size_t>(n));
+  for (int64_t k = 0; k < n; ++k) {
+    __int128 lo = bound(lb, k), hi = bound(hb, k) - (closed ? 0 : 1);
+    off[size_t(k)] = uint64_t(lo);
+    rng[size_t(k)] = uint64_t(hi - lo);
+  }
+  NdArray out = NdArray::Empty(shape, t);
+  rnd::BoundedFillEach(g, t, off, rng, masked, out.data());
+  return WrapNd(out, false);
+}
+
 // `python_int_default`: without a dtype, RandomState answers Python ints (its default is `int`).
 Value DrawIntegers(Interpreter& in, rnd::BitGenerator& g, const ArgBinder& b, size_t size_idx, size_t dtype_idx,
                    bool python_int_default, bool masked, bool closed, const char* method) {
@@ -140,11 +201,10 @@ Value DrawIntegers(Interpreter& in, rnd::BitGenerator& g, const ArgBinder& b, si
   if (lim.hi < lim.lo) TypeError("Unsupported dtype " + DtypeRepr(t) + " for " + method);
   std::optional<Shape> size = SizeArg(b, size_idx);
   if (size && ShapeCount(*size) == 0) return WrapNd(NdArray::Empty(*size, t), false);
-  if (!IsScalarArg(low) || !IsScalarArg(high))
-    TypeError(std::string(method) + "(): array-valued low and high are not supported in host code");
+  std::string name = t == ScalarType::Bool ? "bool" : DtypeName(t);
+  if (!IsScalarArg(low) || !IsScalarArg(high)) return DrawIntegersBroadcast(in, g, low, high, size, t, masked, closed);
   __int128 lo = IntBound(in, low), hi = IntBound(in, high);
   if (!closed) hi -= 1;
-  std::string name = t == ScalarType::Bool ? "bool" : DtypeName(t);
   if (lo < lim.lo) ValueError("low is out of bounds for " + name);
   if (hi > lim.hi) ValueError("high is out of bounds for " + name);
   if (lo > hi)
@@ -374,8 +434,8 @@ std::string Address(const void* p) {
   return buf;
 }
 
-struct GeneratorObj : Object {
-  explicit GeneratorObj(const rnd::SeedSequence& seq) : bits(seq) {}
+struct NpGeneratorObj : Object {
+  explicit NpGeneratorObj(const rnd::SeedSequence& seq) : bits(seq) {}
   std::string TypeName() const override { return "numpy.random._generator.Generator"; }
   std::string Repr() const override { return "Generator(PCG64) at " + Address(this); }
   std::string Str() const override { return "Generator(PCG64)"; }
@@ -403,11 +463,11 @@ std::vector<uint32_t> SeedWords(Interpreter& in, const Value& seed) {
   return words_of(seed);
 }
 
-std::optional<Value> GeneratorObj::GetAttr(Interpreter& in, const std::string& name) {
-  auto self = std::static_pointer_cast<GeneratorObj>(shared_from_this());
-  using Fn = Value (*)(Interpreter&, GeneratorObj&, CallArgs&);
+std::optional<Value> NpGeneratorObj::GetAttr(Interpreter& in, const std::string& name) {
+  auto self = std::static_pointer_cast<NpGeneratorObj>(shared_from_this());
+  using Fn = Value (*)(Interpreter&, NpGeneratorObj&, CallArgs&);
   static const std::map<std::string, Fn> kMethods = {
-      {"random", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"random", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("random", a, {"size", "dtype", "out"}, 0);
          ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), false, "random") : ScalarType::Float64;
          if (t != ScalarType::Float64 && t != ScalarType::Float32)
@@ -421,27 +481,19 @@ std::optional<Value> GeneratorObj::GetAttr(Interpreter& in, const std::string& n
          }
          return WrapNd(out, false);
        }},
-      {"standard_normal", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
-         ArgBinder b("standard_normal", a, {"size", "dtype", "out"}, 0);
-         ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), false, "standard_normal") : ScalarType::Float64;
-         if (t != ScalarType::Float64 && t != ScalarType::Float32)
-           TypeError("Unsupported dtype " + DtypeRepr(t) + " for standard_normal");
-         std::optional<Shape> size = SizeArg(b, 0);
-         if (!size)
-           return Value::Float(t == ScalarType::Float64 ? rnd::StandardNormal(s.bits) : double(rnd::StandardNormalF(s.bits)));
-         NdArray out = NdArray::Empty(*size, t);
-         for (int64_t i = 0, n = out.size(); i < n; ++i) {
-           if (t == ScalarType::Float64) static_cast<double*>(out.data())[i] = rnd::StandardNormal(s.bits);
-           else static_cast<float*>(out.data())[i] = rnd::StandardNormalF(s.bits);
-         }
-         return WrapNd(out, false);
+      // NumPy draws Generator normals with a ziggurat whose tables are part of the stream;
+      // tilec does not reproduce those tables, and a different stream would not be NumPy's.
+      {"standard_normal", [](Interpreter&, NpGeneratorObj&, CallArgs&) -> Value {
+         Raise("NotImplementedError",
+               "Generator.standard_normal is not available in tilec (NumPy's ziggurat stream is not reproduced); "
+               "use np.random.standard_normal (the legacy stream) instead");
        }},
-      {"normal", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
-         ArgBinder b("normal", a, {"loc", "scale", "size"}, 0);
-         return DrawCont(in, SizeArg(b, 2), b.Get(0, Value::Float(0.0)), b.Get(1, Value::Float(1.0)), "scale", true,
-                         [&s](double loc, double scale) { return loc + scale * rnd::StandardNormal(s.bits); });
+      {"normal", [](Interpreter&, NpGeneratorObj&, CallArgs&) -> Value {
+         Raise("NotImplementedError",
+               "Generator.normal is not available in tilec (NumPy's ziggurat stream is not reproduced); "
+               "use np.random.normal (the legacy stream) instead");
        }},
-      {"uniform", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"uniform", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("uniform", a, {"low", "high", "size"}, 0);
          Value low = b.Get(0, Value::Float(0.0)), high = b.Get(1, Value::Float(1.0));
          // The range is checked and drawn with; NumPy passes high - low, not high.
@@ -459,23 +511,23 @@ std::optional<Value> GeneratorObj::GetAttr(Interpreter& in, const std::string& n
          return DrawCont(in, SizeArg(b, 2), low, range, "high - low", true,
                          [&s](double lo, double r) { return lo + r * s.bits.NextDouble(); });
        }},
-      {"integers", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"integers", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("integers", a, {"low", "high", "size", "dtype", "endpoint"}, 1);
          bool endpoint = b.Has(4) && host::Truth(b.Get(4));
          return DrawIntegers(in, s.bits, b, 2, 3, false, false, endpoint, "integers");
        }},
-      {"choice", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"choice", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("choice", a, {"a", "size", "replace", "p", "axis", "shuffle"}, 1);
          return Choice(in, s.bits, b);
        }},
-      {"shuffle", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"shuffle", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("shuffle", a, {"x", "axis"}, 1);
          if (b.Has(1) && ToInt(b.Get(1), "shuffle() axis") != 0)
            TypeError("shuffle(): only axis=0 is supported in host code");
          Shuffle(in, s.bits, b.Get(0));
          return Value();
        }},
-      {"permutation", [](Interpreter& in, GeneratorObj& s, CallArgs& a) {
+      {"permutation", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("permutation", a, {"x", "axis"}, 1);
          if (b.Has(1) && ToInt(b.Get(1), "permutation() axis") != 0)
            TypeError("permutation(): only axis=0 is supported in host code");
@@ -537,9 +589,7 @@ std::optional<Shape> DimsArgs(const CallArgs& a, const std::string& fname) {
   if (a.pos.empty()) return std::nullopt;
   Shape s;
   for (const Value& v : a.pos) {
-    if (!v.IsIntLike() && !(v.IsObj() && v.obj()->AsIndex()))
-      TypeError("'" + TypeName(v) + "' object cannot be interpreted as an integer");
-    int64_t d = v.IsIntLike() ? v.i() : *v.obj()->AsIndex();
+    int64_t d = IndexArg(v);
     if (d < 0) ValueError("negative dimensions are not allowed");
     s.push_back(d);
   }
@@ -629,7 +679,7 @@ Value MakeNumpyRandomModule() {
   m->Def("default_rng", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("default_rng", a, {"seed"}, 0);
     Value seed = b.Get(0, Value());
-    if (seed.As<GeneratorObj>()) return seed;
+    if (seed.As<NpGeneratorObj>()) return seed;
     std::vector<uint32_t> words;
     if (seed.IsNone()) {
       std::random_device rd;
@@ -637,7 +687,7 @@ Value MakeNumpyRandomModule() {
     } else {
       words = SeedWords(in, seed);
     }
-    return Value(std::make_shared<GeneratorObj>(rnd::SeedSequence(words)));
+    return Value(std::make_shared<NpGeneratorObj>(rnd::SeedSequence(words)));
   });
   m->Def("RandomState", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("RandomState", a, {"seed"}, 0);

@@ -363,4 +363,10 @@ void ModuleObj::Def(const std::string& attr, NativeFn fn) {
   attrs[attr] = Value(std::make_shared<BuiltinFn>(attr, std::move(fn)));
 }
 
+std::optional<Value> PyTypeObj::GetAttr(Interpreter&, const std::string& attr) {
+  if (attr != "__name__") return std::nullopt;
+  size_t dot = name.rfind('.');
+  return MakeStr(dot == std::string::npos ? name : name.substr(dot + 1));
+}
+
 }  // namespace tilec::host

@@ -193,6 +193,7 @@ struct PyTypeObj : BuiltinFn {
   using BuiltinFn::BuiltinFn;
   std::string TypeName() const override { return "type"; }
   std::string Repr() const override { return "<class '" + name + "'>"; }
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override;  // __name__
 };
 
 // A built-in module (`wp`, `np`) or namespace: a table of attributes.

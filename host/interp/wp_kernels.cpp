@@ -43,6 +43,32 @@ WpState::Definition DefinitionText(const Chunk& chunk, const ast::Stmt& stmt,
   return d;
 }
 
+// Kernels are compiled from their source text, so a default taken from wp.config rather than
+// from the decorator is written into the decorator: `@wp.kernel` becomes
+// `@wp.kernel(enable_backward=False)` (same line, so body positions are unchanged).
+void ForceNoBackward(std::string& text) {
+  size_t line = 0;
+  while (line < text.size()) {
+    size_t end = text.find('\n', line);
+    if (end == std::string::npos) end = text.size();
+    std::string_view l(text.data() + line, end - line);
+    size_t at = l.find_first_not_of(" \t");
+    if (at != std::string_view::npos && l[at] == '@') {
+      size_t last = l.find_last_not_of(" \t\r");
+      std::string_view deco = l.substr(at, last - at + 1);
+      if (deco.ends_with("kernel")) {
+        text.insert(line + last + 1, "(enable_backward=False)");
+        return;
+      }
+      if (deco.ends_with("kernel()")) {
+        text.insert(line + last, "enable_backward=False");
+        return;
+      }
+    }
+    line = end + 1;
+  }
+}
+
 void Remember(WpState& st, WpState::Definition d) {
   // A redefinition replaces the earlier text, as rebinding the name does in Python.
   for (auto& old : st.definitions)
@@ -66,7 +92,9 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   auto* fn = fnv.As<FunctionObj>();
   if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
   WpState& st = in.wp();
-  Remember(st, DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel"));
+  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel");
+  if (!enable_backward) ForceNoBackward(def.text);
+  Remember(st, std::move(def));
   KernelCompileRequest req;
   req.kernel_name = fn->def->name;
   req.enable_backward = enable_backward;

@@ -379,7 +379,7 @@ Value WpFuncObj::Call(Interpreter&, CallArgs&) {
 
 std::shared_ptr<WpState> MakeWpState() { return std::make_shared<WpState>(); }
 
-Value MakeWarpModule(Interpreter&) {
+Value MakeWarpModule(Interpreter& in) {
   auto m = std::make_shared<ModuleObj>("warp");
   for (int k = 0; k < kNumScalarTypes; ++k) {
     ScalarType t = static_cast<ScalarType>(k);
@@ -462,9 +462,11 @@ Value MakeWarpModule(Interpreter&) {
   });
   m->Def("kernel", [](Interpreter& in, CallArgs& a) -> Value {
     // `@wp.kernel` gets the function; `@wp.kernel(enable_backward=False)` returns a decorator.
-    if (a.pos.size() == 1 && a.kw.empty()) return DefineKernel(in, a.pos[0], true);
+    // Without the option, wp.config.enable_backward at definition time decides.
+    bool config_backward = WarpConfigFlag(in, "enable_backward");
+    if (a.pos.size() == 1 && a.kw.empty()) return DefineKernel(in, a.pos[0], config_backward);
     ArgBinder b("kernel", a, {"f", "enable_backward", "module"}, 0);
-    bool backward = !b.Has(1) || Truth(b.Get(1));
+    bool backward = b.Has(1) ? Truth(b.Get(1)) : config_backward;
     if (b.Has(0)) return DefineKernel(in, b.Get(0), backward);
     return Value(std::make_shared<BuiltinFn>("kernel", [backward](Interpreter& i, CallArgs& c) {
       ArgBinder d("kernel", c, {"f"}, 1);
@@ -479,6 +481,7 @@ Value MakeWarpModule(Interpreter&) {
     ArgBinder b("struct", a, {"c"}, 1);
     return DefineStruct(in, b.Get(0));
   });
+  DefineWarpConfigAndTimer(in, *m);
   return Value(m);
 }
 

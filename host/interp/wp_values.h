@@ -86,7 +86,17 @@ struct WpState {
   };
   std::vector<Definition> definitions;
   std::vector<std::shared_ptr<KernelObj>> kernels;
+  // `wp.config`, whose settings (enable_backward, verbose, ...) host code may change.
+  std::shared_ptr<ModuleObj> config;
+  // ScopedTimer's class-level nesting depth (-1 outside every timer), for its indentation.
+  int timer_indent = -1;
+  bool timers_enabled = true;  // wp.ScopedTimer.enabled
 };
+
+// Adds `wp.config` and `wp.ScopedTimer` to the warp module `m` (wp_config.cpp).
+void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m);
+// wp.config.<name> as a truth value.
+bool WarpConfigFlag(Interpreter& in, const std::string& name);
 
 // Device arguments: None (the default device), "cpu", "cuda", "cuda:N" or a Device.
 std::optional<rt::Device> DeviceArg(const Value& v, const std::string& context);

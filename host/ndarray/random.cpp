@@ -10,12 +10,7 @@
 namespace tilec::host::random {
 
 namespace {
-#include "host/ndarray/ziggurat_tables.inc"
 
-constexpr double kZigR = 3.6541528853610087963519472518;
-constexpr double kZigInvR = 0.27366123732975827203338247596;
-constexpr float kZigRF = 3.6541528853610087963519472518f;
-constexpr float kZigInvRF = 0.27366123732975827203338247596f;
 
 // SeedSequence's hash constants.
 constexpr uint32_t kInitA = 0x43b0d7e5, kMultA = 0x931e8875;
@@ -347,51 +342,6 @@ double Mt19937::NextDouble() {
 
 float NextFloat(BitGenerator& g) { return float(g.Next32() >> 8) * (1.0f / 16777216.0f); }
 
-double StandardNormal(BitGenerator& g) {
-  for (;;) {
-    uint64_t r = g.Next64();
-    int idx = int(r & 0xff);
-    r >>= 8;
-    bool negative = r & 1;
-    uint64_t rabs = (r >> 1) & 0x000fffffffffffffull;
-    double x = double(rabs) * kZigWiDouble[idx];
-    if (negative) x = -x;
-    if (rabs < kZigKiDouble[idx]) return x;
-    if (idx == 0) {
-      // The tail beyond r, sampled from 1 - U so that log never sees zero.
-      for (;;) {
-        double xx = -kZigInvR * std::log1p(-g.NextDouble());
-        double yy = -std::log1p(-g.NextDouble());
-        if (yy + yy > xx * xx) return ((rabs >> 8) & 1) ? -(kZigR + xx) : kZigR + xx;
-      }
-    }
-    if ((kZigFiDouble[idx - 1] - kZigFiDouble[idx]) * g.NextDouble() + kZigFiDouble[idx] < std::exp(-0.5 * x * x))
-      return x;
-  }
-}
-
-float StandardNormalF(BitGenerator& g) {
-  for (;;) {
-    uint32_t r = g.Next32();
-    int idx = int(r & 0xff);
-    bool negative = (r >> 8) & 1;
-    uint32_t rabs = (r >> 9) & 0x0007fffff;
-    float x = float(rabs) * kZigWiFloat[idx];
-    if (negative) x = -x;
-    if (rabs < kZigKiFloat[idx]) return x;
-    if (idx == 0) {
-      for (;;) {
-        float xx = -kZigInvRF * std::log1p(-NextFloat(g));
-        float yy = -std::log1p(-NextFloat(g));
-        if (yy + yy > xx * xx) return ((rabs >> 8) & 1) ? -(kZigRF + xx) : kZigRF + xx;
-      }
-    }
-    // NumPy compares in double here: exp() of a float argument promotes in C.
-    if ((kZigFiFloat[idx - 1] - kZigFiFloat[idx]) * NextFloat(g) + kZigFiFloat[idx] < std::exp(-0.5 * double(x) * double(x)))
-      return x;
-  }
-}
-
 uint64_t RandomInterval(BitGenerator& g, uint64_t max) {
   if (max == 0) return 0;
   uint64_t mask = GenMask(max), v;
@@ -432,6 +382,53 @@ void BoundedFill(BitGenerator& g, ScalarType dtype, uint64_t off, uint64_t rng, 
       return;
     }
     default: return;
+  }
+}
+
+namespace {
+
+// One value of random_buffered_bounded_<utype> for the 8- and 16-bit types.
+template <int kBits>
+uint32_t BoundedSmallOne(BitGenerator& g, Buffer& b, uint32_t off, uint32_t rng, bool masked) {
+  constexpr uint32_t kAll = (1u << kBits) - 1;
+  if (rng == 0) return off;
+  if (rng == kAll) return off + (b.Take<kBits>(g) & kAll);
+  if (masked) return off + MaskedSmall<kBits>(g, b, rng, uint32_t(GenMask(rng)) & kAll);
+  return off + LemireSmall<kBits>(g, b, rng);
+}
+
+}  // namespace
+
+void BoundedFillEach(BitGenerator& g, ScalarType dtype, std::span<const uint64_t> off, std::span<const uint64_t> rng,
+                     bool masked, void* out) {
+  Buffer b;
+  for (size_t i = 0; i < off.size(); ++i) {
+    switch (dtype) {
+      case ScalarType::Int64: FillU64(g, off[i], rng[i], masked, 1, static_cast<int64_t*>(out) + i); break;
+      case ScalarType::UInt64: FillU64(g, off[i], rng[i], masked, 1, static_cast<uint64_t*>(out) + i); break;
+      case ScalarType::Int32:
+        FillU32(g, uint32_t(off[i]), uint32_t(rng[i]), masked, 1, static_cast<int32_t*>(out) + i);
+        break;
+      case ScalarType::UInt32:
+        FillU32(g, uint32_t(off[i]), uint32_t(rng[i]), masked, 1, static_cast<uint32_t*>(out) + i);
+        break;
+      case ScalarType::Int16:
+        static_cast<int16_t*>(out)[i] = int16_t(BoundedSmallOne<16>(g, b, uint16_t(off[i]), uint16_t(rng[i]), masked));
+        break;
+      case ScalarType::UInt16:
+        static_cast<uint16_t*>(out)[i] = uint16_t(BoundedSmallOne<16>(g, b, uint16_t(off[i]), uint16_t(rng[i]), masked));
+        break;
+      case ScalarType::Int8:
+        static_cast<int8_t*>(out)[i] = int8_t(BoundedSmallOne<8>(g, b, uint8_t(off[i]), uint8_t(rng[i]), masked));
+        break;
+      case ScalarType::UInt8:
+        static_cast<uint8_t*>(out)[i] = uint8_t(BoundedSmallOne<8>(g, b, uint8_t(off[i]), uint8_t(rng[i]), masked));
+        break;
+      case ScalarType::Bool:
+        static_cast<bool*>(out)[i] = rng[i] == 0 ? off[i] != 0 : (b.Take<1>(g) & 1u) != 0;
+        break;
+      default: return;
+    }
   }
 }
 

@@ -1,6 +1,6 @@
 // NumPy's random streams, bit for bit: SeedSequence, the PCG64 and MT19937 bit generators, and
 // the draws Generator and RandomState build on them (bounded integers by Lemire's method or by
-// masked rejection, the ziggurat and polar normals, shuffling intervals). No Python involved.
+// masked rejection, the polar normal, shuffling intervals). No Python involved.
 #pragma once
 #include <cstdint>
 #include <span>
@@ -73,8 +73,6 @@ class Mt19937 final : public BitGenerator {
 
 // --- distributions (numpy/random/src/distributions) ---
 float NextFloat(BitGenerator& g);  // 24 random bits in [0, 1)
-double StandardNormal(BitGenerator& g);   // Generator.standard_normal (ziggurat, float64)
-float StandardNormalF(BitGenerator& g);   // the same with dtype=float32 (own tables)
 // A uniform integer in [0, max] by masked rejection (Generator.shuffle, permutation).
 uint64_t RandomInterval(BitGenerator& g, uint64_t max);
 // A uniform integer in [off, off + rng] through 64-bit draws (Lemire unless `masked`); used
@@ -85,6 +83,11 @@ uint64_t BoundedUint64(BitGenerator& g, uint64_t off, uint64_t rng, bool masked)
 // 32-bit draws for 8- and 16-bit types and bools. Signed types use their unsigned kernel.
 void BoundedFill(BitGenerator& g, ScalarType dtype, uint64_t off, uint64_t rng, bool masked,
                  int64_t count, void* out);
+
+// The same with a range per element (array-valued low/high), as NumPy's broadcast path
+// draws them: one call per element, 8- and 16-bit types and bools sharing one buffer.
+void BoundedFillEach(BitGenerator& g, ScalarType dtype, std::span<const uint64_t> off, std::span<const uint64_t> rng,
+                     bool masked, void* out);
 
 // RandomState's normal: Marsaglia's polar method, the second value of each pair kept.
 struct LegacyGauss {

@@ -74,6 +74,76 @@ OUTPUTS = [
   "print(np.isclose([1.0, 2.0, np.nan, np.inf], [1.0 + 1e-9, 2.1, np.nan, np.inf]), np.isclose(np.nan, np.nan, equal_nan=True), np.isclose(1, 1.00001))\n"
   "print(np.full_like(a, 7), np.full_like(np.zeros(2, dtype=np.float32), 2.5), np.full_like(a, 1.9, dtype=np.float64), np.eye(3), np.eye(2, 3, k=1, dtype=np.int32))\n"
   "print(a.reshape(-1), a.reshape((3, -1)), np.reshape(a, (-1, 2)), a.reshape(-1, 3).shape, np.minimum(a, 5), np.maximum(a, 5.0))\n"),
+ ("NpRandomScalarsShapesAndBroadcasting",
+  "rng = np.random.default_rng(12345)\n"
+  "print(repr(rng.random()), repr(rng.integers(5)), repr(rng.integers(5, dtype=int)), repr(rng.integers(0, 2, dtype=bool)), repr(rng.integers(3, dtype=np.uint8)), repr(rng.random(dtype=np.float32)))\n"
+  "print(rng.random((2, 3)), rng.integers(0, 10, size=(2, 2), dtype=np.int16).dtype, rng.uniform([0, 10], [1, 20]))\n"
+  "print(rng.choice(5), rng.choice([1.5, 2.5]), rng.choice(np.arange(6).reshape(3, 2)), rng.choice(np.arange(6).reshape(3, 2), 2), rng.permutation(np.arange(6).reshape(3, 2)))\n"
+  "print(rng.integers(5, size=0), rng.choice(3, size=(2, 2)), rng.choice(3, 0), rng, rng.integers(7, 8), rng.integers(2, 2, endpoint=True))\n"
+  "np.random.seed(5)\nprint(np.random.rand(), np.random.rand(2), np.random.randn(2, 2), np.random.randint(3, size=(2, 2)), repr(np.random.randint(4)), np.random.permutation(5))\n"
+  "l = [1, 2, 3]\nnp.random.shuffle(l)\nprint(l, np.random.uniform([0, 10], 20), np.random.normal(size=2), np.random.standard_normal(3), np.random.random_sample())\n"
+  "rs = np.random.RandomState(3)\nprint(rs.rand(2), rs.randint(5, size=3, dtype=np.int8), rs, np.random.default_rng([1, 2, 3]).random(), np.random.default_rng(2**40).random())\n"),
+ ("NpRandomArrayBounds",
+  "rng = np.random.default_rng(5)\n"
+  "print(rng.integers([0, 10, 100], [5, 20, 1000]), rng.integers(0, [3, 300, 2**40], size=(2, 3)), rng.integers([1, 2], 9, dtype=np.uint8), rng.integers([0, 0], [2, 2], dtype=bool))\n"
+  "print(rng.integers(np.array([[0], [5]]), [10, 20, 30], dtype=np.int16), rng.integers([-5, 5], [5, 15], endpoint=True, dtype=np.int8), rng.integers(0, np.arange(1, 6), dtype=np.int32))\n"
+  "np.random.seed(3)\nprint(np.random.randint([0, 10], [5, 20]), np.random.randint(0, [2, 3, 4], dtype=np.uint16), np.random.randint([0, 1], 2, size=(3, 2)))\n"),
+ ("Comprehensions",
+  "print([x * x for x in range(5) if x > 1], [(i, j) for i in range(3) for j in range(i) if i + j > 1], [c for c in 'ab'])\n"
+  "print({k: v * 2 for k, v in [(1, 2), ('a', 3)]}, {i: i % 2 == 0 for i in range(3) if i}, sum(x for x in range(4)), list(x + 1 for x in [1, 2]))\n"
+  "print(max(len(w) for w in ['a', 'bbb']), [[j for j in range(i)] for i in range(3)], [x for x in np.arange(3) if x > 0], tuple(i for i in 'xy'))\n"
+  "i = 'outer'\nprint([i for i in range(2)], i, [y for y in [i]], {k: 0 for k in []}, [])\n"
+  "def f(n):\n    return [n * k for k in range(n)]\nprint(f(3), [f(k) for k in range(3)])\n"),
+ ("Lambdas",
+  "f = lambda x, y=2: x + y\nprint(f(1), f(1, y=5), f(y=1, x=3), (lambda: 7)())\n"
+  "print(sorted([3, 1, 2], key=lambda v: -v), sorted(['bb', 'a', 'ccc'], key=len, reverse=True), sorted([(1, 'b'), (0, 'c'), (1, 'a')], key=lambda t: t[0]))\n"
+  "def outer(n):\n    g = lambda k: k * n\n    return [g(i) for i in range(n)]\nprint(outer(3), list(map(str, [1])) if False else 'm', (lambda a, b: a * b)(3, 4))\n"
+  "fs = [lambda x, k=k: x + k for k in range(3)]\nprint([h(10) for h in fs], sorted(['b', 'A', 'c'], key=lambda s: s.lower()), sorted([2, 1], reverse=True))\n"),
+ ("AnyAllSortedReversedIsinstance",
+  "print(any([0, 1]), any([]), all([]), all([1, 0]), any(x > 2 for x in [1, 2]), all(x > 0 for x in [1, 2]), any(np.array([0, 2])))\n"
+  "print(list(reversed([1, 2, 3])), list(reversed(range(3))), list(reversed('ab')), sorted('bca'), sorted([1.5, -2, 0]), sorted((3, 1)))\n"
+  "print(isinstance(1, int), isinstance(True, int), isinstance(1.0, (int, float)), isinstance('a', str), isinstance([], list), isinstance(1, str))\n"),
+ ("TryExceptElseFinally",
+  "try:\n    1 / 0\nexcept ZeroDivisionError as e:\n    print('caught', e, repr(e), e.args)\nelse:\n    print('no')\nfinally:\n    print('fin')\n"
+  "try:\n    print('body')\nexcept ValueError:\n    print('bad')\nelse:\n    print('else ran')\n"
+  "def g():\n    try:\n        return 1\n    finally:\n        print('finally in g')\nprint(g())\n"
+  "def h():\n    for i in range(3):\n        try:\n            if i == 1:\n                continue\n            if i == 2:\n                return 'ret'\n            print('i', i)\n        finally:\n            print('f', i)\nprint(h())\n"
+  "try:\n    {}['k']\nexcept KeyError as e:\n    print('key', e, repr(e))\nexcept Exception:\n    print('no')\n"
+  "try:\n    [1][3]\nexcept LookupError as e:\n    print('lookup', e)\n"
+  "try:\n    np.zeros(2).reshape(3)\nexcept ValueError as e:\n    print('np', e)\n"
+  "try:\n    np.max(np.zeros((2, 2)), axis=3)\nexcept IndexError as e:\n    print('axis', e)\n"
+  "try:\n    undefined_name\nexcept NameError as e:\n    print('name', e)\n"
+  "try:\n    int('x')\nexcept (TypeError, ValueError) as e:\n    print('conv', e, isinstance(e, ValueError), isinstance(e, Exception), isinstance(e, TypeError))\n"
+  "def swallow():\n    try:\n        raise RuntimeError('x')\n    finally:\n        return 'swallowed'\nprint(swallow())\n"
+  "try:\n    try:\n        raise KeyError('inner')\n    except KeyError:\n        raise\nexcept KeyError as e:\n    print('reraised', e)\n"
+  "try:\n    pass\nexcept:\n    pass\nfinally:\n    print('only finally')\n"),
+ ("RaiseAndExceptionObjects",
+  "try:\n    raise ValueError('bad value', 3)\nexcept Exception as e:\n    print(e, repr(e), e.args, str(e))\n"
+  "try:\n    raise TypeError\nexcept TypeError as e:\n    print(repr(e), str(e) == '', e.args)\n"
+  "try:\n    raise KeyError('k') from None\nexcept KeyError as e:\n    print(e, repr(e))\n"
+  "err = RuntimeError('stored')\ntry:\n    raise err\nexcept RuntimeError as e:\n    print(e is err, e)\n"
+  "print(ValueError, ValueError('x'), str(KeyError('a')), repr(RuntimeError()), repr(IndexError(1, 'b')), ZeroDivisionError.__name__)\n"
+  "print(isinstance(KeyError(), LookupError), isinstance(ValueError(), (TypeError, ValueError)), isinstance(ZeroDivisionError(), ArithmeticError))\n"),
+ ("Sets",
+  "print({3, 1, 2}, {x % 5 for x in range(20)}, set(), set([5, 3, 5]), {-1, -2, 10, 8, 100, 16}, {1.5, 2.0, 0.25, -3.75}, {True, 1, 1.0}, {(1, 2), (0, 1), (2, 3)})\n"
+  "s = set(range(30))\nprint(s, len(s), 3 in s, 99 in s, 2 not in s)\ns.discard(3)\ns.add(100)\ns.add(3)\ns.remove(4)\nprint(s)\n"
+  "a = {1, 2, 3, 40, 50}\nb = {3, 50, 60, 1000}\n"
+  "print(a | b, b | a, a & b, b & a, a - b, b - a, a ^ b, b ^ a, set(a), a.union(b, [99, 98]), a.copy(), a.intersection([50, 1, 7]), a.difference([1], {2}))\n"
+  "print(a <= {1, 2, 3, 40, 50, 6}, a < a, a == {50, 40, 3, 2, 1}, a != b, a.issubset(range(100)), a.issuperset([1, 2]), sorted({9, 1, 5}), bool(set()), {0.1, 0.2, 0.3})\n"
+  "s = {i for i in range(100)}\nfor i in range(0, 100, 3):\n    s.discard(i)\ns.add(3)\ns.add(1000)\ns.update([7, 2000])\nprint(s)\n"
+  "print({x * 7919 % 1000 for x in range(50)}, {2**40, 3, -7, 2**33, 12, 13, 14, 15, 16, 17, 18}, hash(0.1), hash(-1), hash((1, 2.5)), hash(2**62), {-5, -4, -3, -2, -1, 0, 1, 2})\n"),
+ ("MapFilterKeysAndType",
+  "print(list(map(str, [1, 2])), list(map(lambda a, b: a * b, [1, 2, 3], [4, 5])), list(filter(None, [0, 1, '', 'a'])), list(filter(lambda x: x % 2, range(7))))\n"
+  "m = map(abs, [-1, 2])\nprint(list(m), list(m), max([3, -7, 2], key=abs), min(['bb', 'a', 'ccc'], key=len), max([], default=5), max(1, 3, 2), min((4, 'x'), (4, 'a')))\n"
+  "print(sum(map(lambda x: x * x, range(4))), sorted(map(lambda s: s.upper(), ['b', 'a'])), any(map(bool, [0, 0])), max({'a': 3, 'b': 1}, key=lambda k: -ord(k)), ord('A'), chr(97), chr(233), ord(chr(0x1F600)))\n"
+  "print(type(1), type(1.5), type('a'), type([]), type(True), type(np.zeros(2)), type(np.float32(1)), type({}), type((1,)), type(set()))\n"
+  "print(type(1) is int, type(1.0) == float, type(ValueError('x')), type(ValueError('x')) is ValueError, type(1).__name__, type(np.zeros(1)).__name__)\n"),
+ ("StringMethods",
+  "print('a,b,,c'.split(','), ' a  b '.split(), 'a b c'.split(' ', 1), 'a b c'.split(maxsplit=1), 'xxhixx'.strip('x'), '  hi '.lstrip(), ' hi  '.rstrip(), 'aaa'.replace('a', 'b', 2))\n"
+  "print('-'.join(str(i) for i in range(3)), ''.join([]), 'Hello'.startswith(('He', 'x')), 'Hello'.startswith('l', 2), 'hello'.endswith('lo'), 'AbC'.upper(), 'AbC'.lower())\n"
+  "print('abcabc'.find('c'), 'abc'.find('z'), 'abcabc'.rfind('b'), 'abcabc'.count('b'), '12'.isdigit(), 'ab'.isalpha(), 'a b'.title(), 'ab'.capitalize(), 'x'.center(5, '*'), 'x'.ljust(3) + '|', 'x'.rjust(3), '-5'.zfill(4))\n"
+  "print('a\\nb\\r\\nc'.splitlines(), 'abc'.index('b'), 'a'.join('xyz'), 'ab'.rsplit('b'), 'a-b-c'.rsplit('-', 1), 'aXbXc'.partition('X'), 'aXbXc'.rpartition('X'), 'ab'.center(5), 'abc'.center(6))\n"
+  "print(' a b '.split(None, 1), '  a b'.rsplit(None, 1), 'x'.replace('', '-'), 'abab'.count(''), 'aaaa'.count('aa'), 'ab'.find('b', -1), 'AB'.isupper(), 'aB'.islower(), ''.split(','), 'a'.strip(None))\n"),
 ]
 
 RAISES = [
@@ -109,6 +179,84 @@ RAISES = [
  ("NpStackShapes", "", "np.stack([np.zeros(2), np.zeros(3)])"),
  ("NpClipNoBounds", "", "np.clip(np.zeros(2), None, None)"),
  ("NpReshapeBad", "", "np.arange(6).reshape(4, -1)"),
+  ("RandomIntegersHighOutOfBounds", "rng = np.random.default_rng(0)\n", "rng.integers(0, 300, dtype=np.int8)"),
+  ("RandomIntegersLowOutOfBounds", "rng = np.random.default_rng(0)\n", "rng.integers(-1, 3, dtype=np.uint8)"),
+  ("RandomIntegersLowGeHigh", "rng = np.random.default_rng(0)\n", "rng.integers(5, 3)"),
+  ("RandomIntegersHighLeZero", "rng = np.random.default_rng(0)\n", "rng.integers(0)"),
+  ("RandomIntegersClosedLowGtHigh", "rng = np.random.default_rng(0)\n", "rng.integers(5, 3, endpoint=True)"),
+  ("RandomIntegersClosedHighLtZero", "rng = np.random.default_rng(0)\n", "rng.integers(-1, endpoint=True)"),
+  ("RandomIntegersBoolHigh", "rng = np.random.default_rng(0)\n", "rng.integers(0, 3, dtype=bool)"),
+  ("RandomIntegersFloatDtype", "rng = np.random.default_rng(0)\n", "rng.integers(0, 3, dtype=np.float64)"),
+  ("RandomUniformReversed", "rng = np.random.default_rng(0)\n", "rng.uniform(2, 1)"),
+  ("RandomUniformInfinite", "rng = np.random.default_rng(0)\n", "rng.uniform(0, float('inf'))"),
+  ("RandomRandomIntDtype", "rng = np.random.default_rng(0)\n", "rng.random(dtype=np.int32)"),
+  ("RandomChoiceZero", "rng = np.random.default_rng(0)\n", "rng.choice(0)"),
+  ("RandomChoiceFloat", "rng = np.random.default_rng(0)\n", "rng.choice(1.5)"),
+  ("RandomChoiceEmpty", "rng = np.random.default_rng(0)\n", "rng.choice([])"),
+  ("RandomChoiceTooMany", "rng = np.random.default_rng(0)\n", "rng.choice(3, 5, replace=False)"),
+  ("RandomChoicePSum", "rng = np.random.default_rng(0)\n", "rng.choice([1, 2], p=[0.5, 0.6])"),
+  ("RandomChoicePSize", "rng = np.random.default_rng(0)\n", "rng.choice(3, p=[0.5, 0.5])"),
+  ("RandomChoicePNegative", "rng = np.random.default_rng(0)\n", "rng.choice(2, p=[1.5, -0.5])"),
+  ("RandomChoicePNaN", "rng = np.random.default_rng(0)\n", "rng.choice(2, p=[float('nan'), 1.0])"),
+  ("RandomChoicePTwoD", "rng = np.random.default_rng(0)\n", "rng.choice(2, p=[[0.5, 0.5]])"),
+  ("RandomChoiceFewNonZero", "rng = np.random.default_rng(0)\n", "rng.choice(3, 2, replace=False, p=[1.0, 0.0, 0.0])"),
+  ("RandomSizeNegative", "rng = np.random.default_rng(0)\n", "rng.random(-1)"),
+  ("RandomDefaultRngNegative", "", "np.random.default_rng(-1)"),
+  ("RandomDefaultRngFloat", "", "np.random.default_rng(1.5)"),
+  ("RandomLegacyRandintHighLeZero", "", "np.random.randint(0)"),
+  ("RandomLegacyRandintFloatDtype", "", "np.random.randint(5, dtype=np.float32)"),
+  ("ExcRaiseNonException", "", "raise 5"),
+  ("ExcRaiseClass", "", "raise ValueError"),
+  ("ExcRaiseInstance", "", "raise KeyError('missing')"),
+  ("ExcBareRaiseOutside", "", "raise"),
+  ("ExcInListComp", "", "[1 / x for x in [1, 0]]"),
+  ("ExcInLambda", "f = lambda x: 1 / x\n", "f(0)"),
+  ("ExcLambdaMissingArg", "", "(lambda x: x)()"),
+  ("ExcLambdaUnexpectedKw", "", "(lambda x: x)(y=1)"),
+  ("ExcCompTargetDoesNotLeak", "y = [q for q in range(3)]\n", "print(q)"),
+  ("ExcUnhashableDictCompKey", "", "{k: 1 for k in [[1]]}"),
+  ("ExcRaiseFromNonException", "", "raise ValueError('a') from 5"),
+  ("ExcHandlerFinallyStillRaises", "def f():\n    try:\n        1 / 0\n    finally:\n        print('cleanup')\n", "f()"),
+  ("ExcUncaughtType", "def f():\n    try:\n        [][1]\n    except KeyError:\n        print('no')\n", "f()"),
+  ("SetUnhashable", "", "{[1], 2}"),
+  ("SetRemoveMissing", "s = {1}\n", "s.remove(5)"),
+  ("SetAddUnhashable", "s = set()\n", "s.add({})"),
+  ("HashUnhashable", "", "hash([1])"),
+  ("MapOneArgument", "", "map(str)"),
+  ("MaxDefaultWithMany", "", "max(1, 2, default=0)"),
+  ("MinEmpty", "", "min([])"),
+  ("StrJoinNonStr", "", "','.join([1, 2])"),
+  ("StrSplitEmptySep", "", "'a'.split('')"),
+  ("StrIndexNotFound", "", "'abc'.index('z')"),
+  ("StrStartswithInt", "", "'a'.startswith(1)"),
+  ("StrStartswithTupleItem", "", "'a'.startswith(('b', 1))"),
+  ("StrReplaceInt", "", "'a'.replace(1, 2)"),
+  ("StrStripInt", "", "'a'.strip(1)"),
+  ("StrSplitInt", "", "'a'.split(1)"),
+  ("StrFindInt", "", "'a'.find(1)"),
+  ("StrCenterFill", "", "'a'.center(3, 'ab')"),
+  ("StrUpperArgs", "", "'a'.upper(1)"),
+  ("StrCountNoArgs", "", "'a'.count()"),
+  ("StrReplaceOneArg", "", "'a'.replace('a')"),
+  ("StrZfillNoArgs", "", "'a'.zfill()"),
+  ("StrPartitionEmpty", "", "'a'.partition('')"),
+  ("SortedTwoPositional", "", "sorted([1, 2], 1)"),
+  ("AnyNotIterable", "", "any(5)"),
+  ("RandomArrayLowOutOfBounds", "rng = np.random.default_rng(0)\n", "rng.integers([0, -1], 5, dtype=np.uint8)"),
+  ("RandomArrayHighOutOfBounds", "rng = np.random.default_rng(0)\n", "rng.integers(0, [5, 300], dtype=np.uint8)"),
+  ("RandomArrayHighLeZero", "rng = np.random.default_rng(0)\n", "rng.integers([0, 0], [5, 0])"),
+  ("RandomArrayLowGeHigh", "rng = np.random.default_rng(0)\n", "rng.integers([3, 0], [5, 0])"),
+  ("RandomLegacySeedNegative", "", "np.random.seed(-1)"),
+  ("RandomLegacySeedTooLarge", "", "np.random.seed(2**32)"),
+  ("RandomLegacySeedFloat", "", "np.random.seed(1.5)"),
+  ("RandomLegacySeedEmpty", "", "np.random.seed([])"),
+  ("RandomLegacySeedArrayRange", "", "np.random.seed([1, -2])"),
+  ("RandomLegacyNormalNegativeScale", "", "np.random.normal(0, -1)"),
+  ("RandomLegacyUniformInfinite", "", "np.random.uniform(float('-inf'), 0)"),
+  ("RandomLegacyRandFloatDim", "", "np.random.rand(1.5)"),
+  ("RandomLegacyRandNegativeDim", "", "np.random.rand(-1)"),
+  ("RandomShuffleTuple", "rng = np.random.default_rng(0)\n", "rng.shuffle((1, 2))"),
+  ("RandomMissingMethod", "rng = np.random.default_rng(0)\n", "rng.foo(1.0)"),
 ]
 
 def run(code):

@@ -1,7 +1,9 @@
 // The v2 host additions of LANGUAGE.md §7 (np.round and Python's round, f-strings, str.format
-// and `%` with format specs, the NumPy reductions, sorting, joining and selection functions):
-// each program's output, and each error line, is what CPython 3.11 and NumPy 1.24 print for
-// the same code (host_v2_cases.inc). No Python is needed to run these.
+// and `%` with format specs, the NumPy reductions, sorting, joining and selection functions,
+// np.random's argument handling, comprehensions, lambda, try/except/raise, sets, the string
+// methods and builtins such as sorted(key=), map, any): each program's output, and each error
+// line, is what CPython 3.11 and NumPy 1.24 print for the same code (host_v2_cases.inc). No
+// Python is needed to run these.
 #include <gtest/gtest.h>
 
 #include "interp_test_util.h"
@@ -63,6 +65,31 @@ TEST(HostV2FStrings, SyntaxErrorsPointIntoTheString) {
   EXPECT_NE(RunProgram("x = f'{1 +}'\n").find("page.rst:1:"), std::string::npos);
   EXPECT_NE(RunProgram("x = f'{a!z}'\n").find("f-string: invalid conversion character"), std::string::npos);
   EXPECT_NE(RunProgram("x = f'a}'\n").find("f-string: single '}' is not allowed"), std::string::npos);
+}
+
+// Chained exceptions print both tracebacks with CPython's separator lines (CPython 3.11's
+// output for the same code, less its `~~^~~` marker lines, which host tracebacks omit).
+TEST(HostV2Exceptions, ChainedTracebacksPrintLikeCPython) {
+  EXPECT_EQ(RunProgram("def f():\n    return 1 / 0\ntry:\n    f()\nexcept ZeroDivisionError as e:\n"
+                       "    raise ValueError(\"bad\") from e\n"),
+            "Traceback (most recent call last):\n  File \"page.rst\", line 4, in <module>\n    f()\n"
+            "  File \"page.rst\", line 2, in f\n    return 1 / 0\nZeroDivisionError: division by zero\n\n"
+            "The above exception was the direct cause of the following exception:\n\n"
+            "Traceback (most recent call last):\n  File \"page.rst\", line 6, in <module>\n"
+            "    raise ValueError(\"bad\") from e\nValueError: bad\n");
+  EXPECT_EQ(RunProgram("try:\n    {}[\"k\"]\nexcept KeyError:\n    try:\n        raise\n    except KeyError:\n"
+                       "        int(\"x\")\n"),
+            "Traceback (most recent call last):\n  File \"page.rst\", line 2, in <module>\n    {}[\"k\"]\n"
+            "KeyError: 'k'\n\nDuring handling of the above exception, another exception occurred:\n\n"
+            "Traceback (most recent call last):\n  File \"page.rst\", line 7, in <module>\n    int(\"x\")\n"
+            "ValueError: invalid literal for int() with base 10: 'x'\n");
+  // A bare re-raise keeps the original line; `from None` hides the context.
+  EXPECT_EQ(RunProgram("try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise\n"),
+            "Traceback (most recent call last):\n  File \"page.rst\", line 2, in <module>\n    1 / 0\n"
+            "ZeroDivisionError: division by zero\n");
+  EXPECT_EQ(RunProgram("try:\n    1 / 0\nexcept ZeroDivisionError:\n    raise KeyError('k') from None\n"),
+            "Traceback (most recent call last):\n  File \"page.rst\", line 4, in <module>\n"
+            "    raise KeyError('k') from None\nKeyError: 'k'\n");
 }
 
 }  // namespace

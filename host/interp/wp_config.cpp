@@ -1,0 +1,158 @@
+// `wp.config` (Warp's settable module of global options, with Warp's defaults) and
+// `wp.ScopedTimer` (a context manager that prints "<name> took <ms> ms" as Warp's does,
+// indented four spaces per enclosing timer).
+#include <chrono>
+#include <cstdio>
+
+#include "host/interp/args.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/wp_values.h"
+#include "tilec/runtime.h"
+
+namespace tilec::host {
+
+namespace {
+
+// A module whose attributes host code may set (`wp.config.verbose = True`), as Python allows.
+struct ConfigModuleObj : ModuleObj {
+  using ModuleObj::ModuleObj;
+  bool SetAttr(Interpreter&, const std::string& name, const Value& v) override {
+    attrs[name] = v;
+    return true;
+  }
+};
+
+struct ScopedTimerObj : Object {
+  std::string TypeName() const override { return "ScopedTimer"; }
+  std::string Repr() const override {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%p", static_cast<const void*>(this));
+    return std::string("<warp.utils.ScopedTimer object at ") + buf + ">";
+  }
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override {
+    if (name == "elapsed") return Value::Float(elapsed);
+    if (name == "name") return MakeStr(name_);
+    if (name == "extra_msg") return MakeStr(extra_msg);
+    if (name == "active") return Value::Bool(active);
+    if (name == "print") return Value::Bool(print);
+    if (name == "timing_results") return MakeList({});
+    return std::nullopt;
+  }
+  bool SetAttr(Interpreter& in, const std::string& name, const Value& v) override {
+    if (name == "extra_msg") {
+      extra_msg = host::Str(v);
+      return true;
+    }
+    return false;
+  }
+  std::optional<Value> Enter(Interpreter& in) override {
+    if (active) {
+      if (synchronize) rt::Synchronize();
+      if (print) {
+        ++in.wp().timer_indent;
+        if (WarpConfigFlag(in, "verbose")) in.out() << Indent(in) << name_ << " ..." << std::endl;
+      }
+      start = std::chrono::steady_clock::now();
+    }
+    return Value(shared_from_this());
+  }
+  void Exit(Interpreter& in) override {
+    if (!active) return;
+    if (synchronize) rt::Synchronize();
+    elapsed = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    if (dict) {
+      Value key = MakeStr(name_);
+      const Value* list = dict->Find(key);
+      if (auto* l = list ? list->As<ListObj>() : nullptr) l->items.push_back(Value::Float(elapsed));
+    }
+    if (print) {
+      char ms[64];
+      std::snprintf(ms, sizeof ms, "%.2f", elapsed);
+      in.out() << Indent(in) << name_ << " took " << ms << " ms" << (extra_msg.empty() ? "" : " " + extra_msg) << "\n";
+      --in.wp().timer_indent;
+    }
+  }
+  static std::string Indent(Interpreter& in) {
+    int n = in.wp().timer_indent;
+    return n > 0 ? std::string(size_t(n) * 4, ' ') : "";
+  }
+  std::string name_, extra_msg;
+  bool active = true, print = true, synchronize = false;
+  std::shared_ptr<DictObj> dict;
+  double elapsed = 0.0;
+  std::chrono::steady_clock::time_point start;
+};
+
+// ScopedTimer the class: callable, with the class attribute `enabled`.
+struct ScopedTimerType : PyTypeObj {
+  using PyTypeObj::PyTypeObj;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override {
+    if (name == "enabled") return Value::Bool(in.wp().timers_enabled);
+    if (name == "indent") return Value::Int(in.wp().timer_indent);
+    return std::nullopt;
+  }
+  bool SetAttr(Interpreter& in, const std::string& name, const Value& v) override {
+    if (name == "enabled") {
+      in.wp().timers_enabled = host::Truth(v);
+      return true;
+    }
+    return false;
+  }
+};
+
+}  // namespace
+
+bool WarpConfigFlag(Interpreter& in, const std::string& name) {
+  const auto& config = in.wp().config;
+  if (!config) return false;
+  auto it = config->attrs.find(name);
+  return it != config->attrs.end() && Truth(it->second);
+}
+
+void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
+  // One config per session, shared by every `import warp`.
+  if (!in.wp().config) {
+    auto config = std::make_shared<ConfigModuleObj>("warp.config");
+    auto& c = config->attrs;
+    c["version"] = MakeStr("1.9.0");
+    c["verify_fp"] = Value::Bool(false);
+    c["verify_cuda"] = Value::Bool(false);
+    c["print_launches"] = Value::Bool(false);
+    c["mode"] = MakeStr("release");
+    c["verbose"] = Value::Bool(false);
+    c["verbose_warnings"] = Value::Bool(false);
+    c["quiet"] = Value::Bool(false);
+    c["verify_autograd_array_access"] = Value::Bool(false);
+    c["cache_kernels"] = Value::Bool(true);
+    c["kernel_cache_dir"] = Value();
+    c["cuda_output"] = Value();
+    c["ptx_target_arch"] = Value();
+    c["enable_backward"] = Value::Bool(true);
+    c["llvm_cuda"] = Value::Bool(false);
+    c["enable_graph_capture_module_load_by_default"] = Value::Bool(true);
+    c["enable_mempools_at_init"] = Value::Bool(true);
+    c["max_unroll"] = Value::Int(16);
+    in.wp().config = config;
+  }
+  m.attrs["config"] = Value(in.wp().config);
+  m.attrs["ScopedTimer"] = Value(std::make_shared<ScopedTimerType>("ScopedTimer", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("ScopedTimer", a,
+                {"name", "active", "print", "detailed", "dict", "use_nvtx", "color", "synchronize", "cuda_filter",
+                 "report_func", "skip_tape"},
+                1);
+    auto t = std::make_shared<ScopedTimerObj>();
+    t->name_ = Str(b.Get(0));
+    t->active = (!b.Has(1) || Truth(b.Get(1))) && in.wp().timers_enabled;
+    t->print = !b.Has(2) || Truth(b.Get(2));
+    t->synchronize = b.Has(7) && Truth(b.Get(7));
+    if (b.Has(4) && !b.Get(4).IsNone()) {
+      t->dict = b.Get(4).AsRef<DictObj>();
+      if (!t->dict) TypeError("ScopedTimer(): dict must be a dict, not " + TypeName(b.Get(4)));
+      Value key = MakeStr(t->name_);
+      if (!t->dict->Find(key)) t->dict->Put(key, MakeList({}));
+    }
+    return Value(t);
+  }));
+}
+
+}  // namespace tilec::host
