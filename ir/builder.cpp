@@ -245,15 +245,18 @@ Value* Builder::FirstIndexOf(Value* tile, Value* target, Value* lin) {
     if (tt.ndim > 1) lin = TileReshape(lin, shape);
   }
   // Per element: its index where it equals the target, else n; the least of those is the first.
-  Op* cand = TileMap({tile, TileBroadcast(target, shape), lin}, ElemType::Of(ScalarType::Int32));
-  {
-    InsertionGuard g(*this);
-    Block* body = cand->region(0);
-    SetInsertionPoint(body);
-    Value* hit = Cmp(CmpPred::Eq, body->arg(0), body->arg(1));
-    Yield({Select(hit, body->arg(2), ConstInt(ScalarType::Int32, n))});
-  }
-  return TileReduce(ReduceKind::Min, cand->result(), -1);
+  Value* cand = SelectWhereEqual(tile, TileBroadcast(target, shape), lin, ConstInt(ScalarType::Int32, n));
+  return TileReduce(ReduceKind::Min, cand, -1);
+}
+
+Value* Builder::SelectWhereEqual(Value* a, Value* b, Value* then, Value* otherwise) {
+  Op* map = TileMap({a, b, then}, then->type().elem);
+  InsertionGuard g(*this);
+  Block* body = map->region(0);
+  SetInsertionPoint(body);
+  Value* hit = Cmp(CmpPred::Eq, body->arg(0), body->arg(1));
+  Yield({Select(hit, body->arg(2), otherwise)});
+  return map->result();
 }
 
 Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {

@@ -87,6 +87,9 @@ class Builder {
   // Built from the generic ops: argmin/argmax, and the min/max adjoints' subgradient. `lin`,
   // when given, is the tile of row-major indices in `tile`'s shape (the caller reuses it).
   Value* FirstIndexOf(Value* tile, Value* target, Value* lin = nullptr);
+  // Per element: `then`'s element where `a` and `b` (tiles of one shape) are equal, else
+  // `otherwise` (a scalar of the result element type `then` has). A tile_map.
+  Value* SelectWhereEqual(Value* a, Value* b, Value* then, Value* otherwise);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
   // The view of `array` at its leading `indices` (fewer than its dimensions).
   Value* ArraySlice(Value* array, const std::vector<Value*>& indices);

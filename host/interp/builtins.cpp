@@ -13,6 +13,7 @@
 #include "host/interp/set_value.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "support/utf8.h"
 
 namespace tilec::host {
 
@@ -395,21 +396,7 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     int64_t cp = ToInt(b.Get(0), "chr()");
     if (cp < 0 || cp > 0x10FFFF) ValueError("chr() arg not in range(0x110000)");
     std::string out;
-    if (cp < 0x80) {
-      out += char(cp);
-    } else if (cp < 0x800) {
-      out += char(0xC0 | (cp >> 6));
-      out += char(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += char(0xE0 | (cp >> 12));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    } else {
-      out += char(0xF0 | (cp >> 18));
-      out += char(0x80 | ((cp >> 12) & 0x3F));
-      out += char(0x80 | ((cp >> 6) & 0x3F));
-      out += char(0x80 | (cp & 0x3F));
-    }
+    AppendUtf8(out, uint32_t(cp));
     return MakeStr(out);
   });
   Def(t, "hash", [](Interpreter&, CallArgs& a) {

@@ -10,6 +10,7 @@
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "support/utf8.h"
 
 namespace tilec::host {
 
@@ -162,23 +163,6 @@ std::string ToBase(uint64_t u, int base, bool upper) {
   return std::string(out.rbegin(), out.rend());
 }
 
-void AppendUtf8(std::string& out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
 
 std::string Printf(const char* fmt, int precision, double d) {
   std::vector<char> buf(512);

@@ -46,24 +46,9 @@ void Generator::TileShapeRule(const ir::Op& op) {
             std::vector<int64_t> unit(size_t(tt.ndim), 1);
             unit[size_t(axis)] = n;
             ir::Value* along = b_.TileBroadcast(b_.TileReshape(b_.TileArange(ScalarType::Int32, 0, 1, n), unit), shape);
-            ir::Op* cand = b_.TileMap({P(t), spread(P(op.result())), along}, ir::ElemType::Of(ScalarType::Int32));
-            {
-              ir::Builder::InsertionGuard g(b_);
-              ir::Block* body = cand->region(0);
-              b_.SetInsertionPoint(body);
-              ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-              b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, n))});
-            }
-            ir::Value* first = spread(b_.TileReduce(ir::ReduceKind::Min, cand->result(), axis));
-            ir::Op* grad = b_.TileMap({along, first, spread(d)}, AdjType(tt).elem);
-            {
-              ir::Builder::InsertionGuard g(b_);
-              ir::Block* body = grad->region(0);
-              b_.SetInsertionPoint(body);
-              ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-              b_.Yield({b_.Select(hit, body->arg(2), Zero(tt.ElemValueType()))});
-            }
-            Accum(t, grad->result());
+            ir::Value* cand = b_.SelectWhereEqual(P(t), spread(P(op.result())), along, b_.ConstInt(ScalarType::Int32, n));
+            ir::Value* first = spread(b_.TileReduce(ir::ReduceKind::Min, cand, axis));
+            Accum(t, b_.SelectWhereEqual(along, first, spread(d), Zero(tt.ElemValueType())));
             return;
           }
           // r = max(t)  =>  dt[e] = d where e is the first element equal to r, else 0; the one
@@ -71,15 +56,7 @@ void Generator::TileShapeRule(const ir::Op& op) {
           ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, tt.NumElements());
           if (tt.ndim > 1) lin = b_.TileReshape(lin, shape);
           ir::Value* first = b_.TileBroadcast(b_.FirstIndexOf(P(t), P(op.result()), lin), shape);
-          ir::Op* grad = b_.TileMap({lin, first, b_.TileBroadcast(d, shape)}, AdjType(tt).elem);
-          {
-            ir::Builder::InsertionGuard g(b_);
-            ir::Block* body = grad->region(0);
-            b_.SetInsertionPoint(body);
-            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-            b_.Yield({b_.Select(hit, body->arg(2), Zero(tt.ElemValueType()))});
-          }
-          Accum(t, grad->result());
+          Accum(t, b_.SelectWhereEqual(lin, first, b_.TileBroadcast(d, shape), Zero(tt.ElemValueType())));
           return;
         }
         case ir::ReduceKind::Mul: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr:
@@ -110,15 +87,8 @@ void Generator::TileShapeRule(const ir::Op& op) {
           // running value was last reached): a running max of those positions finds it, and
           // each d_j goes back there.
           ir::Value* lin = b_.TileArange(ScalarType::Int32, 0, 1, n);
-          ir::Op* reached = b_.TileMap({flat(P(t)), flat(P(op.result())), lin}, ir::ElemType::Of(ScalarType::Int32));
-          {
-            ir::Builder::InsertionGuard g(b_);
-            ir::Block* body = reached->region(0);
-            b_.SetInsertionPoint(body);
-            ir::Value* hit = b_.Cmp(ir::CmpPred::Eq, body->arg(0), body->arg(1));
-            b_.Yield({b_.Select(hit, body->arg(2), b_.ConstInt(ScalarType::Int32, -1))});
-          }
-          ir::Value* from = b_.TileScan(ir::ReduceKind::Max, reached->result(), true);
+          ir::Value* reached = b_.SelectWhereEqual(flat(P(t)), flat(P(op.result())), lin, b_.ConstInt(ScalarType::Int32, -1));
+          ir::Value* from = b_.TileScan(ir::ReduceKind::Max, reached, true);
           ir::Value* zeros = Zero(AdjType(ir::Type::Tile(tt.elem, {n})));
           Accum(t, unflat(b_.TileScatterAdd(zeros, from, flat(d), 0)));
           return;

@@ -267,11 +267,6 @@ TEST(TileSort, NaNLastFloat32) { Sorts<float>("wp.float32", FloatValue, FloatKey
 TEST(TileSort, NaNLastFloat64) { Sorts<double>("wp.float64", DoubleValue, FloatKeys<double>); }
 TEST(TileSort, NaNLastFloat16) { Sorts<uint16_t>("wp.float16", HalfValue, HalfKeys); }
 
-}  // namespace
-}  // namespace tilec
-
-namespace tilec {
-namespace {
 
 // a[i] of an n-D array is an (n-1)-D view (Warp's user guide: wp.tile_load(a[i], n)); a view
 // of a view, scalar reads and stores through views, and a block index past the array: its view
@@ -316,11 +311,6 @@ def rows(a: wp.array2d[float], b: wp.array2d[float], c: wp.array3d[float], d: wp
   }
 }
 
-}  // namespace
-}  // namespace tilec
-
-namespace tilec {
-namespace {
 
 // tile_reduce with a @wp.func combiner: a left fold from the first element (slice), on a
 // non-associative combiner so that the order is visible, along each axis and over all.
@@ -367,11 +357,6 @@ TEST(TileReduceFunc, LeftFoldAlongEachAxisInt32) { FuncFold<int32_t>("wp.int32")
 TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat32) { FuncFold<float>("wp.float32"); }
 TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat64) { FuncFold<double>("wp.float64"); }
 
-}  // namespace
-}  // namespace tilec
-
-namespace tilec {
-namespace {
 
 // tile_matmul accumulating over a loop of K slices (Warp's page), with shapes that are not a
 // multiple of the block, in float32 and float64 and with a float64 accumulator for float32

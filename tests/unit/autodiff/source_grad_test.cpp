@@ -92,11 +92,6 @@ def sort(kx: wp.array1d[wp.float64], vx: wp.array1d[wp.float64], m: wp.array2d[w
                  GradCheck{});
 }
 
-}  // namespace
-}  // namespace tilec::adtest
-
-namespace tilec::adtest {
-namespace {
 
 TEST(SourceArrayViewGrad, TileLoadsAndStoresThroughRowViews) {
   SourceKernel k = FromSource(R"(
@@ -115,11 +110,6 @@ def rows(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array1d[wp.
                  opt);
 }
 
-}  // namespace
-}  // namespace tilec::adtest
-
-namespace tilec::adtest {
-namespace {
 
 // The adjoints Warp lacks: the four scans (the sum scans run backwards; min/max send d to the
 // element the running value came from) over 1-D and flattened 2-D tiles, and min/max along an
@@ -167,11 +157,6 @@ def red(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.f
                  GradCheck{});
 }
 
-}  // namespace
-}  // namespace tilec::adtest
-
-namespace tilec::adtest {
-namespace {
 
 // tile_map with scalar arguments: each element's call reads the scalar, so its adjoint is
 // the sum of the elements' contributions.
@@ -193,11 +178,6 @@ def mapped(x: wp.array1d[wp.float64], p: wp.array1d[wp.float64], y: wp.array1d[w
                  GradCheck{});
 }
 
-}  // namespace
-}  // namespace tilec::adtest
-
-namespace tilec::adtest {
-namespace {
 
 // A @wp.func combiner is a left fold built from tile_view, tile_map and a loop: its gradient
 // is that of the fold, checked here with a non-associative combiner along each axis and over
@@ -221,11 +201,6 @@ def fold(x: wp.array2d[wp.float64], a: wp.array1d[wp.float64], b: wp.array1d[wp.
                  GradCheck{});
 }
 
-}  // namespace
-}  // namespace tilec::adtest
-
-namespace tilec::adtest {
-namespace {
 
 TEST(SourceMatmulGrad, ProductAccumulationAndScales) {
   SourceKernel k = FromSource(R"(
