@@ -401,3 +401,57 @@ TEST(TileMatmul, Float32FactorsIntoFloat64) { Matmul<float, double>("wp.float32"
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// Rank 4: a view with a dropped dimension and a negative step, a region write through a view
+// variable, a gather along the last axis and a sort of the flattened tile, for int32 and for
+// float16 bit patterns (moved, never rounded), against index loops.
+template <typename T>
+void RankFour(const std::string& dtype) {
+  auto c = CompileText(WithDType(R"(
+@wp.kernel
+def k(x: wp.array4d[{T}], idx: wp.array[int], v: wp.array3d[{T}], g: wp.array4d[{T}], w: wp.array4d[{T}]):
+    t = wp.tile_load(x, shape=(2, 2, 3, 4))
+    wp.tile_store(v, t[1, :, ::-1])
+    i = wp.tile_load(idx, shape=3)
+    wp.tile_store(g, t[:, :, :, i])
+    part = t[0, 1]
+    part[1:, 2:] = t[1, 0, :2, :2]
+    wp.tile_store(w, t)
+)",
+                                 dtype));
+  ASSERT_TRUE(c.module);
+  std::vector<T> x(48);
+  for (int k = 0; k < 48; ++k) x[size_t(k)] = T(k * 3 + 1);
+  std::vector<int32_t> idx = {3, -4, 1};
+  auto X = [&](int a, int b, int cc, int d) { return x[size_t(((a * 2 + b) * 3 + cc) * 4 + d)]; };
+  for (int bd : {1, 3, 32}) {
+    std::vector<T> v(24), g(36), w(48);
+    tilec_array xa = View(x.data(), {2, 2, 3, 4}), ia = View(idx.data(), {3}), va = View(v.data(), {2, 3, 4}),
+                ga = View(g.data(), {2, 2, 3, 3}), wa = View(w.data(), {2, 2, 3, 4});
+    Launch(c.Entry("k"), {&xa, &ia, &va, &ga, &wa}, {1}, bd);
+    for (int b = 0; b < 2; ++b)
+      for (int cc = 0; cc < 3; ++cc)
+        for (int d = 0; d < 4; ++d)
+          EXPECT_EQ(v[size_t((b * 3 + cc) * 4 + d)], X(1, b, 2 - cc, d)) << dtype << " bd=" << bd;
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b)
+        for (int cc = 0; cc < 3; ++cc)
+          for (int k = 0; k < 3; ++k) {
+            int col = idx[size_t(k)] < 0 ? idx[size_t(k)] + 4 : idx[size_t(k)];
+            EXPECT_EQ(g[size_t(((a * 2 + b) * 3 + cc) * 3 + k)], X(a, b, cc, col)) << dtype << " bd=" << bd;
+          }
+    std::vector<T> ref = x;
+    for (int cc = 1; cc < 3; ++cc)
+      for (int d = 2; d < 4; ++d) ref[size_t(((0 * 2 + 1) * 3 + cc) * 4 + d)] = X(1, 0, cc - 1, d - 2);
+    for (int k = 0; k < 48; ++k) EXPECT_EQ(w[size_t(k)], ref[size_t(k)]) << dtype << " bd=" << bd << " @" << k;
+  }
+}
+
+TEST(TileViews, RankFourInt32) { RankFour<int32_t>("wp.int32"); }
+TEST(TileViews, RankFourFloat16) { RankFour<uint16_t>("wp.float16"); }
+
+}  // namespace
+}  // namespace tilec
