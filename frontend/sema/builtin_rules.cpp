@@ -15,6 +15,15 @@ namespace tilec::sema {
 
 using diag::Code;
 
+std::string DimsText(const std::vector<int64_t>& d) {
+  std::string s = "(";
+  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
+  if (d.size() == 1) s += ",";
+  return s + ")";
+}
+
+std::string Dimensions(int n) { return std::to_string(n) + " dimension" + (n == 1 ? "" : "s"); }
+
 // ---------------------------------------------------------------- CallContext
 
 bool CallContext::Has(Param p) const {
@@ -80,15 +89,6 @@ diag::DiagnosticEngine::Builder CallContext::Error(Code code, SourceRange r, std
 }
 
 namespace {
-
-std::string DimsText(const std::vector<int64_t>& d) {
-  std::string s = "(";
-  for (size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + std::to_string(d[i]);
-  if (d.size() == 1) s += ",";
-  return s + ")";
-}
-
-std::string Dimensions(int n) { return std::to_string(n) + " dimension" + (n == 1 ? "" : "s"); }
 
 const Type* ArrayOf(CallContext& c) { return c.TypeOf(Param::A); }
 
@@ -414,190 +414,6 @@ void CommitAxpy(CallContext& c) {
   sym->constant.reset();
 }
 
-// The entries of a tuple argument (offsets), with their checked infos.
-std::vector<std::pair<const ast::Expr*, const ExprInfo*>> TupleEntries(CallContext& c, Param p) {
-  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> out;
-  const ast::Expr* e = c.Arg(p).expr;
-  if (const auto* tup = e->As<ast::Tuple>()) {
-    for (const ast::ExprPtr& x : tup->elts) out.push_back({x.get(), c.out().Info(x.get())});
-  } else {
-    out.push_back({e, c.out().Info(e)});
-  }
-  return out;
-}
-
-// A constant entry of an offset tuple, when it is one.
-std::optional<int64_t> ConstEntry(const ExprInfo* info) {
-  if (info && info->value && info->value->kind == ConstValue::Kind::Int) return info->value->i;
-  return std::nullopt;
-}
-
-// tile_view(t, offset, shape=None): without `shape`, the offsets select (and drop) leading
-// dimensions and at least one is kept; with it, one offset and one extent per dimension, the
-// sub-tile inside `t` where the offsets are constants.
-bool ViewArgs(CallContext& c) {
-  const Type* t = c.TypeOf(Param::T);
-  auto offs = TupleEntries(c, Param::Offset);
-  bool with_shape = c.Has(Param::Shape);
-  std::vector<int64_t> shape;
-  if (with_shape && (!c.ShapeDims(shape) || int(shape.size()) != t->ndim)) {
-    c.Error(Code::BadTileRegion, c.Range(Param::Shape),
-            c.bname + ": `shape` needs one extent per dimension of " + c.Quoted(Param::T) + " (" + Dimensions(t->ndim) + ")");
-    return false;
-  }
-  if (with_shape ? int(offs.size()) != t->ndim : int(offs.size()) >= t->ndim) {
-    c.Error(Code::BadTileRegion, c.Range(Param::Offset),
-            c.bname + ": " + c.Quoted(Param::T) + " has " + Dimensions(t->ndim) + ", so `offset` needs " +
-                (with_shape ? "one entry per dimension" : "fewer entries than that (the rest are kept)") + ", found " +
-                std::to_string(offs.size()));
-    return false;
-  }
-  for (size_t d = 0; d < offs.size(); ++d) {
-    int64_t extent = with_shape ? shape[d] : 1;
-    if (with_shape && extent <= 0) {
-      c.Error(Code::BadTileRegion, c.Range(Param::Shape), c.bname + ": view extents must be positive");
-      return false;
-    }
-    auto o = ConstEntry(offs[d].second);
-    if (o && (*o < 0 || *o + extent > t->shape[d])) {
-      c.Error(Code::BadTileRegion, offs[d].first->range,
-              c.bname + ": offset " + std::to_string(*o) + (with_shape ? " plus extent " + std::to_string(extent) : "") +
-                  " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::T) + ", of extent " +
-                  std::to_string(t->shape[d]));
-      return false;
-    }
-    if (with_shape && extent > t->shape[d]) {
-      c.Error(Code::BadTileRegion, c.Range(Param::Shape),
-              c.bname + ": extent " + std::to_string(extent) + " exceeds dimension " + std::to_string(d) + " of " +
-                  c.Quoted(Param::T) + " (" + std::to_string(t->shape[d]) + ")");
-      return false;
-    }
-  }
-  return true;
-}
-
-// tile_assign(dst, src, offset=0...): `src` fits inside `dst` at the offset, and `dst` names a
-// tile variable (or a view of one), which the call updates.
-bool AssignArgs(CallContext& c) {
-  const Type* dst = c.TypeOf(Param::Dst);
-  const Type* src = c.TypeOf(Param::Src);
-  if (dst->ndim != src->ndim) {
-    c.Error(Code::BadTileRegion, c.Range(Param::Src),
-            c.bname + " needs tiles of one rank, but " + c.Quoted(Param::Dst) + " has " + Dimensions(dst->ndim) +
-                " and " + c.Quoted(Param::Src) + " " + std::to_string(src->ndim));
-    return false;
-  }
-  if (dst->elem.is_struct() != src->elem.is_struct() || (dst->elem.is_struct() && !(dst->elem == src->elem))) {
-    c.Error(Code::TileDTypeMismatch, c.Range(Param::Src),
-            c.bname + " converts between numeric element types; " + c.Quoted(Param::Src) + " holds `" +
-                ElemName(src->elem, "") + "` and " + c.Quoted(Param::Dst) + " `" + ElemName(dst->elem, "") + "`");
-    return false;
-  }
-  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> offs;
-  if (c.Has(Param::Offset)) {
-    offs = TupleEntries(c, Param::Offset);
-    if (int(offs.size()) != dst->ndim) {
-      c.Error(Code::BadTileRegion, c.Range(Param::Offset),
-              c.bname + ": `offset` needs one entry per dimension of " + c.Quoted(Param::Dst) + " (" +
-                  Dimensions(dst->ndim) + "), found " + std::to_string(offs.size()));
-      return false;
-    }
-  }
-  for (int d = 0; d < dst->ndim; ++d) {
-    int64_t o = offs.empty() ? 0 : ConstEntry(offs[size_t(d)].second).value_or(0);
-    if (o < 0 || o + src->shape[size_t(d)] > dst->shape[size_t(d)]) {
-      c.Error(Code::BadTileRegion, offs.empty() ? c.Range(Param::Src) : offs[size_t(d)].first->range,
-              c.bname + ": " + c.Quoted(Param::Src) + " of shape `" + DimsText(src->shape) + "` at offset " +
-                  std::to_string(o) + " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::Dst) +
-                  ", of shape `" + DimsText(dst->shape) + "`");
-      return false;
-    }
-  }
-  if (!c.checker.InPlaceRoot(c.Arg(Param::Dst).expr)) {
-    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Dst),
-            "`dst` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one; found " +
-                c.Quoted(Param::Dst));
-    return false;
-  }
-  return true;
-}
-
-// tile_sort(keys, values): numeric keys, values of their shape, both variables updated in place.
-bool SortArgs(CallContext& c) {
-  const Type* k = c.TypeOf(Param::Keys);
-  const Type* v = c.TypeOf(Param::Values);
-  if (k->elem.is_struct() || k->elem.scalar == ScalarType::Bool) {
-    c.Error(Code::BadTileSort, c.Range(Param::Keys),
-            c.bname + " sorts numeric keys, but " + c.Quoted(Param::Keys) + " holds `" + ElemName(k->elem, "") + "`");
-    return false;
-  }
-  if (k->shape != v->shape) {
-    c.Error(Code::BadTileSort, c.Range(Param::Values),
-            c.bname + " needs `values` of the keys' shape `" + DimsText(k->shape) + "`, found `" + DimsText(v->shape) + "`");
-    return false;
-  }
-  for (Param p : {Param::Keys, Param::Values})
-    if (!c.checker.InPlaceRoot(c.Arg(p).expr)) {
-      c.Error(Code::InPlaceTargetNotVariable, c.Range(p),
-              c.Quoted(p) + " of " + c.bname + " is sorted in place, so it must be a tile variable or a view of one");
-      return false;
-    }
-  return true;
-}
-
-// tile_matmul(a, b[, out, alpha, beta]): 2-D tiles of float16/32/64 with agreeing extents;
-// `out` is updated in place; alpha and beta are numbers.
-bool MatmulArgs(CallContext& c) {
-  auto is_float_2d = [](const Type* t) {
-    return t->ndim == 2 && !t->elem.is_struct() &&
-           (t->elem.scalar == ScalarType::Float16 || t->elem.scalar == ScalarType::Float32 ||
-            t->elem.scalar == ScalarType::Float64);
-  };
-  std::vector<Param> tiles = {Param::A, Param::B};
-  if (c.Has(Param::Out)) tiles.push_back(Param::Out);
-  for (Param p : tiles)
-    if (!is_float_2d(c.TypeOf(p))) {
-      c.Error(Code::BadTileMatmul, c.Range(p),
-              c.bname + " multiplies 2-D tiles of float16, float32 or float64; " + c.Quoted(p) + " is `" +
-                  TypeName(c.TypeOf(p)) + "`");
-      return false;
-    }
-  const Type* a = c.TypeOf(Param::A);
-  const Type* b = c.TypeOf(Param::B);
-  if (a->shape[1] != b->shape[0]) {
-    c.Error(Code::BadTileMatmul, c.Range(Param::B),
-            c.bname + ": `a` is `" + DimsText(a->shape) + "` and `b` is `" + DimsText(b->shape) +
-                "`; the columns of `a` must match the rows of `b`");
-    return false;
-  }
-  if (!c.Has(Param::Out)) return true;
-  const Type* out = c.TypeOf(Param::Out);
-  if (out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1]) {
-    c.Error(Code::BadTileMatmul, c.Range(Param::Out),
-            c.bname + ": `out` must be `(" + std::to_string(a->shape[0]) + ", " + std::to_string(b->shape[1]) +
-                ")` for `a` of `" + DimsText(a->shape) + "` and `b` of `" + DimsText(b->shape) + "`, found `" +
-                DimsText(out->shape) + "`");
-    return false;
-  }
-  if (!c.checker.InPlaceRoot(c.Arg(Param::Out).expr)) {
-    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Out),
-            "`out` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one");
-    return false;
-  }
-  const Type* et = c.types.FromElem(out->elem);
-  for (Param p : {Param::Alpha, Param::Beta}) {
-    if (!c.Has(p)) continue;
-    CallArg& s = c.Arg(p);
-    if (!c.checker.Convert(s.expr, s.info, et)) {
-      c.Error(Code::ArgumentTypeMismatch, s.range,
-              c.Quoted(p) + " of " + c.bname + " is `" + TypeName(s.info.type) + "`; it must convert to `out`'s `" +
-                  TypeName(et) + "`");
-      return false;
-    }
-  }
-  return true;
-}
-
 // tile_extract(a, i, ...): one index per dimension of `a`.
 bool ExtractIndexCount(CallContext& c) {
   const Type* t = c.TypeOf(Param::A);
@@ -642,44 +458,6 @@ bool TileAxisInRange(CallContext& c) {
   c.Error(Code::AxisOutOfRange, c.Range(Param::Axis),
           "`axis` is " + std::to_string(axis) + " but tile " + c.Quoted(Param::A) + " has " + Dimensions(t->ndim) +
               " (expected 0" + (t->ndim > 1 ? " to " + std::to_string(t->ndim - 1) : "") + ")");
-  return false;
-}
-
-bool ReduceCombiner(CallContext& c) {
-  const Type* ft = c.TypeOf(Param::Op);
-  const Type* t = c.TypeOf(Param::A);
-  const char* supported = "; the builtin combiners are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
-                          "`wp.bit_or` and `wp.bit_xor` (or pass a `@wp.func` of two elements)";
-  if (ft->callee.kind == CalleeKind::UserFunc) {
-    // A @wp.func combines two elements of the tile's type into one of that type.
-    c.EnsureFuncChecked(ft->callee.index);
-    const FunctionInfo& f = c.out().funcs[ft->callee.index];
-    const Type* et = t->elem.is_struct() ? nullptr : c.types.FromElem(t->elem);
-    bool ok = et && f.num_params == 2 && f.Param(0)->type == et && f.Param(1)->type == et && f.return_type == et;
-    if (!ok) {
-      c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
-              "`" + f.name + "` cannot combine the elements of tile " + c.Quoted(Param::A) +
-                  ": a combiner takes two `" + (et ? TypeName(et) : std::string("?")) + "` and returns one");
-      return false;
-    }
-    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
-    return true;
-  }
-  const Builtin& b = BuiltinTable()[ft->callee.index];
-  ir::ReduceKind kind;
-  if (!ReduceKindOf(b, kind)) {
-    c.Error(Code::BadReduceCombiner, c.Range(Param::Op), "`" + b.Spelling() + "` is not a reduction combiner" + supported);
-    return false;
-  }
-  // The combiner must take two elements of the tile's type (bit_and does not take floats).
-  const Type* et = c.types.FromElem(t->elem);
-  bool fits = false;
-  for (const Overload& o : b.overloads)
-    fits |= o.params.size() == 2 && PatternMatches(o.params[0].pattern, et) && PatternMatches(o.params[1].pattern, et);
-  if (fits) return true;
-  c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
-          "`" + b.Spelling() + "` cannot combine elements of `" + TypeName(et) + "` (the element type of tile " +
-              c.Quoted(Param::A) + ")");
   return false;
 }
 
@@ -860,81 +638,6 @@ bool TileIndexCount(CallContext& c) {
   return true;
 }
 
-// ---------------------------------------------------------------- maps
-
-// tile_map(f, a, *args): `a` is a tile; every other argument a tile of its shape or a scalar
-// or struct that each element's call receives as it is.
-bool TileMapArgs(CallContext& c) {
-  std::vector<CallArg*> tiles{&c.Arg(Param::A)};
-  for (CallArg* e : c.Extra()) tiles.push_back(e);
-  bool ok = true;
-  for (CallArg* t : tiles) {
-    const Type* tt = t->info.type;
-    if (!tt->IsTile()) {
-      if (t == tiles[0] || !(tt->IsScalar() || tt->kind == TypeKind::Struct)) {
-        c.Error(Code::BadTileMap, t->range,
-                t == tiles[0] ? "`wp.tile_map` maps over a tile first, found `" + TypeName(tt) + "`"
-                              : "`wp.tile_map` takes tiles, scalars or structs, found `" + TypeName(tt) + "`");
-        ok = false;
-      }
-    } else if (t->info.type->shape != tiles[0]->info.type->shape) {
-      c.Error(Code::TileShapeMismatch, t->range,
-              "shape mismatch in `wp.tile_map`: `" + DimsText(tiles[0]->info.type->shape) + "` and `" +
-                  DimsText(t->info.type->shape) + "`");
-      ok = false;
-    }
-  }
-  if (!ok) return false;
-  std::vector<const Type*> elems;
-  for (CallArg* t : tiles) elems.push_back(t->info.type->IsTile() ? c.types.FromElem(t->info.type->elem) : t->info.type);
-  CallArg& fa = c.Arg(Param::F);
-  const Type* ft = fa.info.type;
-  // A scalar argument converts as a call's would (a literal takes the parameter's type).
-  auto fit = [&](size_t k, const Type* want) {
-    if (elems[k] == want) return true;
-    if (tiles[k]->info.type->IsTile() || !c.checker.Convert(tiles[k]->expr, tiles[k]->info, want)) return false;
-    elems[k] = want;
-    return true;
-  };
-  if (ft->callee.kind == CalleeKind::UserFunc) {
-    c.EnsureFuncChecked(ft->callee.index);
-    const FunctionInfo& f = c.out().funcs[ft->callee.index];
-    bool match = f.num_params == int(elems.size());
-    for (int k = 0; match && k < f.num_params; ++k) match = fit(size_t(k), f.Param(k)->type);
-    if (!match || !f.return_type || !(f.return_type->IsScalar() || f.return_type->kind == TypeKind::Struct)) {
-      std::string want = "(";
-      for (size_t k = 0; k < elems.size(); ++k) want += (k ? ", " : "") + TypeName(elems[k]);
-      c.Error(Code::BadTileMap, fa.range,
-              "`" + f.name + "` cannot be mapped over tiles of " + want +
-                  "): it must take one parameter of each tile's element type and return a scalar or struct");
-      return false;
-    }
-    c.map_elem = f.return_type;
-    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
-    return true;
-  }
-  // A builtin maps when its row lowers to a scalar math op taking one value per tile.
-  const Builtin& mb = BuiltinTable()[ft->callee.index];
-  const Overload* mo = nullptr;
-  if (mb.lower.kind == LowerKind::Math) {
-    for (const Overload& o : mb.overloads) {
-      if (o.params.size() != elems.size()) continue;
-      bool fits = true;
-      for (size_t k = 0; k < elems.size(); ++k)
-        fits &= PatternMatches(o.params[k].pattern, elems[0]) && fit(k, elems[0]);
-      if (fits) mo = &o;
-    }
-  }
-  if (!mo) {
-    c.Error(Code::BadTileMap, fa.range,
-            "`" + mb.Spelling() + "` cannot be mapped over " + std::to_string(elems.size()) + " tile" +
-                (elems.size() == 1 ? "" : "s") + " of `" + TypeName(elems[0]) + "`");
-    return false;
-  }
-  c.map_elem = elems[0];
-  return true;
-}
-
 // ---------------------------------------------------------------- scalar builtins
 
 bool AtomicIndexRank(CallContext& c) {
@@ -1072,25 +775,6 @@ bool FormTransposeOfA(CallContext& c, ExprInfo& out) {
 
 bool FormTileMap(CallContext& c, ExprInfo& out) {
   out.type = c.types.Tile(c.map_elem->AsElem(), c.TypeOf(Param::A)->shape, Storage::Register);
-  return true;
-}
-
-bool FormMatmulOfAB(CallContext& c, ExprInfo& out) {
-  const Type* a = c.TypeOf(Param::A);
-  out.type = c.types.Tile(a->elem, {a->shape[0], c.TypeOf(Param::B)->shape[1]}, Storage::Register);
-  return true;
-}
-
-bool FormViewOfT(CallContext& c, ExprInfo& out) {
-  const Type* t = c.TypeOf(Param::T);
-  std::vector<int64_t> shape;
-  if (c.Has(Param::Shape)) {
-    c.ShapeDims(shape);
-  } else {
-    size_t n = TupleEntries(c, Param::Offset).size();
-    shape.assign(t->shape.begin() + std::ptrdiff_t(n), t->shape.end());
-  }
-  out.type = c.types.Tile(t->elem, shape, Storage::Register);
   return true;
 }
 
@@ -1234,7 +918,6 @@ const RuleSpec OrderedElemTile{"OrderedElemTile", {Code::StructTileUnsupported, 
                                {P::A}, &sema::OrderedElemTile};
 const RuleSpec Tile2D{"Tile2D", {Code::TransposeNeeds2DTile}, {P::A}, &sema::Tile2D};
 const RuleSpec TileAxisInRange{"TileAxisInRange", {Code::AxisOutOfRange}, {P::A, P::Axis}, &sema::TileAxisInRange};
-const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};
 const RuleSpec ScanDType{"ScanDType", {Code::ScanUnsupportedDType}, {P::A}, &sema::ScanDType};
 const RuleSpec BroadcastShape{"BroadcastShape", {Code::InvalidTileShape, Code::BroadcastShapeMismatch},
                               {P::A, P::Shape}, &sema::BroadcastShape};
@@ -1243,8 +926,6 @@ const RuleSpec ReshapeShape{"ReshapeShape", {Code::InvalidTileShape, Code::BadRe
 const RuleSpec SqueezeAxes{"SqueezeAxes", {Code::AxisOutOfRange, Code::SqueezeNonUnitAxis, Code::InvalidTileShape},
                            {P::T}, &sema::SqueezeAxes};
 const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount}, {P::T, P::Index}, &sema::TileIndexCount};
-const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::F, P::A},
-                           &sema::TileMapArgs};
 const RuleSpec AtomicIndexRank{"AtomicIndexRank",
                                {Code::BadIndex, Code::AtomicAddUnsupportedDType, Code::ArgumentTypeMismatch},
                                {P::A, P::Value},
@@ -1253,13 +934,6 @@ const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::Ti
                            &sema::IntElemTile};
 const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
                            &sema::DotOperands};
-const RuleSpec MatmulArgs{"MatmulArgs", {Code::BadTileMatmul, Code::InPlaceTargetNotVariable, Code::ArgumentTypeMismatch},
-                          {P::A, P::B}, &sema::MatmulArgs};
-const RuleSpec ViewArgs{"ViewArgs", {Code::BadTileRegion}, {P::T, P::Offset}, &sema::ViewArgs};
-const RuleSpec AssignArgs{"AssignArgs", {Code::BadTileRegion, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
-                          {P::Dst, P::Src}, &sema::AssignArgs};
-const RuleSpec SortArgs{"SortArgs", {Code::BadTileSort, Code::InPlaceTargetNotVariable}, {P::Keys, P::Values},
-                        &sema::SortArgs};
 const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
                         {P::Alpha, P::Src, P::Dest}, &sema::AxpyArgs, &sema::CommitAxpy};
 const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P::A, P::I}, &sema::ExtractIndexCount};
@@ -1289,8 +963,6 @@ const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
 const ResultSpec TileOfDType{"TileOfDType", {P::T, P::DType}, &FormTileOfDType};
 const ResultSpec OneInt32{"OneInt32", {}, &FormOneInt32};
 const ResultSpec ElementOfA{"ElementOfA", {P::A}, &FormElementOfA};
-const ResultSpec MatmulOfAB{"MatmulOfAB", {P::A, P::B}, &FormMatmulOfAB};
-const ResultSpec ViewOfT{"ViewOfT", {P::T, P::Offset}, &FormViewOfT};
 const ResultSpec Tid{"Tid", {}, &FormTid};
 const ResultSpec ArrayElement{"ArrayElement", {P::A}, &FormArrayElement};
 const ResultSpec SameAsFirst{"SameAsFirst", {}, &FormSameAsFirst};

@@ -1,0 +1,138 @@
+// The rules of the builtins that take a function: tile_map's mapped builtin or @wp.func
+// (with its tiles and scalars), and tile_reduce's combiner.
+#include "frontend/sema/builtin_rules.h"
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+std::string DimsText(const std::vector<int64_t>& d);
+
+namespace {
+
+// ---------------------------------------------------------------- combiners
+
+bool ReduceCombiner(CallContext& c) {
+  const Type* ft = c.TypeOf(Param::Op);
+  const Type* t = c.TypeOf(Param::A);
+  const char* supported = "; the builtin combiners are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
+                          "`wp.bit_or` and `wp.bit_xor` (or pass a `@wp.func` of two elements)";
+  if (ft->callee.kind == CalleeKind::UserFunc) {
+    // A @wp.func combines two elements of the tile's type into one of that type.
+    c.EnsureFuncChecked(ft->callee.index);
+    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    const Type* et = t->elem.is_struct() ? nullptr : c.types.FromElem(t->elem);
+    bool ok = et && f.num_params == 2 && f.Param(0)->type == et && f.Param(1)->type == et && f.return_type == et;
+    if (!ok) {
+      c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+              "`" + f.name + "` cannot combine the elements of tile " + c.Quoted(Param::A) +
+                  ": a combiner takes two `" + (et ? TypeName(et) : std::string("?")) + "` and returns one");
+      return false;
+    }
+    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    return true;
+  }
+  const Builtin& b = BuiltinTable()[ft->callee.index];
+  ir::ReduceKind kind;
+  if (!ReduceKindOf(b, kind)) {
+    c.Error(Code::BadReduceCombiner, c.Range(Param::Op), "`" + b.Spelling() + "` is not a reduction combiner" + supported);
+    return false;
+  }
+  // The combiner must take two elements of the tile's type (bit_and does not take floats).
+  const Type* et = c.types.FromElem(t->elem);
+  bool fits = false;
+  for (const Overload& o : b.overloads)
+    fits |= o.params.size() == 2 && PatternMatches(o.params[0].pattern, et) && PatternMatches(o.params[1].pattern, et);
+  if (fits) return true;
+  c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+          "`" + b.Spelling() + "` cannot combine elements of `" + TypeName(et) + "` (the element type of tile " +
+              c.Quoted(Param::A) + ")");
+  return false;
+}
+
+// ---------------------------------------------------------------- maps
+
+// tile_map(f, a, *args): `a` is a tile; every other argument a tile of its shape or a scalar
+// or struct that each element's call receives as it is.
+bool TileMapArgs(CallContext& c) {
+  std::vector<CallArg*> tiles{&c.Arg(Param::A)};
+  for (CallArg* e : c.Extra()) tiles.push_back(e);
+  bool ok = true;
+  for (CallArg* t : tiles) {
+    const Type* tt = t->info.type;
+    if (!tt->IsTile()) {
+      if (t == tiles[0] || !(tt->IsScalar() || tt->kind == TypeKind::Struct)) {
+        c.Error(Code::BadTileMap, t->range,
+                t == tiles[0] ? "`wp.tile_map` maps over a tile first, found `" + TypeName(tt) + "`"
+                              : "`wp.tile_map` takes tiles, scalars or structs, found `" + TypeName(tt) + "`");
+        ok = false;
+      }
+    } else if (t->info.type->shape != tiles[0]->info.type->shape) {
+      c.Error(Code::TileShapeMismatch, t->range,
+              "shape mismatch in `wp.tile_map`: `" + DimsText(tiles[0]->info.type->shape) + "` and `" +
+                  DimsText(t->info.type->shape) + "`");
+      ok = false;
+    }
+  }
+  if (!ok) return false;
+  std::vector<const Type*> elems;
+  for (CallArg* t : tiles) elems.push_back(t->info.type->IsTile() ? c.types.FromElem(t->info.type->elem) : t->info.type);
+  CallArg& fa = c.Arg(Param::F);
+  const Type* ft = fa.info.type;
+  // A scalar argument converts as a call's would (a literal takes the parameter's type).
+  auto fit = [&](size_t k, const Type* want) {
+    if (elems[k] == want) return true;
+    if (tiles[k]->info.type->IsTile() || !c.checker.Convert(tiles[k]->expr, tiles[k]->info, want)) return false;
+    elems[k] = want;
+    return true;
+  };
+  if (ft->callee.kind == CalleeKind::UserFunc) {
+    c.EnsureFuncChecked(ft->callee.index);
+    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    bool match = f.num_params == int(elems.size());
+    for (int k = 0; match && k < f.num_params; ++k) match = fit(size_t(k), f.Param(k)->type);
+    if (!match || !f.return_type || !(f.return_type->IsScalar() || f.return_type->kind == TypeKind::Struct)) {
+      std::string want = "(";
+      for (size_t k = 0; k < elems.size(); ++k) want += (k ? ", " : "") + TypeName(elems[k]);
+      c.Error(Code::BadTileMap, fa.range,
+              "`" + f.name + "` cannot be mapped over tiles of " + want +
+                  "): it must take one parameter of each tile's element type and return a scalar or struct");
+      return false;
+    }
+    c.map_elem = f.return_type;
+    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    return true;
+  }
+  // A builtin maps when its row lowers to a scalar math op taking one value per tile.
+  const Builtin& mb = BuiltinTable()[ft->callee.index];
+  const Overload* mo = nullptr;
+  if (mb.lower.kind == LowerKind::Math) {
+    for (const Overload& o : mb.overloads) {
+      if (o.params.size() != elems.size()) continue;
+      bool fits = true;
+      for (size_t k = 0; k < elems.size(); ++k)
+        fits &= PatternMatches(o.params[k].pattern, elems[0]) && fit(k, elems[0]);
+      if (fits) mo = &o;
+    }
+  }
+  if (!mo) {
+    c.Error(Code::BadTileMap, fa.range,
+            "`" + mb.Spelling() + "` cannot be mapped over " + std::to_string(elems.size()) + " tile" +
+                (elems.size() == 1 ? "" : "s") + " of `" + TypeName(elems[0]) + "`");
+    return false;
+  }
+  c.map_elem = elems[0];
+  return true;
+}
+
+}  // namespace
+
+namespace rules {
+using P = Param;
+const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::F, P::A},
+                           &sema::TileMapArgs};
+const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};
+}  // namespace rules
+
+}  // namespace tilec::sema

@@ -1,0 +1,239 @@
+// The rules of the builtins that read or write part of a tile, reorder it, or multiply
+// tiles: tile_view, tile_assign, tile_sort and tile_matmul (the rest are builtin_rules.cpp).
+#include <optional>
+
+#include "frontend/sema/builtin_rules.h"
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+std::string DimsText(const std::vector<int64_t>& d);
+std::string Dimensions(int n);
+
+namespace {
+
+// The entries of a tuple argument (offsets), with their checked infos.
+std::vector<std::pair<const ast::Expr*, const ExprInfo*>> TupleEntries(CallContext& c, Param p) {
+  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> out;
+  const ast::Expr* e = c.Arg(p).expr;
+  if (const auto* tup = e->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& x : tup->elts) out.push_back({x.get(), c.out().Info(x.get())});
+  } else {
+    out.push_back({e, c.out().Info(e)});
+  }
+  return out;
+}
+
+// A constant entry of an offset tuple, when it is one.
+std::optional<int64_t> ConstEntry(const ExprInfo* info) {
+  if (info && info->value && info->value->kind == ConstValue::Kind::Int) return info->value->i;
+  return std::nullopt;
+}
+
+// tile_view(t, offset, shape=None): without `shape`, the offsets select (and drop) leading
+// dimensions and at least one is kept; with it, one offset and one extent per dimension, the
+// sub-tile inside `t` where the offsets are constants.
+bool ViewArgs(CallContext& c) {
+  const Type* t = c.TypeOf(Param::T);
+  auto offs = TupleEntries(c, Param::Offset);
+  bool with_shape = c.Has(Param::Shape);
+  std::vector<int64_t> shape;
+  if (with_shape && (!c.ShapeDims(shape) || int(shape.size()) != t->ndim)) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Shape),
+            c.bname + ": `shape` needs one extent per dimension of " + c.Quoted(Param::T) + " (" + Dimensions(t->ndim) + ")");
+    return false;
+  }
+  if (with_shape ? int(offs.size()) != t->ndim : int(offs.size()) >= t->ndim) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Offset),
+            c.bname + ": " + c.Quoted(Param::T) + " has " + Dimensions(t->ndim) + ", so `offset` needs " +
+                (with_shape ? "one entry per dimension" : "fewer entries than that (the rest are kept)") + ", found " +
+                std::to_string(offs.size()));
+    return false;
+  }
+  for (size_t d = 0; d < offs.size(); ++d) {
+    int64_t extent = with_shape ? shape[d] : 1;
+    if (with_shape && extent <= 0) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Shape), c.bname + ": view extents must be positive");
+      return false;
+    }
+    auto o = ConstEntry(offs[d].second);
+    if (o && (*o < 0 || *o + extent > t->shape[d])) {
+      c.Error(Code::BadTileRegion, offs[d].first->range,
+              c.bname + ": offset " + std::to_string(*o) + (with_shape ? " plus extent " + std::to_string(extent) : "") +
+                  " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::T) + ", of extent " +
+                  std::to_string(t->shape[d]));
+      return false;
+    }
+    if (with_shape && extent > t->shape[d]) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Shape),
+              c.bname + ": extent " + std::to_string(extent) + " exceeds dimension " + std::to_string(d) + " of " +
+                  c.Quoted(Param::T) + " (" + std::to_string(t->shape[d]) + ")");
+      return false;
+    }
+  }
+  return true;
+}
+
+// tile_assign(dst, src, offset=0...): `src` fits inside `dst` at the offset, and `dst` names a
+// tile variable (or a view of one), which the call updates.
+bool AssignArgs(CallContext& c) {
+  const Type* dst = c.TypeOf(Param::Dst);
+  const Type* src = c.TypeOf(Param::Src);
+  if (dst->ndim != src->ndim) {
+    c.Error(Code::BadTileRegion, c.Range(Param::Src),
+            c.bname + " needs tiles of one rank, but " + c.Quoted(Param::Dst) + " has " + Dimensions(dst->ndim) +
+                " and " + c.Quoted(Param::Src) + " " + std::to_string(src->ndim));
+    return false;
+  }
+  if (dst->elem.is_struct() != src->elem.is_struct() || (dst->elem.is_struct() && !(dst->elem == src->elem))) {
+    c.Error(Code::TileDTypeMismatch, c.Range(Param::Src),
+            c.bname + " converts between numeric element types; " + c.Quoted(Param::Src) + " holds `" +
+                ElemName(src->elem, "") + "` and " + c.Quoted(Param::Dst) + " `" + ElemName(dst->elem, "") + "`");
+    return false;
+  }
+  std::vector<std::pair<const ast::Expr*, const ExprInfo*>> offs;
+  if (c.Has(Param::Offset)) {
+    offs = TupleEntries(c, Param::Offset);
+    if (int(offs.size()) != dst->ndim) {
+      c.Error(Code::BadTileRegion, c.Range(Param::Offset),
+              c.bname + ": `offset` needs one entry per dimension of " + c.Quoted(Param::Dst) + " (" +
+                  Dimensions(dst->ndim) + "), found " + std::to_string(offs.size()));
+      return false;
+    }
+  }
+  for (int d = 0; d < dst->ndim; ++d) {
+    int64_t o = offs.empty() ? 0 : ConstEntry(offs[size_t(d)].second).value_or(0);
+    if (o < 0 || o + src->shape[size_t(d)] > dst->shape[size_t(d)]) {
+      c.Error(Code::BadTileRegion, offs.empty() ? c.Range(Param::Src) : offs[size_t(d)].first->range,
+              c.bname + ": " + c.Quoted(Param::Src) + " of shape `" + DimsText(src->shape) + "` at offset " +
+                  std::to_string(o) + " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::Dst) +
+                  ", of shape `" + DimsText(dst->shape) + "`");
+      return false;
+    }
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::Dst).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Dst),
+            "`dst` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one; found " +
+                c.Quoted(Param::Dst));
+    return false;
+  }
+  return true;
+}
+
+// tile_sort(keys, values): numeric keys, values of their shape, both variables updated in place.
+bool SortArgs(CallContext& c) {
+  const Type* k = c.TypeOf(Param::Keys);
+  const Type* v = c.TypeOf(Param::Values);
+  if (k->elem.is_struct() || k->elem.scalar == ScalarType::Bool) {
+    c.Error(Code::BadTileSort, c.Range(Param::Keys),
+            c.bname + " sorts numeric keys, but " + c.Quoted(Param::Keys) + " holds `" + ElemName(k->elem, "") + "`");
+    return false;
+  }
+  if (k->shape != v->shape) {
+    c.Error(Code::BadTileSort, c.Range(Param::Values),
+            c.bname + " needs `values` of the keys' shape `" + DimsText(k->shape) + "`, found `" + DimsText(v->shape) + "`");
+    return false;
+  }
+  for (Param p : {Param::Keys, Param::Values})
+    if (!c.checker.InPlaceRoot(c.Arg(p).expr)) {
+      c.Error(Code::InPlaceTargetNotVariable, c.Range(p),
+              c.Quoted(p) + " of " + c.bname + " is sorted in place, so it must be a tile variable or a view of one");
+      return false;
+    }
+  return true;
+}
+
+// tile_matmul(a, b[, out, alpha, beta]): 2-D tiles of float16/32/64 with agreeing extents;
+// `out` is updated in place; alpha and beta are numbers.
+bool MatmulArgs(CallContext& c) {
+  auto is_float_2d = [](const Type* t) {
+    return t->ndim == 2 && !t->elem.is_struct() &&
+           (t->elem.scalar == ScalarType::Float16 || t->elem.scalar == ScalarType::Float32 ||
+            t->elem.scalar == ScalarType::Float64);
+  };
+  std::vector<Param> tiles = {Param::A, Param::B};
+  if (c.Has(Param::Out)) tiles.push_back(Param::Out);
+  for (Param p : tiles)
+    if (!is_float_2d(c.TypeOf(p))) {
+      c.Error(Code::BadTileMatmul, c.Range(p),
+              c.bname + " multiplies 2-D tiles of float16, float32 or float64; " + c.Quoted(p) + " is `" +
+                  TypeName(c.TypeOf(p)) + "`");
+      return false;
+    }
+  const Type* a = c.TypeOf(Param::A);
+  const Type* b = c.TypeOf(Param::B);
+  if (a->shape[1] != b->shape[0]) {
+    c.Error(Code::BadTileMatmul, c.Range(Param::B),
+            c.bname + ": `a` is `" + DimsText(a->shape) + "` and `b` is `" + DimsText(b->shape) +
+                "`; the columns of `a` must match the rows of `b`");
+    return false;
+  }
+  if (!c.Has(Param::Out)) return true;
+  const Type* out = c.TypeOf(Param::Out);
+  if (out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1]) {
+    c.Error(Code::BadTileMatmul, c.Range(Param::Out),
+            c.bname + ": `out` must be `(" + std::to_string(a->shape[0]) + ", " + std::to_string(b->shape[1]) +
+                ")` for `a` of `" + DimsText(a->shape) + "` and `b` of `" + DimsText(b->shape) + "`, found `" +
+                DimsText(out->shape) + "`");
+    return false;
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::Out).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Out),
+            "`out` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one");
+    return false;
+  }
+  const Type* et = c.types.FromElem(out->elem);
+  for (Param p : {Param::Alpha, Param::Beta}) {
+    if (!c.Has(p)) continue;
+    CallArg& s = c.Arg(p);
+    if (!c.checker.Convert(s.expr, s.info, et)) {
+      c.Error(Code::ArgumentTypeMismatch, s.range,
+              c.Quoted(p) + " of " + c.bname + " is `" + TypeName(s.info.type) + "`; it must convert to `out`'s `" +
+                  TypeName(et) + "`");
+      return false;
+    }
+  }
+  return true;
+}
+
+bool FormMatmulOfAB(CallContext& c, ExprInfo& out) {
+  const Type* a = c.TypeOf(Param::A);
+  out.type = c.types.Tile(a->elem, {a->shape[0], c.TypeOf(Param::B)->shape[1]}, Storage::Register);
+  return true;
+}
+
+bool FormViewOfT(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::T);
+  std::vector<int64_t> shape;
+  if (c.Has(Param::Shape)) {
+    c.ShapeDims(shape);
+  } else {
+    size_t n = TupleEntries(c, Param::Offset).size();
+    shape.assign(t->shape.begin() + std::ptrdiff_t(n), t->shape.end());
+  }
+  out.type = c.types.Tile(t->elem, shape, Storage::Register);
+  return true;
+}
+
+}  // namespace
+
+namespace rules {
+using P = Param;
+const RuleSpec MatmulArgs{"MatmulArgs", {Code::BadTileMatmul, Code::InPlaceTargetNotVariable, Code::ArgumentTypeMismatch},
+                          {P::A, P::B}, &sema::MatmulArgs};
+const RuleSpec ViewArgs{"ViewArgs", {Code::BadTileRegion}, {P::T, P::Offset}, &sema::ViewArgs};
+const RuleSpec AssignArgs{"AssignArgs", {Code::BadTileRegion, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
+                          {P::Dst, P::Src}, &sema::AssignArgs};
+const RuleSpec SortArgs{"SortArgs", {Code::BadTileSort, Code::InPlaceTargetNotVariable}, {P::Keys, P::Values},
+                        &sema::SortArgs};
+}  // namespace rules
+
+namespace results {
+using P = Param;
+const ResultSpec MatmulOfAB{"MatmulOfAB", {P::A, P::B}, &FormMatmulOfAB};
+const ResultSpec ViewOfT{"ViewOfT", {P::T, P::Offset}, &FormViewOfT};
+}  // namespace results
+
+}  // namespace tilec::sema
