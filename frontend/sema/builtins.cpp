@@ -5,6 +5,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <utility>
 
 #include "frontend/sema/builtin_rules.h"
 
@@ -509,17 +510,19 @@ std::string Builtin::Spelling() const {
 std::span<const Builtin> BuiltinTable() { return Table(); }
 
 bool ReduceKindOf(const Builtin& b, ir::ReduceKind& out) {
+  // The math rows that are reduction combiners; every other op is not one.
+  static constexpr std::pair<ir::OpCode, ir::ReduceKind> kCombiners[] = {
+      {ir::OpCode::Add, ir::ReduceKind::Add},       {ir::OpCode::Mul, ir::ReduceKind::Mul},
+      {ir::OpCode::Min, ir::ReduceKind::Min},       {ir::OpCode::Max, ir::ReduceKind::Max},
+      {ir::OpCode::BitAnd, ir::ReduceKind::BitAnd}, {ir::OpCode::BitOr, ir::ReduceKind::BitOr},
+      {ir::OpCode::BitXor, ir::ReduceKind::BitXor}};
   if (b.lower.kind != LowerKind::Math) return false;
-  switch (b.lower.op) {
-    case ir::OpCode::Add: out = ir::ReduceKind::Add; return true;
-    case ir::OpCode::Mul: out = ir::ReduceKind::Mul; return true;
-    case ir::OpCode::Min: out = ir::ReduceKind::Min; return true;
-    case ir::OpCode::Max: out = ir::ReduceKind::Max; return true;
-    case ir::OpCode::BitAnd: out = ir::ReduceKind::BitAnd; return true;
-    case ir::OpCode::BitOr: out = ir::ReduceKind::BitOr; return true;
-    case ir::OpCode::BitXor: out = ir::ReduceKind::BitXor; return true;
-    default: return false;
-  }
+  for (const auto& [op, kind] : kCombiners)
+    if (b.lower.op == op) {
+      out = kind;
+      return true;
+    }
+  return false;
 }
 
 const Builtin* FindBuiltin(const std::string& ns, const std::string& name) {
