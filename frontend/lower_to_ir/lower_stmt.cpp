@@ -173,19 +173,13 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     else if (const auto* a = s->As<ast::AugAssign>()) target(a->target.get());
     else if (const auto* a = s->As<ast::AnnAssign>()) target(a->target.get());
     else if (const auto* x = s->As<ast::ExprStmt>()) {
-      // A call that updates a tile variable in place (wp.tile_axpy's `dest`) rebinds it.
+      // A call that updates tiles in place (its row's `updates`) rebinds the variables they name.
       const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
-      if (ci && ci->builtin && ci->overload) {
-        for (sema::Param p : {sema::Param::Dest, sema::Param::Dst, sema::Param::Keys, sema::Param::Values,
-                              sema::Param::Out}) {
-          sema::LowerKind lk = ci->builtin->lower.kind;
-          if (lk != sema::LowerKind::TileAxpy && lk != sema::LowerKind::TileAssign && lk != sema::LowerKind::TileSort &&
-              lk != sema::LowerKind::TileMatmul)
-            break;
+      if (ci && ci->builtin && ci->overload)
+        for (sema::Param p : ci->builtin->lower.updates) {
           int k = ci->overload->Index(p);
           if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) in_place(ci->args[k]);
         }
-      }
     }
     else if (const auto* i = s->As<ast::If>()) { CollectAssigned(i->body, keys); CollectAssigned(i->orelse, keys); }
     else if (const auto* f = s->As<ast::For>()) {

@@ -55,6 +55,11 @@ Lowering LowerOp(LowerKind k, ir::OpCode op) {
   l.op = op;
   return l;
 }
+Lowering LowerUpdating(LowerKind k, std::vector<Param> updates) {
+  Lowering l = Lower(k);
+  l.updates = std::move(updates);
+  return l;
+}
 Lowering LowerReduce(ir::ReduceKind r) {
   Lowering l = Lower(LowerKind::TileReduce);
   l.reduce = r;
@@ -258,7 +263,7 @@ std::vector<Builtin> MakeTable() {
   add({"tile_axpy", "wp",
        {{{Req(N::Alpha, K::Runtime, P::Scalar), Req(N::Src, K::Runtime, P::Tile), Req(N::Dest, K::Runtime, P::Tile)},
          &Res::Void, {&R::NumericTile, &R::AxpyArgs}}},
-       true, Differentiable::Yes, "docs/tile_axpy.rst", Lower(LowerKind::TileAxpy)});
+       true, Differentiable::Yes, "docs/tile_axpy.rst", LowerUpdating(LowerKind::TileAxpy, {N::Dest})});
   add({"tile_astype", "wp",
        {{{tt, Req(N::DType, K::Type, P::DType)}, &Res::TileOfDType, {&R::AstypeTypes}}}, true, Differentiable::Yes,
        "docs/tile_astype.rst", Lower(LowerKind::Cast)});
@@ -284,10 +289,10 @@ std::vector<Builtin> MakeTable() {
     ParamSpec dst = Req(N::Dst, K::Runtime, P::Tile), src = Req(N::Src, K::Runtime, P::Tile);
     add({"tile_assign", "wp",
          {{{dst, src}, &Res::Void, {&R::AssignArgs}}, {{dst, src, offset}, &Res::Void, {&R::AssignArgs}}}, true,
-         Differentiable::Yes, "docs/tile_assign.rst", Lower(LowerKind::TileAssign)});
+         Differentiable::Yes, "docs/tile_assign.rst", LowerUpdating(LowerKind::TileAssign, {N::Dst})});
     add({"tile_sort", "wp",
          {{{Req(N::Keys, K::Runtime, P::Tile), Req(N::Values, K::Runtime, P::Tile)}, &Res::Void, {&R::SortArgs}}},
-         true, Differentiable::Yes, "docs/tile_sort.rst", Lower(LowerKind::TileSort)});
+         true, Differentiable::Yes, "docs/tile_sort.rst", LowerUpdating(LowerKind::TileSort, {N::Keys, N::Values})});
   }
 
   // ---- linear algebra
@@ -296,7 +301,7 @@ std::vector<Builtin> MakeTable() {
     ParamSpec alpha = OptInt(N::Alpha, K::Runtime, P::Numeric, 1), beta = OptInt(N::Beta, K::Runtime, P::Numeric, 1);
     add({"tile_matmul", "wp",
          {{{ta, b}, &Res::MatmulOfAB, {&R::MatmulArgs}}, {{ta, b, out, alpha, beta}, &Res::Void, {&R::MatmulArgs}}},
-         true, Differentiable::Yes, "docs/tile_matmul.rst", Lower(LowerKind::TileMatmul)});
+         true, Differentiable::Yes, "docs/tile_matmul.rst", LowerUpdating(LowerKind::TileMatmul, {N::Out})});
   }
 
   // ---- shape

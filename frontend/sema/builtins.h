@@ -131,6 +131,9 @@ struct Lowering {
   ir::ReduceKind reduce = ir::ReduceKind::Add;  // TileReduce
   std::vector<int64_t> perm;                 // TilePermute
   bool inclusive = true;                     // TileScan
+  // The arguments the call updates in place (tile_axpy's `dest`, tile_sort's `keys` and
+  // `values`, ...): a loop around the call carries the variables they name.
+  std::vector<Param> updates;
 };
 
 struct Overload {

@@ -630,19 +630,7 @@ Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
   frame.chunk = fn.chunk.get();
   frame.locals = &locals;
   frame.function = def.name;
-  Frame* saved = frame_;
-  frame_ = &frame;
-  ++depth_;
-  try {
-    ExecBody(def.body);
-  } catch (PyError& e) {
-    e.trace.push_back(Here());
-    frame_ = saved;
-    --depth_;
-    throw;
-  }
-  frame_ = saved;
-  --depth_;
+  InFrame(frame, [&] { ExecBody(def.body); });
   return frame.return_value;
 }
 
@@ -696,21 +684,7 @@ Value Interpreter::CallLambda(LambdaObj& fn, CallArgs& args) {
   frame.function = "<lambda>";
   // Tracebacks show the lambda's own line: the statement that made it.
   frame.stmt = fn.stmt;
-  Frame* saved = frame_;
-  frame_ = &frame;
-  ++depth_;
-  Value result;
-  try {
-    result = Eval(*def.body);
-  } catch (PyError& e) {
-    e.trace.push_back(Here());
-    frame_ = saved;
-    --depth_;
-    throw;
-  }
-  frame_ = saved;
-  --depth_;
-  return result;
+  return InFrame(frame, [&] { return Eval(*def.body); });
 }
 
 // Comprehensions run in a scope of their own (their targets do not leak), which starts as a

@@ -138,6 +138,27 @@ class Interpreter {
   Value EvalSubscriptIndex(const ast::Expr& index);
   Value EvalCompare(const ast::Compare& c);
   TraceEntry Here() const;
+  // Runs `body` in a call's `frame`, restoring the caller's frame however it ends; an error
+  // gets the frame's line in its traceback on the way out.
+  template <class F>
+  auto InFrame(Frame& frame, F&& body) {
+    struct Restore {
+      Interpreter* in;
+      Frame* saved;
+      ~Restore() {
+        in->frame_ = saved;
+        --in->depth_;
+      }
+    } restore{this, frame_};
+    frame_ = &frame;
+    ++depth_;
+    try {
+      return body();
+    } catch (PyError& e) {
+      e.trace.push_back(Here());
+      throw;
+    }
+  }
 
   Value ImportModule(const std::string& name);
   ChunkRef chunk_of(const Chunk* c) const;

@@ -92,6 +92,20 @@ __int128 IntBound(Interpreter& in, const Value& v) {
 // filled array; array parameters broadcast against each other and against `size`.
 using Cont2 = std::function<double(double, double)>;
 
+// uniform's range, high - low, which both streams check and draw with (NumPy passes the
+// range, not high); a scalar overflow has each stream's own message.
+Value UniformRange(Interpreter& in, const Value& low, const Value& high, const char* scalar_overflow) {
+  if (IsScalarArg(low) && IsScalarArg(high)) {
+    double r = ScalarDouble(in, high) - ScalarDouble(in, low);
+    if (!std::isfinite(r)) Raise("OverflowError", scalar_overflow);
+    return Value::Float(r);
+  }
+  NdArray r = ToNdArray(in, high, "uniform", ScalarType::Float64) - ToNdArray(in, low, "uniform", ScalarType::Float64);
+  for (int64_t i = 0; i < r.size(); ++i)
+    if (!std::isfinite(r.GetFlat(i).AsDouble())) Raise("OverflowError", "Range exceeds valid bounds");
+  return WrapNd(r, false);
+}
+
 Value DrawCont(Interpreter& in, const std::optional<Shape>& size, const Value& a, const Value& b,
                const char* b_name, bool b_non_negative, const Cont2& f) {
   auto check = [&](double bv) {
@@ -496,18 +510,7 @@ std::optional<Value> NpGeneratorObj::GetAttr(Interpreter& in, const std::string&
       {"uniform", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("uniform", a, {"low", "high", "size"}, 0);
          Value low = b.Get(0, Value::Float(0.0)), high = b.Get(1, Value::Float(1.0));
-         // The range is checked and drawn with; NumPy passes high - low, not high.
-         Value range;
-         if (IsScalarArg(low) && IsScalarArg(high)) {
-           double r = ScalarDouble(in, high) - ScalarDouble(in, low);
-           if (!std::isfinite(r)) Raise("OverflowError", "high - low range exceeds valid bounds");
-           range = Value::Float(r);
-         } else {
-           NdArray r = ToNdArray(in, high, "uniform", ScalarType::Float64) - ToNdArray(in, low, "uniform", ScalarType::Float64);
-           for (int64_t i = 0; i < r.size(); ++i)
-             if (!std::isfinite(r.GetFlat(i).AsDouble())) Raise("OverflowError", "Range exceeds valid bounds");
-           range = WrapNd(r, false);
-         }
+         Value range = UniformRange(in, low, high, "high - low range exceeds valid bounds");
          return DrawCont(in, SizeArg(b, 2), low, range, "high - low", true,
                          [&s](double lo, double r) { return lo + r * s.bits.NextDouble(); });
        }},
@@ -639,17 +642,7 @@ std::optional<Value> RandomStateObj::GetAttr(Interpreter& in, const std::string&
       {"uniform", [](Interpreter& in, RandomStateObj& s, CallArgs& a) {
          ArgBinder b("uniform", a, {"low", "high", "size"}, 0);
          Value low = b.Get(0, Value::Float(0.0)), high = b.Get(1, Value::Float(1.0));
-         Value range;
-         if (IsScalarArg(low) && IsScalarArg(high)) {
-           double r = ScalarDouble(in, high) - ScalarDouble(in, low);
-           if (!std::isfinite(r)) Raise("OverflowError", "Range exceeds valid bounds");
-           range = Value::Float(r);
-         } else {
-           NdArray r = ToNdArray(in, high, "uniform", ScalarType::Float64) - ToNdArray(in, low, "uniform", ScalarType::Float64);
-           for (int64_t i = 0; i < r.size(); ++i)
-             if (!std::isfinite(r.GetFlat(i).AsDouble())) Raise("OverflowError", "Range exceeds valid bounds");
-           range = WrapNd(r, false);
-         }
+         Value range = UniformRange(in, low, high, "Range exceeds valid bounds");
          return DrawCont(in, SizeArg(b, 2), low, range, "", false,
                          [&s](double lo, double r) { return lo + r * s.bits.NextDouble(); });
        }},
