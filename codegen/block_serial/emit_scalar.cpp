@@ -274,7 +274,7 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
       if (!is_signed) return a[0];
       return b_.CreateSelect(b_.CreateICmpSLT(a[0], zero()), b_.CreateSub(zero(), a[0]), a[0]);
     case OpCode::Sqrt: return unary_intrinsic(llvm::Intrinsic::sqrt);
-    case OpCode::Exp: return unary_intrinsic(llvm::Intrinsic::exp);
+    case OpCode::Exp: return in == ScalarType::Float32 ? ExpF32(a[0]) : unary_intrinsic(llvm::Intrinsic::exp);
     case OpCode::Log: return unary_intrinsic(llvm::Intrinsic::log);
     case OpCode::Sin: return unary_intrinsic(llvm::Intrinsic::sin);
     case OpCode::Cos: return unary_intrinsic(llvm::Intrinsic::cos);
@@ -316,6 +316,37 @@ llvm::Value* Emitter::EmitStructOp(const ir::Op& op, llvm::Value* s, llvm::Value
       ir::op_cases::NotHandledHere(op.code(), "struct emitter");
   }
   ir::op_cases::NotHandledHere(op.code(), "struct emitter");
+}
+
+// float32 exp is tilec's own, branch-free, so that loops over tiles vectorize (a libm call
+// does not) and every device computes the same bits. Cody-Waite reduction x = n ln2 + r with
+// |r| <= ln2/2, e^r by its Taylor polynomial to degree 7 (truncation below 0.1 ulp) in fused
+// multiply-adds, and 2^n applied as two exact powers of two so that results near overflow and
+// in the subnormal range round once. NaN stays NaN; x is clamped to [-104, 89], beyond which
+// the result is 0 or inf anyway.
+llvm::Value* Emitter::ExpF32(llvm::Value* x) {
+  llvm::Type* ft = x->getType();
+  llvm::Type* it = ft->isVectorTy() ? llvm::VectorType::get(b_.getInt32Ty(), llvm::cast<llvm::VectorType>(ft))
+                                    : static_cast<llvm::Type*>(b_.getInt32Ty());
+  auto f = [&](float v) { return llvm::ConstantFP::get(ft, double(v)); };
+  auto fma = [&](llvm::Value* a, llvm::Value* b, llvm::Value* c) {
+    return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ft}, {a, b, c});
+  };
+  llvm::Value* xc = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, f(-104.0f));
+  xc = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, xc, f(89.0f));
+  llvm::Value* n = b_.CreateUnaryIntrinsic(llvm::Intrinsic::rint, b_.CreateFMul(xc, f(1.44269502162933349609375f)));
+  // ln2 split so that n * ln2_hi is exact for every n in range (ln2_hi has 16 trailing zero bits).
+  llvm::Value* r = fma(b_.CreateFNeg(n), f(0.693145751953125f), xc);
+  r = fma(b_.CreateFNeg(n), f(1.428606765330187045e-06f), r);
+  llvm::Value* p = f(1.0f / 5040.0f);
+  for (float c : {1.0f / 720.0f, 1.0f / 120.0f, 1.0f / 24.0f, 1.0f / 6.0f, 0.5f, 1.0f, 1.0f}) p = fma(p, r, f(c));
+  llvm::Value* ni = b_.CreateFPToSI(n, it);
+  llvm::Value* half = b_.CreateAShr(ni, llvm::ConstantInt::get(it, 1));
+  auto pow2 = [&](llvm::Value* e) {
+    return b_.CreateBitCast(b_.CreateShl(b_.CreateAdd(e, llvm::ConstantInt::get(it, 127)), llvm::ConstantInt::get(it, 23)), ft);
+  };
+  llvm::Value* y = b_.CreateFMul(b_.CreateFMul(p, pow2(half)), pow2(b_.CreateSub(ni, half)));
+  return b_.CreateSelect(b_.CreateFCmpUNO(x, x), x, y);
 }
 
 // ---------------------------------------------------------------- reductions and scans
@@ -369,6 +400,61 @@ int Emitter::ReduceAxis(const ir::Op& op) {
   const ir::Type& in = op.operand(0)->type();
   if (op.axis() < 0 || in.ndim <= 1) return -1;
   return int(std::min<int64_t>(op.axis(), in.ndim - 1));  // as ir::Builder shapes the result
+}
+
+int64_t Emitter::ReduceStride(const ir::Type& in, int axis) {
+  int64_t stride = 1;
+  for (int d = axis < 0 ? in.ndim : axis + 1; d < in.ndim; ++d) stride *= in.shape[d];
+  return stride;
+}
+
+llvm::Type* Emitter::FoldType(ScalarType acc) { return llvm::FixedVectorType::get(ValTy(acc), kFoldLanes); }
+
+llvm::Value* Emitter::FoldInOrder(ir::ReduceKind k, const ir::ElemType& in_elem, int64_t n, int64_t stride,
+                                  llvm::Value* partials, const std::function<llvm::Value*(llvm::Value*)>& elem_ptr) {
+  const ScalarType s = in_elem.scalar, acc = AccType(s);
+  llvm::Type* mt = MemTy(in_elem);
+  llvm::Type* vt = FoldType(acc);
+  auto load = [&](llvm::Value* at) { return ToF32(FromMem(b_.CreateLoad(mt, elem_ptr(at)), in_elem), s); };
+  // Padding leaves a partial's value exact: -0.0 for float adds (x + -0.0 == x, also for
+  // x == -0.0), 1 for products, all ones / zero for the bitwise kinds; min and max pad with the
+  // first element, so an all-NaN input still gives NaN.
+  llvm::Value* pad_elem = nullptr;
+  switch (k) {
+    case ir::ReduceKind::Min: case ir::ReduceKind::Max: pad_elem = load(I64(0)); break;
+    case ir::ReduceKind::Add:
+      pad_elem = IsFloat(acc) ? llvm::ConstantFP::get(ValTy(acc), -0.0) : ReduceIdentity(k, acc);
+      break;
+    case ir::ReduceKind::Mul: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr: case ir::ReduceKind::BitXor:
+      pad_elem = ReduceIdentity(k, acc);
+      break;
+  }
+  llvm::Value* pad = b_.CreateVectorSplat(kFoldLanes, pad_elem);
+  const int64_t full = n / kFoldLanes, rest = n % kFoldLanes;
+  // Adjacent elements already in the accumulator's type load as one vector.
+  const bool direct = stride == 1 && !in_elem.is_struct() && mt == ValTy(acc) && s != ScalarType::Bool;
+  const llvm::Align elem_align(mod_.getDataLayout().getTypeAllocSize(mt).getFixedValue());
+  auto gather = [&](llvm::Value* base, int64_t count, llvm::Value* into) {
+    for (int64_t j = 0; j < count; ++j)
+      into = b_.CreateInsertElement(into, load(b_.CreateAdd(base, I64(j))), uint64_t(j));
+    return into;
+  };
+  b_.CreateStore(pad, partials);
+  if (full > 0)
+    EmitCountedLoop(I64(full), [&](llvm::Value* c) {
+      llvm::Value* k0 = b_.CreateMul(c, I64(kFoldLanes));
+      llvm::Value* chunk = direct ? b_.CreateAlignedLoad(vt, elem_ptr(k0), elem_align)
+                                  : gather(k0, kFoldLanes, llvm::PoisonValue::get(vt));
+      b_.CreateStore(Combine(k, acc, b_.CreateLoad(vt, partials), chunk), partials);
+    });
+  llvm::Value* p = b_.CreateLoad(vt, partials);
+  if (rest > 0) p = Combine(k, acc, p, gather(I64(full * kFoldLanes), rest, pad));
+  for (int w = kFoldLanes / 2; w >= 1; w /= 2) {
+    std::vector<int> lo(static_cast<size_t>(w)), hi(static_cast<size_t>(w));
+    for (int i = 0; i < w; ++i) lo[size_t(i)] = i, hi[size_t(i)] = i + w;
+    p = Combine(k, acc, b_.CreateShuffleVector(p, lo), b_.CreateShuffleVector(p, hi));
+  }
+  return b_.CreateExtractElement(p, uint64_t(0));
 }
 
 llvm::Value* Emitter::ReduceSourceIndex(const ir::Type& in, int axis, const std::vector<llvm::Value*>& out_coords,

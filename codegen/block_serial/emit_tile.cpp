@@ -1,6 +1,9 @@
 // Block-serial lowering of tile values: buffers, elementwise ops as flat loops over all
 // elements (vectorizable), construction, tile_map with its region inlined in the loop,
 // reductions and scans (sequential, row-major), shape ops, element reads, and print.
+#include <algorithm>
+#include <functional>
+
 #include "codegen/block_serial/emitter.h"
 #include "ir/op_cases.h"
 
@@ -34,20 +37,49 @@ void Emitter::EmitElementwise(const ir::Op& op) {
     return;
   }
   llvm::Value* dst = AllocTile(rt, std::string(op.name()).c_str());
-  EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
+  auto body = [&](const std::vector<llvm::Value*>* coords, llvm::Value* i) {
     std::vector<llvm::Value*> args;
     for (const ir::Value* v : op.operands()) {
-      if (v->type().is_tile()) {
-        const ir::ElemType& e = v->type().elem;
-        args.push_back(FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(v), e, i)), e));
-      } else {
+      if (!v->type().is_tile()) {
         args.push_back(Get(v));
+        continue;
       }
+      const ir::ElemType& e = v->type().elem;
+      llvm::Value* at = i;
+      auto lazy = lazy_broadcasts_.find(v);
+      if (lazy != lazy_broadcasts_.end()) {
+        v = lazy->second->operand(0);
+        at = BroadcastSourceIndex(v->type(), rt, *coords);
+      }
+      args.push_back(FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(v), e, at)), e));
     }
     llvm::Value* r = EmitScalarElementwise(op.code(), in, out, args);
     b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, i));
-  });
+  };
+  // With a broadcast operand, a loop nest: its element is then invariant in the inner loops.
+  const bool nest = std::any_of(op.operands().begin(), op.operands().end(),
+                                [&](const ir::Value* v) { return lazy_broadcasts_.count(v) > 0; });
+  if (nest)
+    EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* i) { body(&coords, i); });
+  else
+    EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) { body(nullptr, i); });
   Set(op.result(), dst);
+}
+
+bool Emitter::OnlyElementwiseReaders(const ir::Op& op) {
+  const ir::Value* v = op.result();
+  std::function<bool(const ir::Block&, bool)> ok = [&](const ir::Block& b, bool same_block) {
+    for (const auto& user : b.ops()) {
+      for (const ir::Value* o : user->operands())
+        if (o == v && !(same_block && ir::HasTrait(user->code(), ir::kElementwise) && user->num_results() == 1 &&
+                        user->result()->type().is_tile() && user->result()->type().Shape() == v->type().Shape()))
+          return false;
+      for (const auto& r : user->regions())
+        if (!ok(*r, false)) return false;
+    }
+    return true;
+  };
+  return op.parent_block() && ok(*op.parent_block(), true);
 }
 
 void Emitter::EmitTileOp(const ir::Op& op) {
@@ -98,22 +130,17 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileSum: {
+      // The fold of every element, in float32 for 16-bit floats (rounded once at the end);
+      // 0.0 + fold, as a sum starts from +0.0 (the sum of -0.0s is +0.0).
       const ir::Type& in = op.operand(0)->type();
-      ScalarType s = in.elem.scalar;
-      bool narrow = s == ScalarType::Float16 || s == ScalarType::BFloat16;
-      llvm::Type* acc_ty = narrow ? b_.getFloatTy() : ValTy(s);
-      llvm::Value* acc = EntryAlloca(acc_ty, "sum", 8);
-      b_.CreateStore(llvm::Constant::getNullValue(acc_ty), acc);
+      const ScalarType s = in.elem.scalar, acc_s = AccType(s);
       llvm::Value* src = Get(op.operand(0));
-      // Sequential order, in float32 for 16-bit floats (rounded once at the end).
-      EmitCountedLoop(I64(in.NumElements()), [&](llvm::Value* i) {
-        llvm::Value* e = ToF32(b_.CreateLoad(MemTy(in.elem), TileElemPtr(src, in.elem, i)), s);
-        llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
-        b_.CreateStore(IsFloat(s) ? b_.CreateFAdd(cur, e) : b_.CreateAdd(cur, e), acc);
-      });
-      llvm::Value* total = FromF32(b_.CreateLoad(acc_ty, acc), s);
+      llvm::Value* partials = EntryAlloca(FoldType(acc_s), "partials", 64);
+      llvm::Value* total = FoldInOrder(ir::ReduceKind::Add, in.elem, in.NumElements(), 1, partials,
+                                       [&](llvm::Value* k) { return TileElemPtr(src, in.elem, k); });
+      if (IsFloat(acc_s)) total = b_.CreateFAdd(llvm::ConstantFP::get(ValTy(acc_s), 0.0), total);
       llvm::Value* dst = AllocTile(op.result()->type(), "sum");
-      b_.CreateStore(total, TileElemPtr(dst, in.elem, I64(0)));
+      b_.CreateStore(ToMem(FromF32(total, s), in.elem), TileElemPtr(dst, in.elem, I64(0)));
       Set(op.result(), dst);
       return;
     }
@@ -272,21 +299,12 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       const int64_t n = axis < 0 ? in.NumElements() : in.shape[axis];
       llvm::Value* src = Get(op.operand(0));
       llvm::Value* dst = AllocTile(rt, "reduce");
-      llvm::Value* acc = EntryAlloca(ValTy(acc_s), "acc", 8);
-      // Sequential, from the first element (an all-NaN min stays NaN), in the order the SIMT
-      // lowering uses too.
+      llvm::Value* partials = EntryAlloca(FoldType(acc_s), "partials", 64);
       EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
-        auto elem = [&](llvm::Value* k) {
-          llvm::Value* at = axis < 0 ? k : ReduceSourceIndex(in, axis, coords, k);
-          return ToF32(FromMem(b_.CreateLoad(MemTy(in.elem), TileElemPtr(src, in.elem, at)), in.elem), s);
-        };
-        b_.CreateStore(elem(I64(0)), acc);
-        EmitCountedLoop(I64(n - 1), [&](llvm::Value* j) {
-          llvm::Value* x = elem(b_.CreateAdd(j, I64(1)));
-          b_.CreateStore(Combine(op.kind(), acc_s, b_.CreateLoad(ValTy(acc_s), acc), x), acc);
+        llvm::Value* r = FoldInOrder(op.kind(), in.elem, n, ReduceStride(in, axis), partials, [&](llvm::Value* k) {
+          return TileElemPtr(src, in.elem, axis < 0 ? k : ReduceSourceIndex(in, axis, coords, k));
         });
-        llvm::Value* r = FromF32(b_.CreateLoad(ValTy(acc_s), acc), s);
-        b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+        b_.CreateStore(ToMem(FromF32(r, s), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
       });
       Set(op.result(), dst);
       return;
@@ -310,6 +328,10 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileBroadcast: case OpCode::TilePermute: {
+      if (op.code() == OpCode::TileBroadcast && OnlyElementwiseReaders(op)) {
+        lazy_broadcasts_[op.result()] = &op;
+        return;
+      }
       const ir::Type& in = op.operand(0)->type();
       const ir::Type& rt = op.result()->type();
       llvm::Value* src = Get(op.operand(0));

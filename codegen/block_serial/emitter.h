@@ -54,6 +54,7 @@ class Emitter : public OpDispatcher {
                                      const std::vector<llvm::Value*>& args);
   llvm::Value* EmitCast(llvm::Value* v, ScalarType from, ScalarType to);
   llvm::Value* EmitCmp(ir::CmpPred p, ScalarType t, llvm::Value* a, llvm::Value* b);
+  llvm::Value* ExpF32(llvm::Value* x);  // float32 (or vector of) e^x, the same bits on every device
   llvm::Value* ToF32(llvm::Value* v, ScalarType t);    // 16-bit floats widened, others as float
   llvm::Value* FromF32(llvm::Value* f, ScalarType t);  // rounding to nearest even
   llvm::Value* AsI64(llvm::Value* v, ScalarType t);    // integer index widened to i64
@@ -70,6 +71,19 @@ class Emitter : public OpDispatcher {
   llvm::Value* ReduceIdentity(ir::ReduceKind k, ScalarType acc);
   // The dimension tile_reduce combines along, or -1 for every element.
   static int ReduceAxis(const ir::Op& op);
+  // The one order every device reduces `n` elements in (docs/semantics.md): kFoldLanes
+  // partials, element k into partial k % kFoldLanes in increasing k, then a halving tree
+  // (partial i with partial i + w, for w = kFoldLanes/2 ... 1). The partials are one vector
+  // value, so the CPU combines a chunk per instruction; 32 is a warp, so the tree is also a
+  // warp's shuffle-down tree. `elem_ptr(k)` points at element k (i64); `stride` is the
+  // distance in elements between k and k + 1, known to be 1 when they are adjacent;
+  // `partials` a slot of FoldType(acc). Returns the result in AccType.
+  static constexpr int kFoldLanes = 32;
+  llvm::Type* FoldType(ScalarType acc);
+  llvm::Value* FoldInOrder(ir::ReduceKind k, const ir::ElemType& in_elem, int64_t n, int64_t stride,
+                           llvm::Value* partials, const std::function<llvm::Value*(llvm::Value*)>& elem_ptr);
+  // Distance in elements between consecutive elements along `axis` (-1: flat, 1).
+  static int64_t ReduceStride(const ir::Type& in, int axis);
   // Row-major linear index (i64) in `in` of coordinate `k` along `axis`, the other coordinates
   // being those of a result element of the reduction.
   llvm::Value* ReduceSourceIndex(const ir::Type& in, int axis, const std::vector<llvm::Value*>& out_coords,
@@ -179,6 +193,10 @@ class Emitter : public OpDispatcher {
   llvm::Value* linear_ = nullptr;  // grid index of the current block program (i64)
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
+  // tile_broadcast results that are never materialized: every reader is an elementwise op of
+  // the same block, which reads the broadcast's source through its index map instead.
+  std::unordered_map<const ir::Value*, const ir::Op*> lazy_broadcasts_;
+  static bool OnlyElementwiseReaders(const ir::Op& op);
   std::unordered_map<const ir::Value*, ArrayVal> arrays_;
   std::unordered_map<int, llvm::StructType*> struct_types_;
 };

@@ -172,20 +172,16 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileSum: {
+      // As the CPU lowering: the fold in the shared order, then 0.0 + fold.
       const ir::Type& in = op.operand(0)->type();
-      ScalarType s = in.elem.scalar;
-      bool narrow = s == ScalarType::Float16 || s == ScalarType::BFloat16;
-      llvm::Type* acc_ty = narrow ? b_.getFloatTy() : scalar_.ValTy(s);
-      llvm::Value* acc = EntryAlloca(acc_ty, "sum", 8);
-      b_.CreateStore(llvm::Constant::getNullValue(acc_ty), acc);
+      const ScalarType s = in.elem.scalar, acc_s = bs::Emitter::AccType(s);
       llvm::Value* src = CrossLanePtr(op.operand(0));
       llvm::Type* mt = scalar_.MemTy(in.elem);
-      Loop(I64(0), I64(in.NumElements()), [&](llvm::Value* i) {
-        llvm::Value* e = scalar_.ToF32(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {i})), s);
-        llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
-        b_.CreateStore(IsFloat(s) ? b_.CreateFAdd(cur, e) : b_.CreateAdd(cur, e), acc);
-      });
-      llvm::Value* total = scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s);
+      llvm::Value* partials = EntryAlloca(scalar_.FoldType(acc_s), "partials", 64);
+      llvm::Value* total = scalar_.FoldInOrder(ir::ReduceKind::Add, in.elem, in.NumElements(), 1, partials,
+                                               [&](llvm::Value* k) { return b_.CreateInBoundsGEP(mt, src, {k}); });
+      if (IsFloat(acc_s)) total = b_.CreateFAdd(llvm::ConstantFP::get(scalar_.ValTy(acc_s), 0.0), total);
+      total = scalar_.FromF32(total, s);
       TileRep dst = NewTile(op.result());
       ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) { StoreElem(dst, rt.elem, slot, lin, total); });
       tiles_[op.result()] = dst;
@@ -394,9 +390,8 @@ void Emitter::EmitTileOp(const ir::Op& op) {
   }
 }
 
-// Every lane combines, for each result element it owns, the inputs from the shared copy in the
-// block-serial order (the first element, then the rest along the axis), so both execution
-// models round identically.
+// Every lane folds, for each result element it owns, the inputs from the shared copy in the
+// order the CPU lowering uses (bs::Emitter::FoldInOrder), so both round identically.
 void Emitter::EmitReduce(const ir::Op& op) {
   const ir::Type& in = op.operand(0)->type();
   const ir::Type& rt = op.result()->type();
@@ -405,22 +400,18 @@ void Emitter::EmitReduce(const ir::Op& op) {
   const int64_t n = axis < 0 ? in.NumElements() : in.shape[axis];
   llvm::Value* src = CrossLanePtr(op.operand(0));
   llvm::Type* mt = scalar_.MemTy(in.elem);
-  llvm::Type* acc_ty = scalar_.ValTy(acc_s);
-  llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+  llvm::Value* partials = EntryAlloca(scalar_.FoldType(acc_s), "partials", 64);
   TileRep dst = NewTile(op.result());
   ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
     std::vector<llvm::Value*> coords;
     if (axis >= 0)
       for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
-    auto elem = [&](llvm::Value* k) {
-      llvm::Value* at = axis < 0 ? k : scalar_.ReduceSourceIndex(in, axis, coords, k);
-      return scalar_.ToF32(scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, src, {at})), in.elem), s);
-    };
-    b_.CreateStore(elem(I64(0)), acc);
-    Loop(I64(1), I64(n), [&](llvm::Value* k) {
-      b_.CreateStore(scalar_.Combine(op.kind(), acc_s, b_.CreateLoad(acc_ty, acc), elem(k)), acc);
-    });
-    StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s));
+    llvm::Value* r = scalar_.FoldInOrder(op.kind(), in.elem, n, bs::Emitter::ReduceStride(in, axis), partials,
+                                         [&](llvm::Value* k) {
+                                           llvm::Value* at = axis < 0 ? k : scalar_.ReduceSourceIndex(in, axis, coords, k);
+                                           return b_.CreateInBoundsGEP(mt, src, {at});
+                                         });
+    StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(r, s));
   });
   tiles_[op.result()] = dst;
 }

@@ -28,6 +28,23 @@
 
 namespace tilec::testing {
 
+// The order docs/semantics.md gives every reduction, written out independently of the
+// compiler: 32 partials (element k into partial k % 32, in increasing k, each starting from
+// `pad`), a last chunk that also combines the partials it does not reach with `pad`, then
+// partial i with partial i + w for w = 16, 8, 4, 2, 1. `pad` is -0.0 for float sums, 1 for
+// products, the first element for min and max.
+template <class T, class F>
+T FoldInDocumentedOrder(const std::vector<T>& v, T pad, F f) {
+  constexpr size_t kLanes = 32;
+  std::vector<T> p(kLanes, pad);
+  for (size_t k = 0; k < v.size(); ++k) p[k % kLanes] = f(p[k % kLanes], v[k]);
+  if (v.size() % kLanes != 0)
+    for (size_t j = v.size() % kLanes; j < kLanes; ++j) p[j] = f(p[j], pad);
+  for (size_t w = kLanes / 2; w >= 1; w /= 2)
+    for (size_t i = 0; i < w; ++i) p[i] = f(p[i], p[i + w]);
+  return p[0];
+}
+
 // A view over `data` (not owned). Strides are in elements; empty means row-major.
 template <class T>
 tilec_array View(T* data, std::vector<int64_t> shape, std::vector<int64_t> strides = {}) {

@@ -25,6 +25,7 @@ namespace {
 
 using ir::ReduceKind;
 using ir::Type;
+using testing::FoldInDocumentedOrder;
 using testing::Launch;
 using testing::View;
 constexpr auto Jit = testing::JitBuilt;
@@ -60,11 +61,15 @@ struct Kernel {
 
 bool SameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+// Sums and products in the documented order, with their padding; min and max pad with the
+// first element.
+template <class T, class F>
+T Fold(const std::vector<T>& v, F f, T pad) {
+  return FoldInDocumentedOrder(v, pad, f);
+}
 template <class T, class F>
 T Fold(const std::vector<T>& v, F f) {
-  T acc = v[0];
-  for (size_t i = 1; i < v.size(); ++i) acc = f(acc, v[i]);
-  return acc;
+  return FoldInDocumentedOrder(v, v[0], f);
 }
 
 TEST(TileGenericOps, ReduceAllFloatWithNaN) {
@@ -91,8 +96,8 @@ TEST(TileGenericOps, ReduceAllFloatWithNaN) {
   tilec_array xa = View(xs.data(), {3, 5}), xna = View(xns.data(), {3, 5}), oa = View(outs.data(), {8});
   Launch(entry, {&xa, &xna, &oa}, {1});
 
-  EXPECT_TRUE(SameBits(outs[0], Fold(xs, [](float a, float b) { return a + b; }))) << outs[0];
-  EXPECT_TRUE(SameBits(outs[1], Fold(xs, [](float a, float b) { return a * b; }))) << outs[1];
+  EXPECT_TRUE(SameBits(outs[0], Fold(xs, [](float a, float b) { return a + b; }, -0.0f))) << outs[0];
+  EXPECT_TRUE(SameBits(outs[1], Fold(xs, [](float a, float b) { return a * b; }, 1.0f))) << outs[1];
   EXPECT_TRUE(SameBits(outs[2], Fold(xns, [](float a, float b) { return std::fmin(a, b); }))) << outs[2];
   EXPECT_TRUE(SameBits(outs[3], Fold(xns, [](float a, float b) { return std::fmax(a, b); }))) << outs[3];
   EXPECT_FALSE(std::isnan(outs[2]));
@@ -134,8 +139,9 @@ TEST(TileGenericOps, ReduceAxes) {
     }
   for (int i = 0; i < 3; ++i)
     for (int l = 0; l < 5; ++l) {
-      float s = at(i, 0, l);
-      for (int j = 1; j < 4; ++j) s += at(i, j, l);
+      std::vector<float> col;
+      for (int j = 0; j < 4; ++j) col.push_back(at(i, j, l));
+      const float s = FoldInDocumentedOrder(col, -0.0f, [](float a, float b) { return a + b; });
       EXPECT_TRUE(SameBits(r1[size_t(i * 5 + l)], s)) << i << "," << l;
     }
   for (int i = 0; i < 3; ++i)
@@ -173,13 +179,13 @@ TEST(TileGenericOps, ReduceIntKinds) {
               uoa = View(uouts.data(), {2});
   Launch(entry, {&xa, &ua, &oa, &uoa}, {1});
 
-  EXPECT_EQ(outs[0], Fold(xs, [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); }));
-  EXPECT_EQ(outs[1], Fold(xs, [](int32_t a, int32_t b) { return int32_t(uint32_t(a) * uint32_t(b)); }));
+  EXPECT_EQ(outs[0], Fold(xs, [](int32_t a, int32_t b) { return int32_t(uint32_t(a) + uint32_t(b)); }, 0));
+  EXPECT_EQ(outs[1], Fold(xs, [](int32_t a, int32_t b) { return int32_t(uint32_t(a) * uint32_t(b)); }, 1));
   EXPECT_EQ(outs[2], Fold(xs, [](int32_t a, int32_t b) { return std::min(a, b); }));
   EXPECT_EQ(outs[3], Fold(xs, [](int32_t a, int32_t b) { return std::max(a, b); }));
-  EXPECT_EQ(outs[4], Fold(xs, [](int32_t a, int32_t b) { return a & b; }));
-  EXPECT_EQ(outs[5], Fold(xs, [](int32_t a, int32_t b) { return a | b; }));
-  EXPECT_EQ(outs[6], Fold(xs, [](int32_t a, int32_t b) { return a ^ b; }));
+  EXPECT_EQ(outs[4], Fold(xs, [](int32_t a, int32_t b) { return a & b; }, -1));
+  EXPECT_EQ(outs[5], Fold(xs, [](int32_t a, int32_t b) { return a | b; }, 0));
+  EXPECT_EQ(outs[6], Fold(xs, [](int32_t a, int32_t b) { return a ^ b; }, 0));
   EXPECT_EQ(uouts[0], 3u);           // unsigned: 0x80000000 is large, not negative
   EXPECT_EQ(uouts[1], 0xfffffff0u);
 }
