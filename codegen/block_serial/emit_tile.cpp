@@ -1,6 +1,7 @@
 // Block-serial lowering of tile values: buffers, elementwise ops as flat loops over all
 // elements (vectorizable), construction, tile_map with its region inlined in the loop,
-// reductions and scans (sequential, row-major), shape ops, element reads, and print.
+// reductions (in the shared order of bs::Emitter::FoldInOrder) and scans, shape ops, element
+// reads, and print. A broadcast read only by elementwise ops is never materialized.
 #include <algorithm>
 #include <functional>
 
