@@ -110,6 +110,16 @@ Value* Builder::AtomicAdd(Value* array, const std::vector<Value*>& indices, Valu
   return Create(OpCode::AtomicAdd, ops, {array->type().ElemValueType()})->result();
 }
 
+Value* Builder::AtomicRmw(AtomicKind k, Value* array, const std::vector<Value*>& indices, Value* cmp, Value* v) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  if (cmp) ops.push_back(cmp);
+  ops.push_back(v);
+  Op* op = Create(OpCode::AtomicRmw, ops, {array->type().ElemValueType()});
+  op->rmw() = k;
+  return op->result();
+}
+
 Value* Builder::LaneId() {
   return Create(OpCode::LaneId, {}, {Type::Scalar(ScalarType::Int32)})->result();
 }

@@ -51,6 +51,8 @@ class Builder {
   Value* ArrayLoad(Value* array, const std::vector<Value*>& indices);
   void ArrayStore(Value* array, const std::vector<Value*>& indices, Value* v);
   Value* AtomicAdd(Value* array, const std::vector<Value*>& indices, Value* v);
+  // cmp: the compare value of kind cas, null for the others.
+  Value* AtomicRmw(AtomicKind k, Value* array, const std::vector<Value*>& indices, Value* cmp, Value* v);
   Value* ArrayDim(Value* array, int dim);
   Value* FieldGet(Value* s, int field);
   Value* FieldSet(Value* s, int field, Value* v);

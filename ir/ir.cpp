@@ -39,6 +39,7 @@ AttrValue DefaultAttr(AttrKind k) {
     case AttrKind::Bool: return false;
     case AttrKind::IntList: return std::vector<int64_t>{};
     case AttrKind::Strings: return std::vector<std::string>{};
+    case AttrKind::Atomic: return AtomicKind::Sub;
   }
   std::abort();
 }
@@ -66,6 +67,42 @@ std::string_view ReduceKindName(ReduceKind k) {
     case ReduceKind::BitXor: return "bit_xor";
   }
   return "?";
+}
+
+std::string_view AtomicKindName(AtomicKind k) {
+  switch (k) {
+    case AtomicKind::Sub: return "sub";
+    case AtomicKind::Min: return "min";
+    case AtomicKind::Max: return "max";
+    case AtomicKind::Exch: return "exch";
+    case AtomicKind::Cas: return "cas";
+    case AtomicKind::BitAnd: return "bit_and";
+    case AtomicKind::BitOr: return "bit_or";
+    case AtomicKind::BitXor: return "bit_xor";
+  }
+  return "?";
+}
+
+bool AtomicKindSupports(AtomicKind k, ScalarType t) {
+  bool word = t == ScalarType::Int32 || t == ScalarType::UInt32 || t == ScalarType::Int64 || t == ScalarType::UInt64;
+  bool wide_float = t == ScalarType::Float32 || t == ScalarType::Float64;
+  switch (k) {
+    case AtomicKind::Sub: return SupportsAtomicAdd(t);
+    case AtomicKind::Min: case AtomicKind::Max: return word || wide_float || t == ScalarType::BFloat16;
+    case AtomicKind::Exch: case AtomicKind::Cas: return word || wide_float;
+    case AtomicKind::BitAnd: case AtomicKind::BitOr: case AtomicKind::BitXor: return word;
+  }
+  return false;
+}
+
+std::string AtomicKindTypeList(AtomicKind k) {
+  switch (k) {
+    case AtomicKind::Sub: return "int32, uint32, int64, uint64, float16, bfloat16, float32 or float64";
+    case AtomicKind::Min: case AtomicKind::Max: return "int32, uint32, int64, uint64, bfloat16, float32 or float64";
+    case AtomicKind::Exch: case AtomicKind::Cas: return "int32, uint32, int64, uint64, float32 or float64";
+    case AtomicKind::BitAnd: case AtomicKind::BitOr: case AtomicKind::BitXor: return "int32, uint32, int64 or uint64";
+  }
+  return "";
 }
 
 Op::Op(OpCode code, Loc loc) : code_(code), loc_(loc) {

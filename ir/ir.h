@@ -53,11 +53,20 @@ enum class AttrId : uint8_t {
 #include "ir/attrs.def"
 #undef ATTR
 };
-enum class AttrKind : uint8_t { Scalar, Int, Pred, Reduce, Bool, IntList, Strings };
+enum class AttrKind : uint8_t { Scalar, Int, Pred, Reduce, Bool, IntList, Strings, Atomic };
 
 // The combiner of tile_reduce and tile_scan.
 enum class ReduceKind : uint8_t { Add, Mul, Min, Max, BitAnd, BitOr, BitXor };
 std::string_view ReduceKindName(ReduceKind k);  // add, mul, min, max, bit_and, bit_or, bit_xor
+
+// What atomic_rmw does to the element (atomic_add keeps its own op). `cas` takes a compare
+// operand before the value; every kind returns the element's previous value.
+enum class AtomicKind : uint8_t { Sub, Min, Max, Exch, Cas, BitAnd, BitOr, BitXor };
+std::string_view AtomicKindName(AtomicKind k);  // sub, min, max, exch, cas, bit_and, bit_or, bit_xor
+// The element types Warp 1.19 accepts for each kind (sub as add; min/max without float16;
+// exch/cas 32/64-bit numbers; the bitwise kinds integers), and their names for messages.
+bool AtomicKindSupports(AtomicKind k, ScalarType t);
+std::string AtomicKindTypeList(AtomicKind k);  // "int32, uint32, int64, uint64, float32 or float64"
 
 struct AttrInfo {
   std::string_view name;
@@ -132,7 +141,7 @@ struct ConstVal {
 
 // One attribute's value; the alternatives follow AttrKind's order.
 using AttrValue = std::variant<ConstVal, int64_t, CmpPred, ReduceKind, bool, std::vector<int64_t>,
-                               std::vector<std::string>>;
+                               std::vector<std::string>, AtomicKind>;
 template <AttrKind K>
 using AttrCpp = std::variant_alternative_t<size_t(K), AttrValue>;
 

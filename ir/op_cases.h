@@ -17,10 +17,14 @@
 #define TILEC_OPS_Elementwise(X)                                                                   \
   X(Cast) X(Add) X(Sub) X(Mul) X(Div) X(FloorDiv) X(Mod) X(Pow) X(Min) X(Max) X(BitAnd) X(BitOr) \
   X(BitXor) X(Shl) X(Shr) X(Neg) X(BitNot) X(Not) X(Abs) X(Sqrt) X(Exp) X(Log) X(Sin) X(Cos)     \
-  X(Floor) X(Ceil) X(Clamp)
+  X(Floor) X(Ceil) X(Clamp) TILEC_OPS_FloatMath(X)
+// The Elementwise ops of Warp's wider float math (ops.def), which most stages treat alike.
+#define TILEC_OPS_FloatMath(X) \
+  X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Log2) X(Log10) X(Exp2) X(Cbrt) X(Erf) X(Round) X(Rint) \
+  X(Trunc) X(Atan2)
 #define TILEC_OPS_Compare(X) X(Cmp)
 #define TILEC_OPS_Logic(X) X(And) X(Or)
-#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(ArrayDim) X(ArrayGrad) X(ArraySlice)
+#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(AtomicRmw) X(ArrayDim) X(ArrayGrad) X(ArraySlice)
 #define TILEC_OPS_Struct(X) X(FieldGet) X(FieldSet)
 #define TILEC_OPS_TileBuild(X) X(TileFull) X(TileArange)
 #define TILEC_OPS_TileMap(X) X(TileMap)

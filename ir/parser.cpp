@@ -791,6 +791,16 @@ class Parser {
         out = k;
         return true;
       }
+      case AttrKind::Atomic: {
+        AtomicKind k;
+        if (!EnumFromName(PeekWord(), AtomicKindName, k))
+          return Fail(Code::IrBadAttribute,
+                      "expected an atomic kind (sub, min, max, exch, cas, bit_and, bit_or, bit_xor) " + where +
+                          ", found " + Found());
+        ReadWord();
+        out = k;
+        return true;
+      }
       case AttrKind::Bool:
         if (EatWord("true"))
           out = true;

@@ -153,6 +153,7 @@ class Printer {
       std::string operator()(int64_t i) const { return std::to_string(i); }
       std::string operator()(CmpPred p) const { return std::string(CmpPredName(p)); }
       std::string operator()(ReduceKind k) const { return std::string(ReduceKindName(k)); }
+      std::string operator()(AtomicKind k) const { return std::string(AtomicKindName(k)); }
       std::string operator()(bool b) const { return b ? "true" : "false"; }
       std::string operator()(const std::vector<int64_t>& l) const {
         std::string s = "[";

@@ -202,7 +202,7 @@ class Verifier {
       case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: need(is_int, "integer"); break;
       case OpCode::Not: need(is_bool, "bool"); break;
       case OpCode::Pow: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
+      case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: TILEC_CASES(FloatMath)
         need(is_float, "floating-point"); break;
       case OpCode::Add: case OpCode::Sub: case OpCode::Mul: case OpCode::Div:
       case OpCode::FloorDiv: case OpCode::Mod: case OpCode::Min: case OpCode::Max:
@@ -275,6 +275,20 @@ class Verifier {
           if (!vt.is_int() && !vt.is_float()) Error(&op, "atomic add needs a numeric element, found " + T(vt));
           if (op.result()->type() != vt) Error(&op, "result " + T(op.result()->type()) + " differs from the value " + T(vt));
         }
+        return;
+      }
+      case OpCode::AtomicRmw: {
+        int values = op.rmw() == AtomicKind::Cas ? 2 : 1;
+        if (!Arity(op, 1 + at.ndim + values, 1)) return;
+        for (int i = 1; i <= at.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
+        const Type& et = at.ElemValueType();
+        for (int i = 1 + at.ndim; i < op.num_operands(); ++i)
+          if (op.operand(i)->type() != et)
+            Error(&op, "operand " + std::to_string(i) + " " + T(op.operand(i)->type()) + " differs from the array element " + T(et));
+        if (at.elem.is_struct() || !AtomicKindSupports(op.rmw(), at.elem.scalar))
+          Error(&op, "atomic " + std::string(AtomicKindName(op.rmw())) + " needs " + AtomicKindTypeList(op.rmw()) +
+                         " elements, found " + T(et));
+        if (op.result()->type() != et) Error(&op, "result " + T(op.result()->type()) + " differs from the element " + T(et));
         return;
       }
       case OpCode::TileLoad: case OpCode::TileLoadIndexed: {
@@ -438,7 +452,7 @@ class Verifier {
     switch (c) {
       TILEC_CASES(Elementwise)
         return VerifyElementwise(op);
-      case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
+      case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw:
       TILEC_CASES(TileMemory)
         return VerifyMemory(op);
       case OpCode::If: case OpCode::For: case OpCode::While:

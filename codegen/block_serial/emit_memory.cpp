@@ -54,6 +54,62 @@ llvm::Value* Emitter::EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType
   return b_.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(ScalarSize(t)), order);
 }
 
+llvm::Value* Emitter::EmitAtomicRmw(ir::AtomicKind k, llvm::Value* ptr, llvm::Value* v, llvm::Value* cmp,
+                                    ScalarType t) {
+  using K = ir::AtomicKind;
+  using RMW = llvm::AtomicRMWInst;
+  auto order = llvm::AtomicOrdering::Monotonic;
+  llvm::MaybeAlign align(ScalarSize(t));
+  if (Is16BitFloat(t)) {
+    // sub, min and max (sema allows no other kind here): a compare-and-swap loop on the 16-bit
+    // word, computing in float32 and rounding, as atomic_add does.
+    llvm::Type* i16 = b_.getInt16Ty();
+    llvm::LoadInst* init = b_.CreateLoad(i16, ptr);
+    init->setAtomic(order);
+    init->setAlignment(llvm::Align(2));
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::Function* fn = pre->getParent();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "rmw.loop", fn);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "rmw.done", fn);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* old = b_.CreatePHI(i16, 2, "old");
+    old->addIncoming(init, pre);
+    llvm::Value* x = ToF32(old, t), *y = ToF32(v, t);
+    llvm::Value* r = k == K::Sub   ? b_.CreateFSub(x, y)
+                     : k == K::Min ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y)
+                                   : b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+    llvm::Value* pair = b_.CreateAtomicCmpXchg(ptr, old, FromF32(r, t), llvm::MaybeAlign(2), order, order);
+    old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
+    b_.SetInsertPoint(done);
+    return old;
+  }
+  bool is_float = IsFloat(t), is_signed = IsSigned(t);
+  llvm::Type* ty = v->getType();
+  // Exchange and compare-and-swap work on the bits: a float's compare is bitwise, as Warp's
+  // GPU atomicCAS (so -0.0 does not match 0.0, and a NaN matches its own bits).
+  llvm::Type* bits = is_float ? llvm::Type::getIntNTy(ctx_, unsigned(ScalarSize(t) * 8)) : ty;
+  auto as_bits = [&](llvm::Value* x) { return is_float ? b_.CreateBitCast(x, bits) : x; };
+  auto from_bits = [&](llvm::Value* x) { return is_float ? b_.CreateBitCast(x, ty) : x; };
+  switch (k) {
+    case K::Sub: return b_.CreateAtomicRMW(is_float ? RMW::FSub : RMW::Sub, ptr, v, align, order);
+    case K::Min:
+      return b_.CreateAtomicRMW(is_float ? RMW::FMin : is_signed ? RMW::Min : RMW::UMin, ptr, v, align, order);
+    case K::Max:
+      return b_.CreateAtomicRMW(is_float ? RMW::FMax : is_signed ? RMW::Max : RMW::UMax, ptr, v, align, order);
+    case K::Exch: return from_bits(b_.CreateAtomicRMW(RMW::Xchg, ptr, as_bits(v), align, order));
+    case K::Cas: {
+      llvm::Value* pair = b_.CreateAtomicCmpXchg(ptr, as_bits(cmp), as_bits(v), align, order, order);
+      return from_bits(b_.CreateExtractValue(pair, {0}));
+    }
+    case K::BitAnd: return b_.CreateAtomicRMW(RMW::And, ptr, v, align, order);
+    case K::BitOr: return b_.CreateAtomicRMW(RMW::Or, ptr, v, align, order);
+    case K::BitXor: return b_.CreateAtomicRMW(RMW::Xor, ptr, v, align, order);
+  }
+  return v;
+}
+
 ArrayVal Emitter::SliceArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& idx) {
   llvm::Value* off = I64(0);
   llvm::Value* inside = b_.getTrue();
@@ -115,6 +171,12 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     case OpCode::AtomicAdd:
       Set(op.result(), EmitElemAtomicAdd(element_ptr(), Get(op.operand(1 + at.ndim)), at.elem));
       return;
+    case OpCode::AtomicRmw: {
+      bool cas = op.rmw() == ir::AtomicKind::Cas;
+      llvm::Value* cmp = cas ? Get(op.operand(1 + at.ndim)) : nullptr;
+      Set(op.result(), EmitAtomicRmw(op.rmw(), element_ptr(), Get(op.operand(op.num_operands() - 1)), cmp, at.elem.scalar));
+      return;
+    }
     case OpCode::ArrayDim:
       Set(op.result(), b_.CreateTrunc(GetArray(op.operand(0)).shape[op.dim()], b_.getInt32Ty()));
       return;

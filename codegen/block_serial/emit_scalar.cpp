@@ -280,6 +280,38 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Cos: return unary_intrinsic(llvm::Intrinsic::cos);
     case OpCode::Floor: return unary_intrinsic(llvm::Intrinsic::floor);
     case OpCode::Ceil: return unary_intrinsic(llvm::Intrinsic::ceil);
+    case OpCode::Tan: return unary_intrinsic(llvm::Intrinsic::tan);
+    case OpCode::Asin: case OpCode::Acos: {
+      // Warp clamps to [-1, 1] first with fmax/fmin, so a NaN input reads as -1.
+      llvm::Value* lo = b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, a[0], llvm::ConstantFP::get(ty, -1.0));
+      llvm::Value* c = b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, lo, llvm::ConstantFP::get(ty, 1.0));
+      return b_.CreateUnaryIntrinsic(code == OpCode::Asin ? llvm::Intrinsic::asin : llvm::Intrinsic::acos, c);
+    }
+    case OpCode::Atan: return unary_intrinsic(llvm::Intrinsic::atan);
+    case OpCode::Sinh: return unary_intrinsic(llvm::Intrinsic::sinh);
+    case OpCode::Cosh: return unary_intrinsic(llvm::Intrinsic::cosh);
+    case OpCode::Tanh: return unary_intrinsic(llvm::Intrinsic::tanh);
+    case OpCode::Log2: return unary_intrinsic(llvm::Intrinsic::log2);
+    case OpCode::Log10: return unary_intrinsic(llvm::Intrinsic::log10);
+    case OpCode::Exp2: return unary_intrinsic(llvm::Intrinsic::exp2);
+    case OpCode::Round: return unary_intrinsic(llvm::Intrinsic::round);
+    case OpCode::Rint: return unary_intrinsic(llvm::Intrinsic::rint);
+    case OpCode::Trunc: return unary_intrinsic(llvm::Intrinsic::trunc);
+    case OpCode::Cbrt: case OpCode::Erf: case OpCode::Atan2: {
+      // No LLVM intrinsic: the C library's function, which the NVPTX target maps to libdevice
+      // (codegen/nvptx/ptx_emit.cpp, LinkMath).
+      bool f32 = ty->isFloatTy();
+      const char* name = code == OpCode::Cbrt  ? (f32 ? "cbrtf" : "cbrt")
+                         : code == OpCode::Erf ? (f32 ? "erff" : "erf")
+                                               : (f32 ? "atan2f" : "atan2");
+      std::vector<llvm::Type*> params(a.size(), ty);
+      llvm::FunctionCallee fn = mod_.getOrInsertFunction(name, llvm::FunctionType::get(ty, params, false));
+      if (auto* f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
+        f->setDoesNotAccessMemory();
+        f->setDoesNotThrow();
+      }
+      return b_.CreateCall(fn, a);
+    }
     case OpCode::Cast: return EmitCast(a[0], in, out);  // taken above, before any widening
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)

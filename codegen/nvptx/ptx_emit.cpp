@@ -79,9 +79,35 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
                                 {llvm::Intrinsic::log, "__nv_logf", "__nv_log"},
                                 {llvm::Intrinsic::pow, "__nv_powf", "__nv_pow"},
                                 {llvm::Intrinsic::sin, "__nv_sinf", "__nv_sin"},
-                                {llvm::Intrinsic::cos, "__nv_cosf", "__nv_cos"}};
+                                {llvm::Intrinsic::cos, "__nv_cosf", "__nv_cos"},
+                                {llvm::Intrinsic::tan, "__nv_tanf", "__nv_tan"},
+                                {llvm::Intrinsic::asin, "__nv_asinf", "__nv_asin"},
+                                {llvm::Intrinsic::acos, "__nv_acosf", "__nv_acos"},
+                                {llvm::Intrinsic::atan, "__nv_atanf", "__nv_atan"},
+                                {llvm::Intrinsic::sinh, "__nv_sinhf", "__nv_sinh"},
+                                {llvm::Intrinsic::cosh, "__nv_coshf", "__nv_cosh"},
+                                {llvm::Intrinsic::tanh, "__nv_tanhf", "__nv_tanh"},
+                                {llvm::Intrinsic::log2, "__nv_log2f", "__nv_log2"},
+                                {llvm::Intrinsic::log10, "__nv_log10f", "__nv_log10"},
+                                {llvm::Intrinsic::exp2, "__nv_exp2f", "__nv_exp2"}};
+  // The C library functions the scalar emitter calls where LLVM has no intrinsic.
+  struct Named {
+    const char* c;
+    const char* nv;
+  };
+  static const Named named[] = {{"cbrtf", "__nv_cbrtf"}, {"cbrt", "__nv_cbrt"},   {"erff", "__nv_erff"},
+                                {"erf", "__nv_erf"},     {"atan2f", "__nv_atan2f"}, {"atan2", "__nv_atan2"}};
   std::vector<llvm::Function*> replaced;
   for (llvm::Function& f : mod) {
+    if (f.isDeclaration() && !f.isIntrinsic()) {
+      for (const Named& n : named)
+        if (f.getName() == n.c) {
+          llvm::FunctionCallee nv = mod.getOrInsertFunction(n.nv, f.getFunctionType());
+          f.replaceAllUsesWith(nv.getCallee());
+          replaced.push_back(&f);
+        }
+      continue;
+    }
     if (!f.isIntrinsic()) continue;
     for (const Entry& e : table) {
       if (f.getIntrinsicID() != e.id) continue;
@@ -96,7 +122,7 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
   for (llvm::Function* f : replaced) f->eraseFromParent();
   std::string path = LibdevicePath();
   if (path.empty()) {
-    error = "CUDA's libdevice.10.bc was not found (set TILEC_LIBDEVICE); it provides exp, log, pow, sin and cos on GPUs";
+    error = "CUDA's libdevice.10.bc was not found (set TILEC_LIBDEVICE); it provides exp, log, pow, sin, cos and the other math functions on GPUs";
     return false;
   }
   // libdevice holds ~500 functions and a kernel needs a handful: read it lazily, so that the

@@ -70,7 +70,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       arrays_[op.result()] = g;
       return;
     }
-    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: break;
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw: break;
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
@@ -106,6 +106,29 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
       OnLane0([&] {
         llvm::Value* old = ElemAtomicAdd(ptr, v, at.elem, used && bptr);
+        if (bptr) b_.CreateStore(scalar_.ToMem(old, at.elem), bptr);
+      });
+      if (!bptr) {
+        Set(op.result(), scalar_.Zero(at.elem));
+        return;
+      }
+      target_.Barrier(b_);
+      Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), at.elem));
+      return;
+    }
+    case OpCode::AtomicRmw: {
+      // As atomic_add: once per block program on lane 0, the previous value broadcast when used.
+      llvm::Value* v = Get(op.operand(op.num_operands() - 1));
+      llvm::Value* cmp = op.rmw() == ir::AtomicKind::Cas ? Get(op.operand(1 + at.ndim)) : nullptr;
+      auto rmw = [&] { return scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar); };
+      if (B_ == 1 || in_map_) {
+        Set(op.result(), rmw());
+        return;
+      }
+      int slot = plan_->Broadcast(&op);
+      llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
+      OnLane0([&] {
+        llvm::Value* old = rmw();
         if (bptr) b_.CreateStore(scalar_.ToMem(old, at.elem), bptr);
       });
       if (!bptr) {

@@ -154,7 +154,8 @@ class PlanBuilder {
             interval(r.get(), first, last);
             p_.primary_[r.get()] = NewSlot(TileBytes(r->type()), first, last);
           }
-      if (op->code() == OpCode::AtomicAdd && p_.block_dim_ > 1 && p_.IsUsed(op->result()))
+      if ((op->code() == OpCode::AtomicAdd || op->code() == OpCode::AtomicRmw) && p_.block_dim_ > 1 &&
+          p_.IsUsed(op->result()))
         p_.bcast_[op] = NewSlot(p_.ElemBytes(op->result()->type().elem), idx_.at(op), idx_.at(op));
     }
     for (const ir::Value* v : cross) {
@@ -257,7 +258,9 @@ class PlanBuilder {
       switch (op->code()) {
         case OpCode::ArrayLoad: out.push_back(Global(op->operand(0), false, false, Pattern::Any)); break;
         case OpCode::ArrayStore: out.push_back(Global(op->operand(0), true, false, Pattern::Any)); break;
-        case OpCode::AtomicAdd: out.push_back(Global(op->operand(0), true, true, Pattern::Any)); break;
+        case OpCode::AtomicAdd: case OpCode::AtomicRmw:
+          out.push_back(Global(op->operand(0), true, true, Pattern::Any));
+          break;
         // Nothing else in a map region touches global memory (per-element code: no tiles).
         case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
@@ -286,7 +289,7 @@ class PlanBuilder {
     switch (c) {
       case OpCode::ArrayLoad: pre.push_back(Global(op.operand(0), false, false, Pattern::All)); break;
       case OpCode::ArrayStore: pre.push_back(Global(op.operand(0), true, false, Pattern::Lane0)); break;
-      case OpCode::AtomicAdd: {
+      case OpCode::AtomicAdd: case OpCode::AtomicRmw: {
         pre.push_back(Global(op.operand(0), true, true, Pattern::Lane0));
         int s = p_.Broadcast(&op);
         if (s >= 0) {

@@ -1,6 +1,8 @@
 // Calls: a builtin lowers as its table row says (the row's LowerKind and IR op, read from the
 // checker's resolved CallInfo), struct constructors build field by field, and @wp.func calls
 // are inlined with their own variable scope.
+#include <limits>
+
 #include "frontend/lower_to_ir/lowerer.h"
 
 namespace tilec::lower {
@@ -14,6 +16,39 @@ ir::Value* ApplyMath(ir::Builder& b, OpCode op, const std::vector<ir::Value*>& a
   if (op == OpCode::Clamp) return b.Clamp(args[0], args[1], args[2]);
   if (args.size() == 2) return b.Binary(op, args[0], args[1]);
   return b.Unary(op, args[0]);
+}
+
+// Applies a math composition (sema::MathForm) to scalars of one type, as Warp defines each.
+ir::Value* ApplyMathForm(ir::Builder& b, sema::MathForm form, const std::vector<ir::Value*>& args) {
+  ir::Value* x = args.back();
+  ScalarType t = x->type().elem.scalar;
+  auto num = [&](double v) { return IsFloat(t) ? b.ConstFloat(t, v) : b.ConstInt(t, int64_t(v)); };
+  auto lt0 = [&] { return b.Cmp(ir::CmpPred::Lt, x, num(0)); };
+  switch (form) {
+    case sema::MathForm::Sign: return b.Select(lt0(), num(-1), num(1));
+    case sema::MathForm::Step: return b.Select(lt0(), num(1), num(0));
+    case sema::MathForm::Nonzero: return b.Select(b.Cmp(ir::CmpPred::Eq, x, num(0)), num(0), num(1));
+    case sema::MathForm::Frac: return b.Binary(OpCode::Sub, x, b.Unary(OpCode::Trunc, x));
+    case sema::MathForm::Lerp: {
+      // a*(1-t) + b*t, in that order (not a + t*(b-a)), so results round as Warp's.
+      ir::Value* one_minus = b.Binary(OpCode::Sub, num(1), x);
+      return b.Binary(OpCode::Add, b.Binary(OpCode::Mul, args[0], one_minus), b.Binary(OpCode::Mul, args[1], x));
+    }
+    case sema::MathForm::Smoothstep: {
+      ir::Value* u = b.Clamp(b.Binary(OpCode::Div, b.Binary(OpCode::Sub, x, args[0]), b.Binary(OpCode::Sub, args[1], args[0])),
+                             num(0), num(1));
+      ir::Value* poly = b.Binary(OpCode::Sub, num(3), b.Binary(OpCode::Mul, num(2), u));
+      return b.Binary(OpCode::Mul, b.Binary(OpCode::Mul, u, u), poly);
+    }
+    // NaN is the one value unequal to itself; infinities are the magnitudes no finite value
+    // reaches. The comparisons are ordered, so a NaN is neither infinite nor finite.
+    case sema::MathForm::IsNan: return b.Cmp(ir::CmpPred::Ne, x, x);
+    case sema::MathForm::IsInf:
+      return b.Cmp(ir::CmpPred::Eq, b.Unary(OpCode::Abs, x), num(std::numeric_limits<double>::infinity()));
+    case sema::MathForm::IsFinite:
+      return b.Cmp(ir::CmpPred::Lt, b.Unary(OpCode::Abs, x), num(std::numeric_limits<double>::infinity()));
+  }
+  return x;
 }
 
 }  // namespace
@@ -119,6 +154,13 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   using LK = sema::LowerKind;
   switch (lw.kind) {
     case LK::None: break;
+    case LK::Constant: {
+      // Scalars are constants before they reach a call (Expr), tuples in Tuple(); a struct or
+      // other value has no constant form.
+      const sema::ExprInfo* info = cm_.Info(e);
+      if (info && info->value && rt.is_scalar()) return ConstOf(*info->value, rt);
+      break;
+    }
     case LK::Tid: return b_.Tid(1)[0];
     case LK::LaneId: return b_.LaneId();
     case LK::Cast: return Convert(Expr(ci.args[0]), IrType(ci.cast_target ? ci.cast_target : result_type));
@@ -262,11 +304,31 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       ir::Value* v = Convert(Expr(ci.args[1 + a->type().ndim]), a->type().ElemValueType());
       return b_.AtomicAdd(a, idx, v);
     }
+    case LK::AtomicRmw: {
+      ir::Value* a = ArrayOf(ci.args[0]);
+      if (!a) return ZeroValue(rt);
+      int nd = a->type().ndim;
+      std::vector<ir::Value*> idx;
+      for (int d = 0; d < nd; ++d) idx.push_back(Expr(ci.args[1 + d]));
+      ir::Type et = a->type().ElemValueType();
+      bool cas = lw.rmw == ir::AtomicKind::Cas;
+      ir::Value* cmp = cas ? Convert(Expr(ci.args[1 + nd]), et) : nullptr;
+      ir::Value* v = Convert(Expr(ci.args[1 + nd + (cas ? 1 : 0)]), et);
+      return b_.AtomicRmw(lw.rmw, a, idx, cmp, v);
+    }
     case LK::Math: {
       std::vector<ir::Value*> args;
       for (const ast::Expr* x : ci.args)
         if (x) args.push_back(Convert(Expr(x), rt));
       return ApplyMath(b_, lw.op, args);
+    }
+    case LK::MathForm: {
+      // The arguments' common type: the result's, except for the bool predicates.
+      ir::Type at = rt.is_bool() ? IrType(cm_.TypeOf(ci.args[0])) : rt;
+      std::vector<ir::Value*> args;
+      for (const ast::Expr* x : ci.args)
+        if (x) args.push_back(Convert(Expr(x), at));
+      return ApplyMathForm(b_, lw.form, args);
     }
     case LK::Print: {
       // Python's print: arguments separated by spaces, then a newline.
@@ -359,6 +421,11 @@ ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
     if (bi.lower.kind == sema::LowerKind::Math) {
       for (ir::Value*& x : elems) x = Convert(x, rt.ElemValueType());
       r = ApplyMath(b_, bi.lower.op, elems);
+    } else if (bi.lower.kind == sema::LowerKind::MathForm) {
+      // The element type of the tiles (a bool map of isnan etc. still computes in it).
+      ir::Type in = tiles.empty() ? rt.ElemValueType() : tiles[0]->type().ElemValueType();
+      for (ir::Value*& x : elems) x = Convert(x, in);
+      r = ApplyMathForm(b_, bi.lower.form, elems);
     }
   }
   if (!r) {

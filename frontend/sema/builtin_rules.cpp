@@ -663,6 +663,47 @@ bool AtomicIndexRank(CallContext& c) {
   return false;
 }
 
+bool AtomicRmwArgs(CallContext& c) {
+  const ir::AtomicKind kind = c.builtin.lower.rmw;
+  int nidx = 0;
+  for (const ParamSpec& p : c.overload.params)
+    nidx += p.id == Param::I || p.id == Param::J || p.id == Param::K || p.id == Param::L;
+  const Type* array = ArrayOf(c);
+  if (array->ndim != nidx) {
+    c.Error(Code::BadIndex, c.Range(Param::A),
+            "array " + c.Quoted(Param::A) + " has " + Dimensions(array->ndim) + " but " + c.bname + " got " +
+                std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
+    return false;
+  }
+  if (array->elem.is_struct() || !ir::AtomicKindSupports(kind, array->elem.scalar)) {
+    std::string found = array->elem.is_struct() ? ElemName(array->elem, array->elem_struct_name)
+                                                : std::string(ScalarName(array->elem.scalar));
+    c.Error(Code::AtomicUnsupportedDType, c.Range(Param::A),
+            c.bname + " does not support arrays of `" + found + "`; it takes " + ir::AtomicKindTypeList(kind) +
+                " (as in Warp)");
+    return false;
+  }
+  const Type* elem = c.types.FromElem(array->elem);
+  for (Param p : {Param::Compare, Param::Value}) {
+    if (c.overload.Index(p) < 0) continue;
+    CallArg& v = c.Arg(p);
+    if (c.checker.Convert(v.expr, v.info, elem)) continue;
+    c.Error(Code::ArgumentTypeMismatch, v.range,
+            "`" + std::string(ParamName(p)) + "` of " + c.bname + " must be `" + TypeName(elem) +
+                "` (the array's dtype), found `" + TypeName(v.info.type) + "`");
+    return false;
+  }
+  return true;
+}
+
+bool TupleArg(CallContext& c) {
+  CallArg& x = c.Arg(Param::Expr);
+  if (x.info.type->kind == TypeKind::Tuple) return true;
+  c.Error(Code::LenNeedsTuple, x.range,
+          "`len` in a kernel takes a tuple (a shape, a tuple constant), found `" + TypeName(x.info.type) + "`");
+  return false;
+}
+
 bool CommonNumericArgs(CallContext& c) {
   for (CallArg& a : c.args)
     if (!a.info.weak) {
@@ -876,6 +917,26 @@ bool FormRange(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormBool(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Bool();
+  return true;
+}
+
+bool FormStaticValue(CallContext& c, ExprInfo& out) {
+  const CallArg& x = c.Arg(Param::Expr);
+  out.type = x.info.type;
+  out.value = x.info.value;
+  out.weak = x.info.weak;
+  return true;
+}
+
+bool FormTupleLength(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Int32();
+  out.value = ConstValue::MakeInt(int64_t(c.Arg(Param::Expr).info.type->elems.size()));
+  out.weak = true;
+  return true;
+}
+
 bool FormLaneId(CallContext& c, ExprInfo& out) {
   out.type = c.types.Int32();
   out.uniform = false;
@@ -940,6 +1001,11 @@ const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P
 const RuleSpec AstypeTypes{"AstypeTypes", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
                            {P::T, P::DType}, &sema::AstypeTypes};
 const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
+const RuleSpec AtomicRmwArgs{"AtomicRmwArgs",
+                             {Code::BadIndex, Code::AtomicUnsupportedDType, Code::ArgumentTypeMismatch},
+                             {P::A, P::Value},
+                             &sema::AtomicRmwArgs};
+const RuleSpec TupleArg{"TupleArg", {Code::LenNeedsTuple}, {P::Expr}, &sema::TupleArg};
 }  // namespace rules
 
 namespace results {
@@ -957,7 +1023,7 @@ const ResultSpec BroadcastTo{"BroadcastTo", {P::A, P::Shape}, &FormBroadcastTo};
 const ResultSpec ReshapedT{"ReshapedT", {P::T, P::Shape}, &FormReshapedT};
 const ResultSpec SqueezedT{"SqueezedT", {P::T}, &FormSqueezedT};
 const ResultSpec TransposeOfA{"TransposeOfA", {P::A}, &FormTransposeOfA};
-const ResultSpec TileMap{"TileMap", {P::F, P::A}, &FormTileMap};
+const ResultSpec TileMap{"TileMap", {P::Op, P::A}, &FormTileMap};
 const ResultSpec TileElement{"TileElement", {P::T}, &FormTileElement};
 const ResultSpec TileArith{"TileArith", {}, &FormTileArith};
 const ResultSpec TileOfDType{"TileOfDType", {P::T, P::DType}, &FormTileOfDType};
@@ -973,6 +1039,9 @@ const ResultSpec CommonMax{"CommonMax", {}, &FormCommonMax};
 const ResultSpec CastTarget{"CastTarget", {}, &FormCastTarget};
 const ResultSpec Range{"Range", {}, &FormRange};
 const ResultSpec LaneId{"LaneId", {}, &FormLaneId};
+const ResultSpec Bool{"Bool", {}, &FormBool};
+const ResultSpec StaticValue{"StaticValue", {P::Expr}, &FormStaticValue};
+const ResultSpec TupleLength{"TupleLength", {P::Expr}, &FormTupleLength};
 }  // namespace results
 
 }  // namespace tilec::sema

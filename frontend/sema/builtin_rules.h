@@ -48,6 +48,9 @@ extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimens
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
 extern const RuleSpec CommonNumericArgs;   // min/max/pow/clamp arguments of one type       E0111
+extern const RuleSpec AtomicRmwArgs;       // atomic_sub/min/...: ndim indices, a dtype the kind takes,
+                                           // compare and value of it              E0113, E0130, E0106
+extern const RuleSpec TupleArg;            // len: the argument is a tuple                  E0131
 
 }  // namespace tilec::sema::rules
 
@@ -84,5 +87,8 @@ extern const ResultSpec CommonMax;           // max: likewise
 extern const ResultSpec CastTarget;          // casts: replaced by the caller
 extern const ResultSpec Range;
 extern const ResultSpec LaneId;              // a lane-varying int32
+extern const ResultSpec Bool;                // isnan, isinf, isfinite
+extern const ResultSpec StaticValue;         // wp.static: the argument's type and constant value
+extern const ResultSpec TupleLength;         // len: an int32 constant
 
 }  // namespace tilec::sema::results

@@ -78,7 +78,7 @@ bool TileMapArgs(CallContext& c) {
   if (!ok) return false;
   std::vector<const Type*> elems;
   for (CallArg* t : tiles) elems.push_back(t->info.type->IsTile() ? c.types.FromElem(t->info.type->elem) : t->info.type);
-  CallArg& fa = c.Arg(Param::F);
+  CallArg& fa = c.Arg(Param::Op);
   const Type* ft = fa.info.type;
   // A scalar argument converts as a call's would (a literal takes the parameter's type).
   auto fit = [&](size_t k, const Type* want) {
@@ -107,7 +107,7 @@ bool TileMapArgs(CallContext& c) {
   // A builtin maps when its row lowers to a scalar math op taking one value per tile.
   const Builtin& mb = BuiltinTable()[ft->callee.index];
   const Overload* mo = nullptr;
-  if (mb.lower.kind == LowerKind::Math) {
+  if (mb.lower.kind == LowerKind::Math || mb.lower.kind == LowerKind::MathForm) {
     for (const Overload& o : mb.overloads) {
       if (o.params.size() != elems.size()) continue;
       bool fits = true;
@@ -122,7 +122,8 @@ bool TileMapArgs(CallContext& c) {
                 (elems.size() == 1 ? "" : "s") + " of `" + TypeName(elems[0]) + "`");
     return false;
   }
-  c.map_elem = elems[0];
+  // isnan, isinf and isfinite map to bool tiles; every other math row keeps the element type.
+  c.map_elem = mo->result == &results::Bool ? c.types.Bool() : elems[0];
   return true;
 }
 
@@ -130,7 +131,7 @@ bool TileMapArgs(CallContext& c) {
 
 namespace rules {
 using P = Param;
-const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::F, P::A},
+const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::Op, P::A},
                            &sema::TileMapArgs};
 const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};
 }  // namespace rules

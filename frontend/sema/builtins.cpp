@@ -217,7 +217,7 @@ std::vector<Builtin> MakeTable() {
   // ---- maps and reductions
   ParamSpec ta = Req(N::A, K::Runtime, P::Tile);
   add({"tile_map", "wp",
-       {{{Req(N::F, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true, true}},
+       {{{Req(N::Op, K::Runtime, P::Callable), ta}, &Res::TileMap, {&R::TileMapArgs}, true, true}},
        true, Differentiable::Yes, "docs/tile_map.rst", Lower(LowerKind::TileMap)});
   ParamSpec axis = Req(N::Axis, K::Const, P::Int);
   // The whole-tile sum lowers to the v1 tile_sum op; the axis form to tile_reduce {add}.
@@ -394,6 +394,82 @@ std::vector<Builtin> MakeTable() {
                         Math{"ceil", ir::OpCode::Ceil, Differentiable::No}})
     add({m.name, "wp", {{{Req(N::X, K::Runtime, P::Float)}, &Res::SameAsFirst, {}}}, false, m.diff,
          "docs/math.rst", LowerOp(LowerKind::Math, m.op)});
+  // Warp's other scalar math (docs/scalar_math.rst): one IR op each, float types only.
+  for (const Math& m : {Math{"tan", ir::OpCode::Tan, Differentiable::Yes}, Math{"asin", ir::OpCode::Asin, Differentiable::Yes},
+                        Math{"acos", ir::OpCode::Acos, Differentiable::Yes}, Math{"atan", ir::OpCode::Atan, Differentiable::Yes},
+                        Math{"sinh", ir::OpCode::Sinh, Differentiable::Yes}, Math{"cosh", ir::OpCode::Cosh, Differentiable::Yes},
+                        Math{"tanh", ir::OpCode::Tanh, Differentiable::Yes}, Math{"log2", ir::OpCode::Log2, Differentiable::Yes},
+                        Math{"log10", ir::OpCode::Log10, Differentiable::Yes}, Math{"exp2", ir::OpCode::Exp2, Differentiable::Yes},
+                        Math{"cbrt", ir::OpCode::Cbrt, Differentiable::Yes}, Math{"erf", ir::OpCode::Erf, Differentiable::Yes},
+                        Math{"round", ir::OpCode::Round, Differentiable::No}, Math{"rint", ir::OpCode::Rint, Differentiable::No},
+                        Math{"trunc", ir::OpCode::Trunc, Differentiable::No}})
+    add({m.name, "wp", {{{Req(N::X, K::Runtime, P::Float)}, &Res::SameAsFirst, {}}}, false, m.diff,
+         "docs/scalar_math.rst", LowerOp(LowerKind::Math, m.op)});
+  add({"atan2", "wp",
+       {{{Req(N::Y, K::Runtime, P::Float), Req(N::X, K::Runtime, P::Float)}, &Res::CommonNumeric,
+         {&R::CommonNumericArgs}}},
+       false, Differentiable::Yes, "docs/scalar_math.rst", LowerOp(LowerKind::Math, ir::OpCode::Atan2)});
+  // The compositions (MathForm): sign, step and nonzero take any number, as Warp's do.
+  struct Form {
+    const char* name;
+    MathForm form;
+    std::vector<Param> params;
+    ArgPattern pattern;
+    const ResultSpec* result;
+    Differentiable diff;
+  };
+  for (const Form& f : {Form{"sign", MathForm::Sign, {N::X}, P::Numeric, &Res::SameAsFirst, Differentiable::No},
+                        Form{"step", MathForm::Step, {N::X}, P::Numeric, &Res::SameAsFirst, Differentiable::No},
+                        Form{"nonzero", MathForm::Nonzero, {N::X}, P::Numeric, &Res::SameAsFirst, Differentiable::No},
+                        Form{"frac", MathForm::Frac, {N::X}, P::Float, &Res::SameAsFirst, Differentiable::Yes},
+                        Form{"isnan", MathForm::IsNan, {N::A}, P::Float, &Res::Bool, Differentiable::No},
+                        Form{"isinf", MathForm::IsInf, {N::A}, P::Float, &Res::Bool, Differentiable::No},
+                        Form{"isfinite", MathForm::IsFinite, {N::A}, P::Float, &Res::Bool, Differentiable::No},
+                        Form{"lerp", MathForm::Lerp, {N::A, N::B, N::T}, P::Float, &Res::CommonNumeric, Differentiable::Yes},
+                        Form{"smoothstep", MathForm::Smoothstep, {N::A, N::B, N::X}, P::Float, &Res::CommonNumeric,
+                             Differentiable::Yes}}) {
+    Overload o{{}, f.result, {}};
+    for (Param p : f.params) o.params.push_back(Req(p, K::Runtime, f.pattern));
+    if (f.params.size() > 1) o.rules.push_back(&R::CommonNumericArgs);
+    Lowering l = Lower(LowerKind::MathForm);
+    l.form = f.form;
+    add({f.name, "wp", {o}, false, f.diff, "docs/scalar_math.rst", l});
+  }
+  // The other scalar atomics (atomic_add's row is above): atomic_cas takes `compare` before
+  // `value`; atomic_sub, _min and _max pass gradients as Warp's do.
+  struct Atomic {
+    const char* name;
+    ir::AtomicKind kind;
+    Differentiable diff;
+  };
+  for (const Atomic& at : {Atomic{"atomic_sub", ir::AtomicKind::Sub, Differentiable::Yes},
+                           Atomic{"atomic_min", ir::AtomicKind::Min, Differentiable::Yes},
+                           Atomic{"atomic_max", ir::AtomicKind::Max, Differentiable::Yes},
+                           Atomic{"atomic_exch", ir::AtomicKind::Exch, Differentiable::No},
+                           Atomic{"atomic_cas", ir::AtomicKind::Cas, Differentiable::No},
+                           Atomic{"atomic_and", ir::AtomicKind::BitAnd, Differentiable::No},
+                           Atomic{"atomic_or", ir::AtomicKind::BitOr, Differentiable::No},
+                           Atomic{"atomic_xor", ir::AtomicKind::BitXor, Differentiable::No}}) {
+    std::vector<Overload> ov;
+    for (int n = 1; n <= 4; ++n) {
+      Overload o{{a}, &Res::ArrayElement, {&R::AtomicRmwArgs}};
+      static const Param kIdx[] = {N::I, N::J, N::K, N::L};
+      for (int d = 0; d < n; ++d) o.params.push_back(Req(kIdx[d], K::Runtime, P::Int));
+      if (at.kind == ir::AtomicKind::Cas) o.params.push_back(Req(N::Compare, K::Runtime, P::Any));
+      o.params.push_back(Req(N::Value, K::Runtime, P::Any));
+      ov.push_back(o);
+    }
+    Lowering l = Lower(LowerKind::AtomicRmw);
+    l.rmw = at.kind;
+    add({at.name, "wp", ov, false, at.diff, "docs/scalar_atomics.rst", l});
+  }
+  // wp.static(expr): the value of a compile-time expression (LANGUAGE.md §3); the checker's
+  // constant stands for the call, so it lowers as that constant.
+  add({"static", "wp", {{{Req(N::Expr, K::Const, P::Any)}, &Res::StaticValue, {}}}, false,
+       Differentiable::NotApplicable, "docs/static.rst", Lower(LowerKind::Constant)});
+  // len of a tuple (shapes, constants): an int known at compile time.
+  add({"len", "", {{{Req(N::Expr, K::Runtime, P::Any)}, &Res::TupleLength, {&R::TupleArg}}}, false,
+       Differentiable::NotApplicable, "docs/static.rst", Lower(LowerKind::Constant)});
   for (const char* ns : {"wp", ""}) {
     add({"abs", ns, {{{Req(N::X, K::Runtime, P::Numeric)}, &Res::Abs, {}}}, false, Differentiable::Yes,
          "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Abs)});
@@ -497,6 +573,8 @@ const char* ParamName(Param p) {
     case Param::Values: return "values";
     case Param::Out: return "out";
     case Param::Beta: return "beta";
+    case Param::Compare: return "compare";
+    case Param::Expr: return "expr";
   }
   return "?";
 }

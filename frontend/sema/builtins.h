@@ -50,6 +50,7 @@ enum class DefaultKind : uint8_t {
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
   Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
+  Compare, Expr,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -90,6 +91,7 @@ struct ResultSpec {
 // reduction is a row with LowerKind::TileReduce and its ReduceKind.
 enum class LowerKind : uint8_t {
   None,              // not lowered as a call (range is a loop header)
+  Constant,          // the checker's constant value of the call (wp.static, len)
   Tid,
   LaneId,            // the test builtin: the lane_id op
   Cast,
@@ -121,12 +123,29 @@ enum class LowerKind : uint8_t {
   TileSort,          // `keys` and `values` sorted, updating the variables they name
   TileMatmul,        // `a` @ `b`; with `out`: alpha * a @ b + beta * out, updating `out`
   AtomicAdd,
+  AtomicRmw,         // the other scalar atomics: `rmw` at `i`..`l` with `value` (and `compare`)
   Math,              // scalar `op`; also what tile_map applies per element
+  MathForm,          // scalar math built from several ops (`form`); tile_map applies it too
   Print,
+};
+
+// The math builtins that are compositions of IR ops, as Warp defines them (builtin.h there).
+enum class MathForm : uint8_t {
+  Sign,        // x < 0 ? -1 : 1 (so sign(0) and sign(NaN) are 1)
+  Step,        // x < 0 ? 1 : 0
+  Nonzero,     // x == 0 ? 0 : 1
+  Lerp,        // a*(1-t) + b*t
+  Smoothstep,  // u = clamp((x-a)/(b-a), 0, 1); u*u*(3-2u)
+  Frac,        // x - trunc(x)
+  IsNan,       // bool results
+  IsInf,
+  IsFinite,
 };
 
 struct Lowering {
   LowerKind kind = LowerKind::None;
+  MathForm form = MathForm::Sign;            // MathForm
+  ir::AtomicKind rmw = ir::AtomicKind::Sub;  // AtomicRmw
   ir::OpCode op = ir::OpCode::Add;           // TileBinary, TileUnary, Math
   ir::ReduceKind reduce = ir::ReduceKind::Add;  // TileReduce
   std::vector<int64_t> perm;                 // TilePermute

@@ -71,7 +71,7 @@ class Graph {
       case OpCode::ArrayLoad: case OpCode::TileLoad: case OpCode::TileLoadIndexed:
         if (IsDiffType(m_, op.result()->type())) sources.push_back(op.result());
         return;
-      case OpCode::ArrayStore: case OpCode::AtomicAdd: {
+      case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw: {
         const ir::Value* v = op.operand(op.num_operands() - 1);
         if (IsDiffType(m_, v->type())) sinks.push_back(v);
         return;

@@ -37,7 +37,7 @@ void Generator::Run() {
 namespace {
 
 bool IsWrite(OpCode c) {
-  return c == OpCode::ArrayStore || c == OpCode::AtomicAdd || c == OpCode::TileStore || c == OpCode::TileAtomicAdd ||
+  return c == OpCode::ArrayStore || c == OpCode::AtomicAdd || c == OpCode::AtomicRmw || c == OpCode::TileStore || c == OpCode::TileAtomicAdd ||
          c == OpCode::TileStoreIndexed || c == OpCode::TileAtomicAddIndexed;
 }
 
@@ -50,6 +50,7 @@ std::string OpWord(const ir::Op& op) {
     case OpCode::ArrayLoad: return "element read";
     case OpCode::ArrayStore: return "element store";
     case OpCode::AtomicAdd: return "`atomic_add`";
+    case OpCode::AtomicRmw: return "`atomic_" + std::string(ir::AtomicKindName(op.rmw())) + "`";
     case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
@@ -69,7 +70,8 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
   // W0500: previous values of an atomic add that reach a differentiated result.
   ir::Walk(fwd.body(), [&](ir::Op* op) {
     OpCode c = op->code();
-    if ((c == OpCode::AtomicAdd || c == OpCode::TileAtomicAdd || c == OpCode::TileAtomicAddIndexed) &&
+    if ((c == OpCode::AtomicAdd || c == OpCode::AtomicRmw || c == OpCode::TileAtomicAdd ||
+         c == OpCode::TileAtomicAddIndexed) &&
         act.useful.count(op->result()))
       diags.Report(diag::Code::AtomicResultNotDifferentiated, op->loc().file, op->loc().range,
                    "the previous values returned by " + OpWord(*op) +
@@ -100,7 +102,8 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
   for (auto& [v, op] : gen.substitutes()) substitutes.insert(v);
   ir::Walk(adj->body(), [&](ir::Op* op) {
     // E0500: a load the adjoint replays from an array the kernel writes.
-    if (IsLoad(op->code()) && op->operand(0)->is_block_arg() && op->operand(0)->owner_block() == adj->body()) {
+    if (IsLoad(op->code()) && op->operand(0)->is_block_arg() && op->operand(0)->owner_block() == adj->body() &&
+        !gen.final_reads().count(op)) {
       const ir::Value* fparam = fwd.body()->arg(op->operand(0)->index());
       auto w = writes.find(fparam);
       if (w != writes.end() && reported.insert({op->loc().range.begin, 0}).second) {

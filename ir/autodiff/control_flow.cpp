@@ -41,7 +41,7 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::TileMap: return RuleFamily::Map;
     TILEC_CASES(Elementwise)
       return RuleFamily::Elementwise;
-    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd:
+    case OpCode::ArrayLoad: case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw:
     TILEC_CASES(TileMemory)
       return RuleFamily::Memory;
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:

@@ -41,6 +41,9 @@ class Generator {
   const std::unordered_map<const ir::Value*, const ir::Op*>& substitutes() const { return substitutes_; }
   // Ops whose adjoint is not supported, for E0502, with the reason.
   const std::vector<std::pair<const ir::Op*, std::string>>& unsupported() const { return unsupported_; }
+  // Loads the reverse rules make on purpose of what the forward kernel left in an array it
+  // writes (atomic_min/max compare with the final element, as Warp's adjoint does): not E0500.
+  const std::unordered_set<const ir::Op*>& final_reads() const { return final_reads_; }
 
   // ---- replay (replay.cpp) ----
   // Clones the replayable ops of `src` (everything but stores, atomics and print; atomic
@@ -97,6 +100,7 @@ class Generator {
   std::unordered_map<const ir::Value*, ir::Value*> grads_;
   std::unordered_map<const ir::Value*, const ir::Op*> substitutes_;
   std::vector<std::pair<const ir::Op*, std::string>> unsupported_;
+  std::unordered_set<const ir::Op*> final_reads_;
 
  public:
   // Scoped save/restore of the adjoint map around a region.

@@ -67,6 +67,45 @@ void Generator::MemoryRule(const ir::Op& op) {
       Accum(v, guard->result());
       return;
     }
+    case OpCode::AtomicRmw: {
+      // atomic_sub(a, i, v)  =>  dv -= a.grad[i]
+      // atomic_min/max(a, i, v)  =>  dv += a.grad[i] where v is what a[i] holds after the
+      //   kernel (or both are NaN): Warp's rule, read from the array the forward kernel left.
+      // The other kinds have no gradient in Warp; on a differentiated path they are rejected.
+      const ir::Value* v = op.operand(op.num_operands() - 1);
+      if (!Active(v)) return;
+      ir::AtomicKind k = op.rmw();
+      if (k != ir::AtomicKind::Sub && k != ir::AtomicKind::Min && k != ir::AtomicKind::Max) {
+        Unsupported(op, "`atomic_" + std::string(ir::AtomicKindName(k)) +
+                            "` is not differentiable, but its value is on a differentiated path; "
+                            "compute the value from data that needs no gradient, or use enable_backward=False");
+        return;
+      }
+      ir::Value* g = Grad(array);
+      std::vector<ir::Value*> idx = mapped(1, 1 + array->type().ndim);
+      ir::Type vt = AdjType(v->type());
+      ir::Op* guard = b_.If(HasGrad(g), {vt});
+      {
+        ir::Builder::InsertionGuard ig(b_);
+        b_.SetInsertionPoint(guard->region(0));
+        ir::Value* x = b_.ArrayLoad(g, idx);
+        if (k == ir::AtomicKind::Sub) {
+          x = b_.Unary(OpCode::Neg, x);
+        } else {
+          ir::Value* pv = P(v);
+          ir::Value* now = b_.ArrayLoad(P(array), idx);
+          final_reads_.insert(now->def());
+          ir::Value* same = b_.Cmp(ir::CmpPred::Eq, pv, now);
+          ir::Value* nans = b_.Logic(OpCode::And, b_.Cmp(ir::CmpPred::Ne, pv, pv), b_.Cmp(ir::CmpPred::Ne, now, now));
+          x = b_.Select(b_.Logic(OpCode::Or, same, nans), x, Zero(vt));
+        }
+        b_.Yield({x});
+        b_.SetInsertionPoint(guard->region(1));
+        b_.Yield({Zero(vt)});
+      }
+      Accum(v, guard->result());
+      return;
+    }
     case OpCode::TileLoad: case OpCode::TileLoadIndexed: {
       ir::Value* d = Adj(op.result());
       if (!d) return;

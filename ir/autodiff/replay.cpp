@@ -48,7 +48,7 @@ void Generator::ReplayBlock(const ir::Block& src) {
       case OpCode::ArrayStore: case OpCode::TileStore: case OpCode::TileStoreIndexed: case OpCode::Print:
       case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
         continue;
-      case OpCode::AtomicAdd: case OpCode::TileAtomicAdd: case OpCode::TileAtomicAddIndexed: {
+      case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::TileAtomicAdd: case OpCode::TileAtomicAddIndexed: {
         // Not repeated: the previous values it returned are gone. A zero stands in; if the
         // adjoint ends up needing it the kernel is rejected (E0501).
         b_.set_loc(op.loc());

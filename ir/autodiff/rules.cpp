@@ -42,6 +42,21 @@ constexpr Rule kRules[] = {
     {OpCode::Sin, Uses::WholeTile, "dx = d*cos(x)"},
     {OpCode::Cos, Uses::WholeTile, "dx = -d*sin(x)"},
     {OpCode::Clamp, Uses::PerElement, "x<lo: dlo = d; x>hi: dhi = d; else dx = d"},
+    {OpCode::Tan, Uses::WholeTile, "dx = d/cos(x)^2"},
+    // Warp's guard: no gradient where sqrt(1-x^2) is not positive (|x| >= 1, where the input
+    // was clamped).
+    {OpCode::Asin, Uses::PerElement, "s = sqrt(1-x^2); dx = s>0 ? d/s : 0"},
+    {OpCode::Acos, Uses::PerElement, "s = sqrt(1-x^2); dx = s>0 ? -d/s : 0"},
+    {OpCode::Atan, Uses::WholeTile, "dx = d/(1+x^2)"},
+    {OpCode::Sinh, Uses::WholeTile, "dx = d*cosh(x)"},
+    {OpCode::Cosh, Uses::WholeTile, "dx = d*sinh(x)"},
+    {OpCode::Tanh, Uses::WholeTile, "dx = d*(1-r^2)"},
+    {OpCode::Log2, Uses::WholeTile, "dx = d/(x*ln 2)"},
+    {OpCode::Log10, Uses::WholeTile, "dx = d/(x*ln 10)"},
+    {OpCode::Exp2, Uses::WholeTile, "dx = d*r*ln 2"},
+    {OpCode::Cbrt, Uses::WholeTile, "dx = d/(3r^2)"},
+    {OpCode::Erf, Uses::WholeTile, "dx = d*2/sqrt(pi)*exp(-x^2)"},
+    {OpCode::Atan2, Uses::PerElement, "n = x^2+y^2; n>0: dy = d*x/n, dx = -d*y/n (atan2(y, x))"},
 };
 
 const Rule* FindRule(OpCode c) {
@@ -98,7 +113,38 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
       ir::Value* inside = b.Select(below, z, b.Select(above, z, d));
       return {inside, b.Select(below, d, z), b.Select(above, d, z)};
     }
+    case OpCode::Tan: {
+      ir::Value* c = b.Unary(OpCode::Cos, x[0]);
+      return {div(d, mul(c, c))};
+    }
+    case OpCode::Asin: case OpCode::Acos: {
+      ir::Value* one = ConstLike(x[0], 1.0);
+      ir::Value* s = b.Unary(OpCode::Sqrt, b.Binary(OpCode::Sub, one, mul(x[0], x[0])));
+      ir::Value* g = div(d, s);
+      return {pick(ir::CmpPred::Gt, s, ConstLike(s, 0.0), code == OpCode::Asin ? g : neg(g), zero())};
+    }
+    // Tile operands come first: a scalar operand may only be the right one.
+    case OpCode::Atan: return {div(d, b.Binary(OpCode::Add, mul(x[0], x[0]), ConstLike(x[0], 1.0)))};
+    case OpCode::Sinh: return {mul(d, b.Unary(OpCode::Cosh, x[0]))};
+    case OpCode::Cosh: return {mul(d, b.Unary(OpCode::Sinh, x[0]))};
+    case OpCode::Tanh: return {neg(mul(d, b.Binary(OpCode::Sub, mul(r, r), ConstLike(r, 1.0))))};
+    case OpCode::Log2: return {div(d, mul(x[0], ConstLike(x[0], 0.69314718055994530942)))};
+    case OpCode::Log10: return {div(d, mul(x[0], ConstLike(x[0], 2.30258509299404568402)))};
+    case OpCode::Exp2: return {mul(d, mul(r, ConstLike(r, 0.69314718055994530942)))};
+    case OpCode::Cbrt: return {div(d, mul(mul(r, r), ConstLike(r, 3.0)))};
+    case OpCode::Erf: {
+      ir::Value* e = b.Unary(OpCode::Exp, neg(mul(x[0], x[0])));
+      return {mul(d, mul(e, ConstLike(x[0], 1.12837916709551257390)))};
+    }
+    case OpCode::Atan2: {
+      // x[0] is y, x[1] is x.
+      ir::Value* n = b.Binary(OpCode::Add, mul(x[1], x[1]), mul(x[0], x[0]));
+      ir::Value* z = zero();
+      ir::Value* pos = b.Cmp(ir::CmpPred::Gt, n, ConstLike(n, 0.0));
+      return {b.Select(pos, div(mul(d, x[1]), n), z), b.Select(pos, neg(div(mul(d, x[0]), n)), z)};
+    }
     // No table entry: ElementwiseRule never asks.
+    case OpCode::Round: case OpCode::Rint: case OpCode::Trunc:
     case OpCode::FloorDiv: case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor:
     case OpCode::Shl: case OpCode::Shr: case OpCode::BitNot: case OpCode::Not: case OpCode::Floor:
     case OpCode::Ceil: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
@@ -276,8 +322,10 @@ void Generator::MapRule(const ir::Op& op) {
   if (!d) return;
   const ir::Block& body = *op.region(0);
   std::vector<const ir::Value*> targets;
+  // A tile passed twice (map(f, a, b, a)) is one target whose adjoint sums its arguments'.
   for (int k = 0; k < op.num_operands(); ++k)
-    if (Active(op.operand(k))) targets.push_back(op.operand(k));
+    if (Active(op.operand(k)) && std::find(targets.begin(), targets.end(), op.operand(k)) == targets.end())
+      targets.push_back(op.operand(k));
   for (const ir::Value* v : OuterActiveUses(op))
     if (std::find(op.operands().begin(), op.operands().end(), v) == op.operands().end()) targets.push_back(v);
   for (const ir::Value* target : targets) {
@@ -296,9 +344,13 @@ void Generator::MapRule(const ir::Op& op) {
       Accum(y->operand(0), nb->arg(0));
       ReverseBlock(body);
       const ir::Value* src = target;
+      ir::Value* a = nullptr;
       for (int i = 0; i < op.num_operands(); ++i)
-        if (op.operand(i) == target) src = body.arg(i);
-      ir::Value* a = Adj(src);
+        if (op.operand(i) == target) {
+          src = body.arg(i);
+          if (ir::Value* ai = Adj(src)) a = a ? AddValues(a, ai) : ai;
+        }
+      if (src == target) a = Adj(target);
       if (!a) a = Zero(AdjType(src->type()));
       b_.Yield({a});
     }

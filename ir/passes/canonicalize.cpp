@@ -75,7 +75,7 @@ std::optional<ConstVal> FoldInt(OpCode code, int64_t a, int64_t b, ScalarType t)
     case OpCode::Cast: case OpCode::Pow: case OpCode::Shl: case OpCode::Shr: case OpCode::Neg:
     case OpCode::BitNot: case OpCode::Not: case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp:
     case OpCode::Log: case OpCode::Sin: case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil:
-    case OpCode::Clamp: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
+    case OpCode::Clamp: TILEC_CASES(FloatMath) TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select)
     TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct)
     TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)
@@ -99,7 +99,7 @@ std::optional<ConstVal> FoldFloat(OpCode code, double a, double b, ScalarType t)
     case OpCode::BitAnd: case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl:
     case OpCode::Shr: case OpCode::Neg: case OpCode::BitNot: case OpCode::Not: case OpCode::Abs:
     case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin: case OpCode::Cos:
-    case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: TILEC_CASES(Constant)
+    case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: TILEC_CASES(FloatMath) TILEC_CASES(Constant)
     TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
     TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)
@@ -173,7 +173,7 @@ std::optional<ConstVal> Fold(const Op& op) {
     case OpCode::BitOr: case OpCode::BitXor: case OpCode::Shl: case OpCode::Shr:
       break;  // folded below
     case OpCode::Abs: case OpCode::Sqrt: case OpCode::Exp: case OpCode::Log: case OpCode::Sin:
-    case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp:
+    case OpCode::Cos: case OpCode::Floor: case OpCode::Ceil: case OpCode::Clamp: TILEC_CASES(FloatMath)
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Array) TILEC_CASES(Struct)
     TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
     TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print)

@@ -10,6 +10,7 @@
 #include "codegen/codegen.h"
 #include "codegen/nvptx/nvptx.h"
 #include "ir/ir.h"
+#include "ir/op_cases.h"
 #include "tests/gpu_replay/record_format.h"
 #include "tilec/signature.h"
 
@@ -73,7 +74,8 @@ inline void FillPtx(rt::ModuleSignature& sig, const ir::Module& m, const codegen
 namespace detail {
 
 inline bool IsAtomic(ir::OpCode c) {
-  return c == ir::OpCode::AtomicAdd || c == ir::OpCode::TileAtomicAdd || c == ir::OpCode::TileAtomicAddIndexed;
+  return c == ir::OpCode::AtomicAdd || c == ir::OpCode::AtomicRmw || c == ir::OpCode::TileAtomicAdd ||
+         c == ir::OpCode::TileAtomicAddIndexed;
 }
 inline bool IsWrite(ir::OpCode c) {
   return IsAtomic(c) || c == ir::OpCode::ArrayStore || c == ir::OpCode::TileStore ||
@@ -100,6 +102,12 @@ inline KernelFlags FlagsOf(const ir::Function& f) {
     if (detail::IsAtomic(op->code())) {
       why.insert("atomic add");
       for (const auto& r : op->results()) tainted.insert(r.get());
+      // Which exchange (or compare-and-swap) lands last is the order itself.
+      if (op->code() == ir::OpCode::AtomicRmw &&
+          (op->rmw() == ir::AtomicKind::Exch || op->rmw() == ir::AtomicKind::Cas)) {
+        int p = param_of(op->operand(0));
+        if (p >= 0) shape_only.insert(p);
+      }
     }
     const bool reduce = op->code() == ir::OpCode::TileSum || op->code() == ir::OpCode::TileReduce ||
                         op->code() == ir::OpCode::TileScan;
@@ -112,9 +120,11 @@ inline KernelFlags FlagsOf(const ir::Function& f) {
     // The GPU's transcendental functions are libdevice's, the CPU's the host's: both within an
     // ulp or two, not bit-identical (LANGUAGE.md promises bit-identity for element order only).
     const ir::OpCode c = op->code();
+#define TILEC_REPLAY_MATH(name) || c == ir::OpCode::name
     if (c == ir::OpCode::Exp || c == ir::OpCode::Log || c == ir::OpCode::Sin || c == ir::OpCode::Cos ||
-        c == ir::OpCode::Pow)
+        c == ir::OpCode::Pow TILEC_OPS_FloatMath(TILEC_REPLAY_MATH))
       why.insert("math library");
+#undef TILEC_REPLAY_MATH
   });
   // Taint to a fixed point: loops carry values back to their block arguments.
   for (size_t before = size_t(-1); before != tainted.size() + shape_only.size();) {

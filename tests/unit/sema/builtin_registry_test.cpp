@@ -20,6 +20,7 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
   using O = ir::OpCode;
   switch (l.kind) {
     case LowerKind::None: return {};
+    case LowerKind::Constant: return {O::Const};
     case LowerKind::Tid: return {O::Tid};
     case LowerKind::LaneId: return {O::LaneId};
     case LowerKind::Cast: return {O::Cast};
@@ -52,6 +53,18 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileSort: return {O::TileSort};
     case LowerKind::TileMatmul: return {O::TileMatmul, O::Mul, O::Add};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
+    case LowerKind::AtomicRmw: return {O::AtomicRmw};
+    // The differentiable compositions' ops (comparisons, selects and trunc pass no gradient).
+    case LowerKind::MathForm:
+      switch (l.form) {
+        case MathForm::Lerp: return {O::Sub, O::Mul, O::Add};
+        case MathForm::Smoothstep: return {O::Sub, O::Div, O::Clamp, O::Mul};
+        case MathForm::Frac: return {O::Sub};
+        case MathForm::Sign: case MathForm::Step: case MathForm::Nonzero: case MathForm::IsNan:
+        case MathForm::IsInf: case MathForm::IsFinite:
+          return {O::Select, O::Cmp};
+      }
+      return {};
     case LowerKind::Print: return {O::Print};
   }
   return {};
