@@ -348,11 +348,8 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   // stores): those lines are not read back soon, and skipping the read for ownership saves a
   // third of the memory traffic. One fence after the op orders them with what follows.
   const bool can_stream = is_store && row_bytes % 16 == 0 && row_bytes >= 64;
-  llvm::Value* streamed = nullptr;
   llvm::Value* stream_big = nullptr;
   if (can_stream) {
-    streamed = EntryAlloca(b_.getInt1Ty(), "streamed", 1);
-    b_.CreateStore(b_.getFalse(), streamed);
     stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), I64(kStreamingBytes));
   }
   auto stream_row = [&](llvm::Value* to, llvm::Value* from) {
@@ -369,7 +366,7 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
       st->setMetadata(llvm::LLVMContext::MD_nontemporal,
                       llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(b_.getInt32(1))));
     });
-    b_.CreateStore(b_.getTrue(), streamed);
+    b_.CreateStore(b_.getTrue(), streamed_);
     b_.CreateBr(done);
     b_.SetInsertPoint(copy_bb);
     b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(16), row_bytes);
@@ -434,15 +431,6 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     });
   };
   nest(0, I64(0));
-  if (can_stream) {
-    llvm::BasicBlock* fence_bb = llvm::BasicBlock::Create(ctx_, "stream.fence", fn_);
-    llvm::BasicBlock* after = llvm::BasicBlock::Create(ctx_, "stream.done", fn_);
-    b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), streamed), fence_bb, after);
-    b_.SetInsertPoint(fence_bb);
-    b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
-    b_.CreateBr(after);
-    b_.SetInsertPoint(after);
-  }
   if (dst) Set(op.result(), dst);
 }
 

@@ -49,6 +49,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
 
   entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
   b_.SetInsertPoint(entry_);
+  streamed_ = EntryAlloca(b_.getInt1Ty(), "streamed", 1);
+  b_.CreateStore(b_.getFalse(), streamed_);
   // Parameters: args[i] points at a tilec_array, a scalar or a struct in C layout.
   const ir::Block* body = f.body();
   for (int i = 0; i < body->num_args(); ++i) {
@@ -88,6 +90,16 @@ void Emitter::EmitKernel(const ir::Function& f) {
   lin->addIncoming(next, b_.GetInsertBlock());
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
+  // Streaming stores are weakly ordered: one fence after this worker's block programs, before
+  // the launch's join publishes their results, orders them all (a fence per tile store would
+  // stall every block program until its stores drained).
+  llvm::BasicBlock* fence_bb = llvm::BasicBlock::Create(ctx_, "stream.fence", fn_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "grid.done", fn_);
+  b_.CreateCondBr(b_.CreateLoad(b_.getInt1Ty(), streamed_), fence_bb, done);
+  b_.SetInsertPoint(fence_bb);
+  b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
   b_.CreateRetVoid();
 }
 

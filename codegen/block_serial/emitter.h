@@ -194,6 +194,7 @@ class Emitter : public OpDispatcher {
   llvm::Function* fn_ = nullptr;
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* linear_ = nullptr;  // grid index of the current block program (i64)
+  llvm::Value* streamed_ = nullptr;  // i1 slot: a tile store used streaming (non-temporal) stores
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
   // tile_broadcast results that are never materialized: every reader is an elementwise op of
