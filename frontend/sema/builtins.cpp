@@ -167,13 +167,18 @@ std::vector<Builtin> MakeTable() {
   ParamSpec tt = Req(N::T, K::Runtime, P::Tile);
   ParamSpec idx = Req(N::Indices, K::Runtime, P::Tile);
   ParamSpec offset_int = OptInt(N::Offset, K::Runtime, P::Int, 0);
+  // Warp's promises about the access, accepted as compile-time constants and changing
+  // nothing: every access is checked (docs/semantics.md), and alignment is found at run time.
+  ParamSpec bounds_check = OptInt(N::BoundsCheck, K::Const, P::Scalar, 1);
+  ParamSpec aligned = OptInt(N::Aligned, K::Const, P::Scalar, 0);
   {
     std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::ShapeRankEqArray, &R::OffsetRankEqArray,
                                           &R::StorageValid};
     add({"tile_load", "wp",
-         {{{a, Req(N::Shape, K::Const, P::Int), offset_int, OptStorage()}, &Res::TileFromArrayShape, rules},
-          {{a, Req(N::Shape, K::Const, P::IntTuple), OptOffsetTuple(), OptStorage()}, &Res::TileFromArrayShape,
-           rules}},
+         {{{a, Req(N::Shape, K::Const, P::Int), offset_int, OptStorage(), bounds_check, aligned},
+           &Res::TileFromArrayShape, rules},
+          {{a, Req(N::Shape, K::Const, P::IntTuple), OptOffsetTuple(), OptStorage(), bounds_check, aligned},
+           &Res::TileFromArrayShape, rules}},
          true, Differentiable::Yes, "docs/tile_load.rst", Lower(LowerKind::TileLoad)});
   }
   struct Store {
@@ -188,7 +193,10 @@ std::vector<Builtin> MakeTable() {
     std::vector<const RuleSpec*> rules = {&R::TileRankEqArray, &R::OffsetRankEqArray, &R::DTypeEq};
     if (s.atomic) rules.push_back(&R::AtomicDType);
     const ResultSpec* res = s.atomic ? &Res::TileLikeT : &Res::Void;
-    add({s.name, "wp", {{{a, tt, OptOffsetTuple()}, res, rules}, {{a, tt, offset_int}, res, rules}}, true,
+    add({s.name, "wp",
+         {{{a, tt, OptOffsetTuple(), bounds_check, aligned}, res, rules},
+          {{a, tt, offset_int, bounds_check, aligned}, res, rules}},
+         true,
          Differentiable::Yes, s.doc, Lower(s.lower)});
   }
   {
@@ -575,6 +583,8 @@ const char* ParamName(Param p) {
     case Param::Beta: return "beta";
     case Param::Compare: return "compare";
     case Param::Expr: return "expr";
+    case Param::BoundsCheck: return "bounds_check";
+    case Param::Aligned: return "aligned";
   }
   return "?";
 }

@@ -50,7 +50,7 @@ enum class DefaultKind : uint8_t {
 enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
   Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
-  Compare, Expr,
+  Compare, Expr, BoundsCheck, Aligned,
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 

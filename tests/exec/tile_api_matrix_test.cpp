@@ -956,9 +956,9 @@ TEST(MatrixKeywords, WarpParameterNames) {
   Buf& o64 = k.Out("o64", DT::F64, {3, 5});
   Buf& e23 = k.Out("e23", DT::F32, {2, 3});
   Buf& srt = k.Out("srt", DT::F32, {10});
-  k.Line("t = wp.tile_load(a=x, shape=(3, 5), offset=(0, 0), storage=\"shared\")");
+  k.Line("t = wp.tile_load(a=x, shape=(3, 5), offset=(0, 0), storage=\"shared\", bounds_check=False, aligned=True)");
   k.Line("u = wp.tile_load(v, shape=5, offset=0, storage=\"register\")");
-  k.Line("wp.tile_store(a=o5, t=wp.tile_sum(a=t, axis=0), offset=0)");
+  k.Line("wp.tile_store(a=o5, t=wp.tile_sum(a=t, axis=0), offset=0, bounds_check=True, aligned=False)");
   k.Line("wp.tile_store(o3, wp.tile_reduce(op=wp.max, a=t, axis=1))");
   k.Line("one[0] = wp.tile_min(a=t)[0]");
   k.Line("one[1] = wp.tile_max(a=t)[0]");
