@@ -34,6 +34,7 @@ const ArrayVal& Emitter::GetArray(const ir::Value* v) { return arrays_.at(v); }
 
 void Emitter::EmitKernel(const ir::Function& f) {
   vals_.clear();
+  lazy_.clear();
   arrays_.clear();
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i64 = b_.getInt64Ty();

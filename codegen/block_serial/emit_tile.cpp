@@ -1,7 +1,8 @@
 // Block-serial lowering of tile values: buffers, elementwise ops as flat loops over all
 // elements (vectorizable), construction, tile_map with its region inlined in the loop,
 // reductions (in the shared order of bs::Emitter::FoldInOrder) and scans, shape ops, element
-// reads, and print. A broadcast read only by elementwise ops is never materialized.
+// reads, and print. A broadcast read only by elementwise ops or maps, and an elementwise
+// result read by one of them alone, are computed in their readers' loops, never stored.
 #include <algorithm>
 #include <functional>
 
@@ -37,50 +38,76 @@ void Emitter::EmitElementwise(const ir::Op& op) {
     Set(op.result(), EmitScalarElementwise(op.code(), in, out, args));
     return;
   }
+  // Read by one elementwise op or map only: computed inside that reader's loop instead.
+  if (FusableReaders(op, /*single=*/true)) {
+    lazy_[op.result()] = &op;
+    return;
+  }
   llvm::Value* dst = AllocTile(rt, std::string(op.name()).c_str());
-  auto body = [&](const std::vector<llvm::Value*>* coords, llvm::Value* i) {
-    std::vector<llvm::Value*> args;
-    for (const ir::Value* v : op.operands()) {
-      if (!v->type().is_tile()) {
-        args.push_back(Get(v));
-        continue;
-      }
-      const ir::ElemType& e = v->type().elem;
-      llvm::Value* at = i;
-      auto lazy = lazy_broadcasts_.find(v);
-      if (lazy != lazy_broadcasts_.end()) {
-        v = lazy->second->operand(0);
-        at = BroadcastSourceIndex(v->type(), rt, *coords);
-      }
-      args.push_back(FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(v), e, at)), e));
-    }
-    llvm::Value* r = EmitScalarElementwise(op.code(), in, out, args);
+  EmitElementLoop(rt, op.operands(), [&](const std::vector<llvm::Value*>* coords, llvm::Value* i) {
+    llvm::Value* r = ElementOf(op, rt, coords, i);
     b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, i));
-  };
-  // With a broadcast operand, a loop nest: its element is then invariant in the inner loops.
-  const bool nest = std::any_of(op.operands().begin(), op.operands().end(),
-                                [&](const ir::Value* v) { return lazy_broadcasts_.count(v) > 0; });
-  if (nest)
-    EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* i) { body(&coords, i); });
-  else
-    EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) { body(nullptr, i); });
+  });
   Set(op.result(), dst);
 }
 
-bool Emitter::OnlyElementwiseReaders(const ir::Op& op) {
+llvm::Value* Emitter::ElementOf(const ir::Op& op, const ir::Type& shape, const std::vector<llvm::Value*>* coords,
+                                llvm::Value* lin) {
+  std::vector<llvm::Value*> args;
+  for (const ir::Value* v : op.operands())
+    args.push_back(v->type().is_tile() ? TileElement(v, shape, coords, lin) : Get(v));
+  return EmitScalarElementwise(op.code(), op.operand(0)->type().elem.scalar, op.result()->type().elem.scalar, args);
+}
+
+llvm::Value* Emitter::TileElement(const ir::Value* v, const ir::Type& shape, const std::vector<llvm::Value*>* coords,
+                                  llvm::Value* lin) {
+  const ir::ElemType& e = v->type().elem;
+  auto lazy = lazy_.find(v);
+  if (lazy == lazy_.end()) return FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(v), e, lin)), e);
+  const ir::Op& def = *lazy->second;
+  if (def.code() != OpCode::TileBroadcast) return ElementOf(def, shape, coords, lin);
+  const ir::Value* src = def.operand(0);
+  llvm::Value* at = BroadcastSourceIndex(src->type(), shape, *coords);
+  return FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(src), e, at)), e);
+}
+
+bool Emitter::NeedsCoords(const ir::Value* v) const {
+  auto lazy = lazy_.find(v);
+  if (lazy == lazy_.end()) return false;
+  if (lazy->second->code() == OpCode::TileBroadcast) return true;
+  return std::any_of(lazy->second->operands().begin(), lazy->second->operands().end(),
+                     [&](const ir::Value* o) { return NeedsCoords(o); });
+}
+
+void Emitter::EmitElementLoop(const ir::Type& rt, const std::vector<ir::Value*>& operands,
+                              const std::function<void(const std::vector<llvm::Value*>*, llvm::Value*)>& body) {
+  // With a broadcast among the (fused) operands, a loop nest: the broadcast element is then
+  // invariant in the inner loops; otherwise one flat loop, which vectorizes best.
+  if (std::any_of(operands.begin(), operands.end(), [&](const ir::Value* v) { return NeedsCoords(v); }))
+    EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* i) { body(&coords, i); });
+  else
+    EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) { body(nullptr, i); });
+}
+
+bool Emitter::FusableReaders(const ir::Op& op, bool single) {
   const ir::Value* v = op.result();
+  int readers = 0;
   std::function<bool(const ir::Block&, bool)> ok = [&](const ir::Block& b, bool same_block) {
     for (const auto& user : b.ops()) {
-      for (const ir::Value* o : user->operands())
-        if (o == v && !(same_block && ir::HasTrait(user->code(), ir::kElementwise) && user->num_results() == 1 &&
-                        user->result()->type().is_tile() && user->result()->type().Shape() == v->type().Shape()))
+      for (const ir::Value* o : user->operands()) {
+        if (o != v) continue;
+        ++readers;
+        const bool reads_elementwise = ir::HasTrait(user->code(), ir::kElementwise) || user->code() == OpCode::TileMap;
+        if (!(same_block && reads_elementwise && user->num_results() == 1 && user->result()->type().is_tile() &&
+              user->result()->type().Shape() == v->type().Shape()))
           return false;
+      }
       for (const auto& r : user->regions())
         if (!ok(*r, false)) return false;
     }
     return true;
   };
-  return op.parent_block() && ok(*op.parent_block(), true);
+  return op.parent_block() && ok(*op.parent_block(), true) && (!single || readers == 1);
 }
 
 void Emitter::EmitTileOp(const ir::Op& op) {
@@ -118,11 +145,8 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       const ir::Type& rt = op.result()->type();
       const ir::Block& body = *op.region(0);
       llvm::Value* dst = AllocTile(rt, "map");
-      EmitCountedLoop(I64(rt.NumElements()), [&](llvm::Value* i) {
-        for (int k = 0; k < op.num_operands(); ++k) {
-          const ir::ElemType& e = op.operand(k)->type().elem;
-          Set(body.arg(k), FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(Get(op.operand(k)), e, i)), e));
-        }
+      EmitElementLoop(rt, op.operands(), [&](const std::vector<llvm::Value*>* coords, llvm::Value* i) {
+        for (int k = 0; k < op.num_operands(); ++k) Set(body.arg(k), TileElement(op.operand(k), rt, coords, i));
         EmitBlock(body);
         ir::Op* y = body.terminator();
         b_.CreateStore(ToMem(Get(y->operand(0)), rt.elem), TileElemPtr(dst, rt.elem, i));
@@ -329,8 +353,8 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileBroadcast: case OpCode::TilePermute: {
-      if (op.code() == OpCode::TileBroadcast && OnlyElementwiseReaders(op)) {
-        lazy_broadcasts_[op.result()] = &op;
+      if (op.code() == OpCode::TileBroadcast && FusableReaders(op, /*single=*/false)) {
+        lazy_[op.result()] = &op;
         return;
       }
       const ir::Type& in = op.operand(0)->type();

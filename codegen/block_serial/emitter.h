@@ -197,10 +197,20 @@ class Emitter : public OpDispatcher {
   llvm::Value* streamed_ = nullptr;  // i1 slot: a tile store used streaming (non-temporal) stores
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
-  // tile_broadcast results that are never materialized: every reader is an elementwise op of
-  // the same block, which reads the broadcast's source through its index map instead.
-  std::unordered_map<const ir::Value*, const ir::Op*> lazy_broadcasts_;
-  static bool OnlyElementwiseReaders(const ir::Op& op);
+  // Tile values never materialized, with the op that defines them: broadcasts whose readers
+  // are all elementwise ops or maps of the same block (they read the source through the
+  // broadcast's index map), and elementwise results with one such reader (it computes them).
+  std::unordered_map<const ir::Value*, const ir::Op*> lazy_;
+  static bool FusableReaders(const ir::Op& op, bool single);
+  bool NeedsCoords(const ir::Value* v) const;
+  // Element `lin` (coordinates `coords`, given when NeedsCoords) of tile `v` or of elementwise
+  // `op`, in a loop over `shape`.
+  llvm::Value* TileElement(const ir::Value* v, const ir::Type& shape, const std::vector<llvm::Value*>* coords,
+                           llvm::Value* lin);
+  llvm::Value* ElementOf(const ir::Op& op, const ir::Type& shape, const std::vector<llvm::Value*>* coords,
+                         llvm::Value* lin);
+  void EmitElementLoop(const ir::Type& rt, const std::vector<ir::Value*>& operands,
+                       const std::function<void(const std::vector<llvm::Value*>*, llvm::Value*)>& body);
   std::unordered_map<const ir::Value*, ArrayVal> arrays_;
   std::unordered_map<int, llvm::StructType*> struct_types_;
 };
