@@ -22,29 +22,34 @@ constexpr int64_t kStreamingBytes = int64_t(16) << 20;
 bool Is16BitFloat(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 }  // namespace
 
+llvm::Value* Emitter::Atomic16BitFloat(llvm::Value* ptr, ScalarType t,
+                                       const std::function<llvm::Value*(llvm::Value*)>& combine) {
+  // A compare-and-swap loop on the 16-bit word: `combine` computes in float32, the result is
+  // rounded, and a lost race retries with the value seen. Returns the previous value.
+  auto order = llvm::AtomicOrdering::Monotonic;
+  llvm::Type* i16 = b_.getInt16Ty();
+  llvm::LoadInst* init = b_.CreateLoad(i16, ptr);
+  init->setAtomic(order);
+  init->setAlignment(llvm::Align(2));
+  llvm::BasicBlock* pre = b_.GetInsertBlock();
+  llvm::Function* fn = pre->getParent();
+  llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "cas.loop", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "cas.done", fn);
+  b_.CreateBr(loop);
+  b_.SetInsertPoint(loop);
+  llvm::PHINode* old = b_.CreatePHI(i16, 2, "old");
+  old->addIncoming(init, pre);
+  llvm::Value* pair =
+      b_.CreateAtomicCmpXchg(ptr, old, FromF32(combine(ToF32(old, t)), t), llvm::MaybeAlign(2), order, order);
+  old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
+  b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
+  b_.SetInsertPoint(done);
+  return old;
+}
+
 llvm::Value* Emitter::EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t) {
   auto order = llvm::AtomicOrdering::Monotonic;
-  if (Is16BitFloat(t)) {
-    // Compare-and-swap loop on the 16-bit word: add in float32, round, retry on contention.
-    llvm::Type* i16 = b_.getInt16Ty();
-    llvm::LoadInst* init = b_.CreateLoad(i16, ptr);
-    init->setAtomic(order);
-    init->setAlignment(llvm::Align(2));
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "cas.loop", b_.GetInsertBlock()->getParent());
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "cas.done", b_.GetInsertBlock()->getParent());
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* old = b_.CreatePHI(i16, 2, "old");
-    old->addIncoming(init, pre);
-    llvm::Value* sum = FromF32(b_.CreateFAdd(ToF32(old, t), ToF32(v, t)), t);
-    llvm::Value* pair = b_.CreateAtomicCmpXchg(ptr, old, sum, llvm::MaybeAlign(2), order, order);
-    llvm::Value* seen = b_.CreateExtractValue(pair, {0});
-    old->addIncoming(seen, b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
-    b_.SetInsertPoint(done);
-    return old;
-  }
+  if (Is16BitFloat(t)) return Atomic16BitFloat(ptr, t, [&](llvm::Value* x) { return b_.CreateFAdd(x, ToF32(v, t)); });
   if (t == ScalarType::Bool) {
     // Not an atomic type; sema rejects it, but keep the IR well defined: or is bool's add.
     llvm::Value* r = b_.CreateAtomicRMW(llvm::AtomicRMWInst::Or, ptr, ToMem(v, ir::ElemType::Of(t)), llvm::MaybeAlign(1), order);
@@ -61,29 +66,13 @@ llvm::Value* Emitter::EmitAtomicRmw(ir::AtomicKind k, llvm::Value* ptr, llvm::Va
   auto order = llvm::AtomicOrdering::Monotonic;
   llvm::MaybeAlign align(ScalarSize(t));
   if (Is16BitFloat(t)) {
-    // sub, min and max (sema allows no other kind here): a compare-and-swap loop on the 16-bit
-    // word, computing in float32 and rounding, as atomic_add does.
-    llvm::Type* i16 = b_.getInt16Ty();
-    llvm::LoadInst* init = b_.CreateLoad(i16, ptr);
-    init->setAtomic(order);
-    init->setAlignment(llvm::Align(2));
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    llvm::Function* fn = pre->getParent();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "rmw.loop", fn);
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "rmw.done", fn);
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* old = b_.CreatePHI(i16, 2, "old");
-    old->addIncoming(init, pre);
-    llvm::Value* x = ToF32(old, t), *y = ToF32(v, t);
-    llvm::Value* r = k == K::Sub   ? b_.CreateFSub(x, y)
-                     : k == K::Min ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y)
-                                   : b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
-    llvm::Value* pair = b_.CreateAtomicCmpXchg(ptr, old, FromF32(r, t), llvm::MaybeAlign(2), order, order);
-    old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
-    b_.SetInsertPoint(done);
-    return old;
+    // sub, min and max (sema allows no other kind here), in float32 as atomic_add.
+    return Atomic16BitFloat(ptr, t, [&](llvm::Value* x) {
+      llvm::Value* y = ToF32(v, t);
+      return k == K::Sub   ? b_.CreateFSub(x, y)
+             : k == K::Min ? b_.CreateBinaryIntrinsic(llvm::Intrinsic::minnum, x, y)
+                           : b_.CreateBinaryIntrinsic(llvm::Intrinsic::maxnum, x, y);
+    });
   }
   bool is_float = IsFloat(t), is_signed = IsSigned(t);
   llvm::Type* ty = v->getType();

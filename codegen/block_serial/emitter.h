@@ -135,6 +135,9 @@ class Emitter : public OpDispatcher {
   llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);
   // Atomic add of an element (scalar or struct, value form) at ptr; returns the previous value.
   llvm::Value* EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e);
+  // An atomic read-modify-write of a float16/bfloat16 element as a compare-and-swap loop,
+  // `combine` mapping the old value (float32) to the new one; returns the previous value.
+  llvm::Value* Atomic16BitFloat(llvm::Value* ptr, ScalarType t, const std::function<llvm::Value*(llvm::Value*)>& combine);
   // atomic_rmw of a scalar element at ptr (cmp: cas's compare value, else null); returns the
   // previous value. Shared with SIMT (both CPU and NVPTX take LLVM's atomics as they are).
   llvm::Value* EmitAtomicRmw(ir::AtomicKind k, llvm::Value* ptr, llvm::Value* v, llvm::Value* cmp, ScalarType t);

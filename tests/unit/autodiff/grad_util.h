@@ -16,6 +16,7 @@
 #include <gtest/gtest.h>
 
 #include "codegen/codegen.h"
+#include "compiler/pipeline.h"
 #include "codegen/nvptx/nvptx.h"
 #include "codegen/simt/simt.h"
 #include "ir/autodiff/autodiff.h"
@@ -245,6 +246,27 @@ inline std::vector<double> Seq(int n, double start, double step) {
   std::vector<double> v;
   for (int k = 0; k < n; ++k) v.push_back(start + step * k);
   return v;
+}
+
+// The forward module from source (the pipeline's tile-ir stage), with its adjoint built and
+// compiled by the harness as for hand-built IR.
+struct SourceKernel {
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ir::Module> ir;
+  Compiled c;
+};
+
+inline SourceKernel FromSource(const std::string& text, const std::string& name) {
+  SourceKernel k;
+  k.file = std::make_unique<SourceFile>("grad.tile", "import warp as wp\n" + text);
+  compiler::PipelineResult r = compiler::Run(*k.file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
+  std::ostringstream os;
+  r.diags.Render(os);
+  EXPECT_TRUE(r.ok() && r.ir) << os.str() << r.ice.message;
+  if (!r.ir) return k;
+  k.ir = std::move(r.ir);
+  k.c = Compile(*k.ir, name);
+  return k;
 }
 
 }  // namespace tilec::adtest

@@ -7,25 +7,6 @@
 namespace tilec::adtest {
 namespace {
 
-struct SourceKernel {
-  std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ir::Module> ir;
-  Compiled c;
-};
-
-SourceKernel FromSource(const std::string& text, const std::string& name) {
-  SourceKernel k;
-  k.file = std::make_unique<SourceFile>("grad.tile", "import warp as wp\n" + text);
-  compiler::PipelineResult r = compiler::Run(*k.file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
-  std::ostringstream os;
-  r.diags.Render(os);
-  EXPECT_TRUE(r.ok() && r.ir) << os.str() << r.ice.message;
-  if (!r.ir) return k;
-  k.ir = std::move(r.ir);
-  k.c = Compile(*k.ir, name);
-  return k;
-}
-
 TEST(ScalarMathGrad, EveryDifferentiableFunctionPerThread) {
   SourceKernel k = FromSource(R"(
 @wp.kernel
