@@ -342,22 +342,29 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), I64(kStreamingBytes));
   }
   auto stream_row = [&](llvm::Value* to, llvm::Value* from) {
-    llvm::Type* v4 = llvm::FixedVectorType::get(b_.getInt32Ty(), 4);
-    llvm::BasicBlock* nt_bb = llvm::BasicBlock::Create(ctx_, "row.stream", fn_);
-    llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "row.copy", fn_);
+    // Streaming stores of whole cache lines where the row is line-aligned (one 64-byte store
+    // each on AVX-512 hosts), else of 16 bytes; an unaligned row is a plain copy.
     llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "row.stored", fn_);
-    llvm::Value* aligned = b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(to, b_.getInt64Ty()), I64(15)), I64(0));
-    b_.CreateCondBr(b_.CreateAnd(stream_big, aligned), nt_bb, copy_bb);
-    b_.SetInsertPoint(nt_bb);
-    EmitCountedLoop(I64(int64_t(row_bytes / 16)), [&](llvm::Value* k) {
-      llvm::Value* v = b_.CreateAlignedLoad(v4, b_.CreateInBoundsGEP(v4, from, {k}), llvm::Align(16));
-      llvm::StoreInst* st = b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(v4, to, {k}), llvm::Align(16));
-      st->setMetadata(llvm::LLVMContext::MD_nontemporal,
-                      llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(b_.getInt32(1))));
-    });
-    b_.CreateStore(b_.getTrue(), streamed_);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(copy_bb);
+    auto stream = [&](int64_t width, llvm::BasicBlock* otherwise) {
+      llvm::BasicBlock* nt_bb = llvm::BasicBlock::Create(ctx_, "row.stream", fn_);
+      llvm::Value* aligned =
+          b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(to, b_.getInt64Ty()), I64(width - 1)), I64(0));
+      b_.CreateCondBr(b_.CreateAnd(stream_big, aligned), nt_bb, otherwise);
+      b_.SetInsertPoint(nt_bb);
+      llvm::Type* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), unsigned(width / 4));
+      EmitCountedLoop(I64(int64_t(row_bytes) / width), [&](llvm::Value* k) {
+        llvm::Value* v = b_.CreateAlignedLoad(vt, b_.CreateInBoundsGEP(vt, from, {k}), llvm::Align(16));
+        llvm::StoreInst* st = b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(vt, to, {k}), llvm::Align(uint64_t(width)));
+        st->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                        llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(b_.getInt32(1))));
+      });
+      b_.CreateStore(b_.getTrue(), streamed_);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(otherwise);
+    };
+    llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "row.copy", fn_);
+    if (row_bytes % 64 == 0) stream(64, llvm::BasicBlock::Create(ctx_, "row.stream16", fn_));
+    stream(16, copy_bb);
     b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(16), row_bytes);
     b_.CreateBr(done);
     b_.SetInsertPoint(done);
