@@ -230,8 +230,10 @@ TEST(SemaCalls, ResolvedBuiltinAndDefaultsRecorded) {
   const CallInfo* call = c->checked->Call(assign->value.get());
   ASSERT_NE(call, nullptr);
   EXPECT_EQ(std::string(call->builtin->name), "tile_load");
-  ASSERT_EQ(call->const_args.size(), 4u);
+  ASSERT_EQ(call->const_args.size(), 6u);
   EXPECT_EQ(FormatConst(*call->const_args[2]), "(0, 0)");  // offset default, one per dimension
+  EXPECT_EQ(FormatConst(*call->const_args[4]), "1");       // bounds_check=True
+  EXPECT_EQ(FormatConst(*call->const_args[5]), "0");       // aligned=False
   EXPECT_EQ(call->args[2], nullptr);
   const Type* t = c->checked->TypeOf(assign->value.get());
   EXPECT_EQ(TypeName(t), "tile[float32, (2, 4), shared]");
