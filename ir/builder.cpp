@@ -330,6 +330,25 @@ Value* Builder::TileMatmul(Value* a, Value* b, Value* c) {
   return Create(OpCode::TileMatmul, {a, b, c}, {c->type().WithStorage(Storage::Register)})->result();
 }
 
+// Lane 0 writes every element of these results on the GPU, hence shared storage.
+Value* Builder::TileDiagAdd(Value* a, Value* d) {
+  return Create(OpCode::TileDiagAdd, {a, d}, {a->type().WithStorage(Storage::Shared)})->result();
+}
+
+Value* Builder::TileCholesky(Value* a) {
+  return Create(OpCode::TileCholesky, {a}, {a->type().WithStorage(Storage::Shared)})->result();
+}
+
+Value* Builder::TileTriSolve(OpCode code, Value* m, Value* y) {
+  return Create(code, {m, y}, {y->type().WithStorage(Storage::Shared)})->result();
+}
+
+Value* Builder::TileTril(Value* t, bool inclusive) {
+  Op* op = Create(OpCode::TileTril, {t}, {t->type().WithStorage(Storage::Register)});
+  op->inclusive() = inclusive;
+  return op->result();
+}
+
 Op* Builder::TileMap(const std::vector<Value*>& tiles, ElemType result_elem) {
   Type rt = tiles.empty() ? Type::None() : tiles[0]->type();
   rt.elem = result_elem;

@@ -112,6 +112,12 @@ class Builder {
   Op* TileSort(Value* keys, Value* values);
   // c + a @ b in c's type (a (M, K), b (K, N), c (M, N)).
   Value* TileMatmul(Value* a, Value* b, Value* c);
+  // Dense linear algebra (ops.def): results are new shared tiles. `code` of TileTriSolve is
+  // TileLowerSolve or TileUpperSolve.
+  Value* TileDiagAdd(Value* a, Value* d);
+  Value* TileCholesky(Value* a);
+  Value* TileTriSolve(OpCode code, Value* m, Value* y);
+  Value* TileTril(Value* t, bool inclusive);
   // A map whose region receives one element of each input and must yield the result
   // element (of `result_elem`); the caller fills op->region(0).
   Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);

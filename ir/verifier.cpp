@@ -500,6 +500,48 @@ class Verifier {
         if (op.result()->type() != ct.WithStorage(Storage::Register)) Error(&op, "result must have the accumulator's type");
         return;
       }
+      case OpCode::TileDiagAdd: {
+        if (!Arity(op, 2, 1)) return;
+        const Type& a = op.operand(0)->type();
+        const Type& d = op.operand(1)->type();
+        if (!a.is_tile() || a.ndim != 2 || a.shape[0] != a.shape[1] || a.elem.is_struct() ||
+            a.elem.scalar == ScalarType::Bool || !d.is_tile() || d.ndim != 1 || d.shape[0] != a.shape[0] ||
+            d.elem != a.elem) {
+          Error(&op, "expected a numeric tile (N, N) and a tile (N,) of its type, found " + T(a) + " and " + T(d));
+          return;
+        }
+        if (op.result()->type() != a.WithStorage(Storage::Shared)) Error(&op, "result must be " + T(a.WithStorage(Storage::Shared)));
+        return;
+      }
+      case OpCode::TileTril: {
+        if (!Arity(op, 1, 1)) return;
+        const Type& t = op.operand(0)->type();
+        if (!t.is_tile() || t.ndim != 2 || t.elem.is_struct()) {
+          Error(&op, "expected a 2-D tile of scalars, found " + T(t));
+          return;
+        }
+        if (op.result()->type() != t.WithStorage(Storage::Register)) Error(&op, "result must be " + T(t.WithStorage(Storage::Register)));
+        return;
+      }
+      case OpCode::TileCholesky: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: {
+        const bool solve = op.code() != OpCode::TileCholesky;
+        if (!Arity(op, solve ? 2 : 1, 1)) return;
+        const Type& m = op.operand(0)->type();
+        auto is_f32_64 = [](const Type& t) {
+          return t.is_tile() && !t.elem.is_struct() && (t.elem.scalar == ScalarType::Float32 || t.elem.scalar == ScalarType::Float64);
+        };
+        if (!is_f32_64(m) || m.ndim != 2 || m.shape[0] != m.shape[1]) {
+          Error(&op, "expected a square float32 or float64 tile, found " + T(m));
+          return;
+        }
+        const Type& y = solve ? op.operand(1)->type() : m;
+        if (solve && (!is_f32_64(y) || y.elem != m.elem || (y.ndim != 1 && y.ndim != 2) || y.shape[0] != m.shape[0])) {
+          Error(&op, "expected a right-hand side (M,) or (M, R) of the matrix's type, found " + T(y) + " for " + T(m));
+          return;
+        }
+        if (op.result()->type() != y.WithStorage(Storage::Shared)) Error(&op, "result must be " + T(y.WithStorage(Storage::Shared)));
+        return;
+      }
       case OpCode::TileSort: {
         if (!Arity(op, 2, 2)) return;
         const Type& k = op.operand(0)->type();

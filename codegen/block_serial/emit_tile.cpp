@@ -297,6 +297,26 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), dst);
       return;
     }
+    case OpCode::TileTril: {
+      const ir::Type& rt = op.result()->type();
+      llvm::Value* src = Get(op.operand(0));
+      llvm::Value* dst = AllocTile(rt, "tril");
+      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& c, llvm::Value* lin) {
+        llvm::Value* keep = op.inclusive() ? b_.CreateICmpULE(c[1], c[0]) : b_.CreateICmpULT(c[1], c[0]);
+        llvm::Value* v = FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(src, rt.elem, lin)), rt.elem);
+        b_.CreateStore(ToMem(b_.CreateSelect(keep, v, Zero(rt.elem)), rt.elem), TileElemPtr(dst, rt.elem, lin));
+      });
+      Set(op.result(), dst);
+      return;
+    }
+    case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: {
+      std::vector<llvm::Value*> in;
+      for (const ir::Value* v : op.operands()) in.push_back(Get(v));
+      llvm::Value* dst = AllocTile(op.result()->type(), "linalg");
+      EmitLinalg(op, in, dst, EntryAlloca(ValTy(AccType(op.result()->type().elem.scalar)), "acc", 8));
+      Set(op.result(), dst);
+      return;
+    }
     case OpCode::TileSort: {
       const ir::Type& kt = op.operand(0)->type();
       const ir::Type& vt = op.operand(1)->type();

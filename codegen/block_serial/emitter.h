@@ -98,6 +98,11 @@ class Emitter : public OpDispatcher {
   // accumulator's start in value form. Shared with SIMT.
   llvm::Value* MatmulElement(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c_elem, llvm::Value* i,
                              llvm::Value* j, llvm::Value* acc_slot);
+  // tile_diag_add, tile_cholesky, tile_lower_solve, tile_upper_solve (emit_linalg.cpp): the
+  // whole result written sequentially into `dst` from the operands' flat buffers `in`, in the
+  // order docs/semantics.md gives. `acc_slot` holds an AccType(element) value. Shared with SIMT,
+  // which runs it on lane 0.
+  void EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, llvm::Value* dst, llvm::Value* acc_slot);
 
   // ---- element access, shared with SIMT (each result element computed the same way) ----
   // Offsets of tile_view / tile_assign (the op's operands from `first`, lowered by the

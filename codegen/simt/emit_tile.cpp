@@ -329,6 +329,37 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       tiles_[op.result()] = dst;
       return;
     }
+    case OpCode::TileTril: {
+      // Elementwise by position: each lane masks the elements it owns.
+      TileRep dst = NewTile(op.result());
+      ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
+        llvm::Value* row = Coord(rt, lin, 0);
+        llvm::Value* col = Coord(rt, lin, 1);
+        llvm::Value* keep = op.inclusive() ? b_.CreateICmpULE(col, row) : b_.CreateICmpULT(col, row);
+        StoreElem(dst, rt.elem, slot, lin, b_.CreateSelect(keep, LoadElem(op.operand(0), slot, lin), scalar_.Zero(rt.elem)));
+      });
+      tiles_[op.result()] = dst;
+      return;
+    }
+    case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: {
+      // Lane 0 computes the whole result from the shared copies in the CPU's order; the
+      // plan's barrier (kCrossLaneResults) follows before any lane reads it.
+      std::vector<llvm::Value*> in;
+      for (const ir::Value* v : op.operands()) in.push_back(CrossLanePtr(v));
+      TileRep dst = NewTile(op.result());
+      if (!dst.shared) ir::op_cases::NotHandledHere(op, "SIMT tile emitter (linear algebra needs a shared result)");
+      llvm::Value* acc = EntryAlloca(scalar_.ValTy(bs::Emitter::AccType(rt.elem.scalar)), "acc", 8);
+      llvm::Function* fn = b_.GetInsertBlock()->getParent();
+      llvm::BasicBlock* body = llvm::BasicBlock::Create(b_.getContext(), "linalg.lane0", fn);
+      llvm::BasicBlock* done = llvm::BasicBlock::Create(b_.getContext(), "linalg.done", fn);
+      b_.CreateCondBr(b_.CreateICmpEQ(lane_, llvm::ConstantInt::get(lane_->getType(), 0)), body, done);
+      b_.SetInsertPoint(body);
+      scalar_.EmitLinalg(op, in, dst.ptr, acc);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      tiles_[op.result()] = dst;
+      return;
+    }
     case OpCode::TileSort: {
       // Each lane ranks its own keys against the shared copy and writes them, with their
       // values, at their ranks in the shared results (the plan's barrier follows).

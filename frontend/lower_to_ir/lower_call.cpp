@@ -285,6 +285,25 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       WriteTile(out, r);
       return nullptr;
     }
+    case LK::TileDiagAdd: return b_.TileDiagAdd(Expr(arg(P::A)), Expr(arg(P::D)));
+    case LK::TileCholesky: case LK::TileCholeskySolve: {
+      // The upper forms are the lower ones of the transpose (exact): U = chol(A^T)^T, and
+      // U^T U x = y is a lower solve with U^T followed by an upper solve with U.
+      auto fm = const_arg(P::FillMode);
+      const bool upper = fm && fm->kind == sema::ConstValue::Kind::String && fm->s == "upper";
+      if (lw.kind == LK::TileCholesky) {
+        ir::Value* a = Expr(arg(P::MatA));
+        if (!upper) return b_.TileCholesky(a);
+        return b_.TilePermute(b_.TileCholesky(b_.TilePermute(a, {1, 0})), {1, 0});
+      }
+      ir::Value* f = Expr(arg(P::MatL));
+      ir::Value* y = Expr(arg(P::Y));
+      ir::Value* ft = b_.TilePermute(f, {1, 0});
+      if (!upper) return b_.TileTriSolve(OpCode::TileUpperSolve, ft, b_.TileTriSolve(OpCode::TileLowerSolve, f, y));
+      return b_.TileTriSolve(OpCode::TileUpperSolve, f, b_.TileTriSolve(OpCode::TileLowerSolve, ft, y));
+    }
+    case LK::TileTriSolve:
+      return b_.TileTriSolve(lw.op, Expr(arg(lw.op == OpCode::TileLowerSolve ? P::MatL : P::MatU)), Expr(arg(P::Y)));
     case LK::TileSort: {
       ir::Op* op = b_.TileSort(Expr(arg(P::Keys)), Expr(arg(P::Values)));
       WriteTile(arg(P::Keys), op->result(0));

@@ -44,6 +44,10 @@ extern const RuleSpec SortArgs;            // tile_sort: keys numeric, values of
                                            //                                              E0228, E0224
 extern const RuleSpec MatmulArgs;          // tile_matmul: float 2-D tiles (M,K) (K,N) (M,N), out a variable
                                            //                                  E0230, E0224, E0106
+extern const RuleSpec DiagAddArgs;         // tile_diag_add: `a` square numeric, `d` (N,) of its dtype   E0231
+extern const RuleSpec LinalgArgs;          // cholesky/solves: square float32/64 matrix, y (M,) or (M, R) of its dtype
+                                           //                                                     E0231
+extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper"                      E0232
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
@@ -75,6 +79,7 @@ extern const ResultSpec TileArith;           // register tile, shape and dtype o
 extern const ResultSpec TileOfDType;         // tile_astype: `dtype`, t's shape, register
 extern const ResultSpec OneInt32;            // argmin/argmax: shape (1,) of int32, register
 extern const ResultSpec MatmulOfAB;         // tile_matmul(a, b): (M, N) of a's dtype, register
+extern const ResultSpec LinalgResult;       // linear algebra: `y`'s type, else the matrix's, shared
 extern const ResultSpec ViewOfT;            // tile_view: the kept extents, or `shape`, register
 extern const ResultSpec ElementOfA;          // tile_extract: a's element type
 extern const ResultSpec Tid;                 // int32, or a tuple of int32 when unpacked

@@ -312,6 +312,30 @@ std::vector<Builtin> MakeTable() {
          true, Differentiable::Yes, "docs/tile_matmul.rst", LowerUpdating(LowerKind::TileMatmul, {N::Out})});
   }
 
+  // Warp's dense solvers: new shared tiles, float32/64 (diag_add: any numeric type), all with
+  // adjoints (tile_cholesky_solve through its two triangular solves, where Warp has none).
+  {
+    ParamSpec fill = Req(N::FillMode, K::Const, P::String);
+    fill.def = DefaultKind::String;
+    fill.def_str = "lower";
+    ParamSpec y = Req(N::Y, K::Runtime, P::Tile);
+    add({"tile_diag_add", "wp",
+         {{{ta, Req(N::D, K::Runtime, P::Tile)}, &Res::LinalgResult, {&R::DiagAddArgs}}}, true, Differentiable::Yes,
+         "docs/tile_diag_add.rst", Lower(LowerKind::TileDiagAdd)});
+    add({"tile_cholesky", "wp",
+         {{{Req(N::MatA, K::Runtime, P::Tile), fill}, &Res::LinalgResult, {&R::LinalgArgs, &R::FillModeValid}}}, true,
+         Differentiable::Yes, "docs/tile_cholesky.rst", Lower(LowerKind::TileCholesky)});
+    add({"tile_cholesky_solve", "wp",
+         {{{Req(N::MatL, K::Runtime, P::Tile), y, fill}, &Res::LinalgResult, {&R::LinalgArgs, &R::FillModeValid}}},
+         true, Differentiable::Yes, "docs/tile_cholesky.rst", Lower(LowerKind::TileCholeskySolve)});
+    add({"tile_lower_solve", "wp", {{{Req(N::MatL, K::Runtime, P::Tile), y}, &Res::LinalgResult, {&R::LinalgArgs}}},
+         true, Differentiable::Yes, "docs/tile_lower_solve.rst",
+         LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileLowerSolve)});
+    add({"tile_upper_solve", "wp", {{{Req(N::MatU, K::Runtime, P::Tile), y}, &Res::LinalgResult, {&R::LinalgArgs}}},
+         true, Differentiable::Yes, "docs/tile_lower_solve.rst",
+         LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileUpperSolve)});
+  }
+
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
        "docs/tile_transpose.rst", LowerPermute({1, 0})});
@@ -585,6 +609,11 @@ const char* ParamName(Param p) {
     case Param::Expr: return "expr";
     case Param::BoundsCheck: return "bounds_check";
     case Param::Aligned: return "aligned";
+    case Param::D: return "d";
+    case Param::MatA: return "A";
+    case Param::MatL: return "L";
+    case Param::MatU: return "U";
+    case Param::FillMode: return "fill_mode";
   }
   return "?";
 }

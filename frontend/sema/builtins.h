@@ -51,6 +51,7 @@ enum class Param : uint8_t {
   A, T, F, B, X, Y, Value, Shape, Offset, Storage, DType, Axis, Indices, Start, Stop, Step,
   Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
   Compare, Expr, BoundsCheck, Aligned,
+  D, MatA, MatL, MatU, FillMode,  // tile_diag_add's `d`; the linear-algebra `A`, `L`, `U`, `fill_mode`
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -122,6 +123,10 @@ enum class LowerKind : uint8_t {
   TileAssign,        // `src` written into `dst` at `offset`, updating the variable `dst` names
   TileSort,          // `keys` and `values` sorted, updating the variables they name
   TileMatmul,        // `a` @ `b`; with `out`: alpha * a @ b + beta * out, updating `out`
+  TileDiagAdd,       // `a` with `d` added to its diagonal
+  TileCholesky,      // the factor of `A` for the constant `fill_mode` (upper: transposes around the op)
+  TileCholeskySolve, // `y` solved with the factor `L` of `fill_mode`: two triangular solves
+  TileTriSolve,      // `op` (TileLowerSolve or TileUpperSolve) of `L`/`U` and `y`
   AtomicAdd,
   AtomicRmw,         // the other scalar atomics: `rmw` at `i`..`l` with `value` (and `compare`)
   Math,              // scalar `op`; also what tile_map applies per element

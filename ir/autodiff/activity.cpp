@@ -95,6 +95,8 @@ class Graph {
         Edge(op.operand(2), op.result());
         return;
       case OpCode::TileMatmul: all_to_result(0, 3); return;
+      case OpCode::TileDiagAdd: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: all_to_result(0, 2); return;
+      case OpCode::TileCholesky: case OpCode::TileTril: all_to_result(0, 1); return;
       case OpCode::TileSort:
         // The order comes from the keys and passes no gradient; each tile flows to its own result.
         Edge(op.operand(0), op.result(0));

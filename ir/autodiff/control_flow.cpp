@@ -47,7 +47,8 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
     case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView:
     case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileSort:
-    case OpCode::TileMatmul:
+    case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
+    case OpCode::TileUpperSolve: case OpCode::TileTril:
       return RuleFamily::Other;
     case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
     case OpCode::TileReshape: case OpCode::TilePermute:

@@ -71,6 +71,10 @@ class Generator {
   void ElementwiseRule(const ir::Op& op);
   void OtherRule(const ir::Op& op);  // select, struct fields, tile construction/map/sum/element access
   void SortRule(const ir::Op& op);
+  // tile_lower_solve / tile_upper_solve and tile_cholesky, with the result's adjoint d
+  // (linalg_rules.cpp).
+  void TriSolveRule(const ir::Op& op, ir::Value* d);
+  void CholeskyRule(const ir::Op& op, ir::Value* d);
   // The primal values of op's operands from `first` on (the offsets of tile_view/tile_assign).
   std::vector<ir::Value*> Offsets(const ir::Op& op, int first);
   void MapRule(const ir::Op& op);

@@ -306,6 +306,25 @@ void Generator::OtherRule(const ir::Op& op) {
       if (Active(c)) Accum(c, d);
       return;
     }
+    case OpCode::TileDiagAdd: {
+      // r = a + diag(d)  =>  da = dr, dd = the diagonal of dr (read as every (N+1)-th element
+      // of the flattened adjoint)
+      const ir::Value* a = op.operand(0);
+      const ir::Value* dg = op.operand(1);
+      if (Active(a)) Accum(a, d);
+      if (Active(dg)) {
+        const int64_t n = a->type().shape[0];
+        Accum(dg, b_.TileView(b_.TileReshape(d, {n * n}), {i0()}, {n + 1}, {n}));
+      }
+      return;
+    }
+    case OpCode::TileTril: {
+      // A mask: its adjoint is the same mask of the adjoint.
+      if (Active(op.operand(0))) Accum(op.operand(0), b_.TileTril(d, op.inclusive()));
+      return;
+    }
+    case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: TriSolveRule(op, d); return;
+    case OpCode::TileCholesky: CholeskyRule(op, d); return;
     case OpCode::TileSort:  // SortRule
     case OpCode::TileArange: case OpCode::TileReduce: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)

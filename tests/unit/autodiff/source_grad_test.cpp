@@ -202,5 +202,37 @@ def mm(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array2d[wp.fl
                  GradCheck{});
 }
 
+// The dense solvers: tile_diag_add (a and d), tile_cholesky in both fill modes (the gradient of
+// the triangle it reads; the other receives zero, as finite differences see), the triangular
+// solves (into the matrix's triangle and y) and tile_cholesky_solve, 1-D and 2-D right-hand sides.
+TEST(SourceLinalgGrad, DiagAddCholeskyAndSolves) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def solve(a: wp.array2d[wp.float64], d: wp.array1d[wp.float64], y: wp.array2d[wp.float64], v: wp.array1d[wp.float64],
+          sa: wp.array2d[wp.float64], l: wp.array2d[wp.float64], u: wp.array2d[wp.float64], x: wp.array2d[wp.float64],
+          xu: wp.array1d[wp.float64], zl: wp.array1d[wp.float64], zu: wp.array2d[wp.float64]):
+    spd = wp.tile_diag_add(wp.tile_load(a, shape=(4, 4)), wp.tile_load(d, shape=4))
+    wp.tile_store(sa, spd * spd)
+    ty = wp.tile_load(y, shape=(4, 2))
+    tv = wp.tile_load(v, shape=4)
+    tl = wp.tile_cholesky(spd)
+    tu = wp.tile_cholesky(spd, fill_mode="upper")
+    wp.tile_store(l, tl)
+    wp.tile_store(u, tu)
+    wp.tile_store(x, wp.tile_cholesky_solve(tl, ty))
+    wp.tile_store(xu, wp.tile_cholesky_solve(tu, tv, fill_mode="upper"))
+    wp.tile_store(zl, wp.tile_lower_solve(tl, tv))
+    wp.tile_store(zu, wp.tile_upper_solve(tu, ty * ty))
+)",
+                              "solve");
+  CheckGradients(k.c, {HostArray::Float({4, 4}, Seq(16, -0.3, 0.05)), HostArray::Float({4}, Seq(4, 3.0, 0.25)),
+                       HostArray::Float({4, 2}, Seq(8, -0.6, 0.2)), HostArray::Float({4}, Seq(4, 0.7, -0.3)),
+                       HostArray::Float({4, 4}, Seq(16, 0, 0)), HostArray::Float({4, 4}, Seq(16, 0, 0)),
+                       HostArray::Float({4, 4}, Seq(16, 0, 0)), HostArray::Float({4, 2}, Seq(8, 0, 0)),
+                       HostArray::Float({4}, Seq(4, 0, 0)), HostArray::Float({4}, Seq(4, 0, 0)),
+                       HostArray::Float({4, 2}, Seq(8, 0, 0))},
+                 GradCheck{});
+}
+
 }  // namespace
 }  // namespace tilec::adtest

@@ -52,6 +52,10 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileAssign: return {O::TileAssign};
     case LowerKind::TileSort: return {O::TileSort};
     case LowerKind::TileMatmul: return {O::TileMatmul, O::Mul, O::Add};
+    case LowerKind::TileDiagAdd: return {O::TileDiagAdd};
+    case LowerKind::TileCholesky: return {O::TileCholesky, O::TilePermute};
+    case LowerKind::TileCholeskySolve: return {O::TileLowerSolve, O::TileUpperSolve, O::TilePermute};
+    case LowerKind::TileTriSolve: return {l.op};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
     case LowerKind::AtomicRmw: return {O::AtomicRmw};
     // The differentiable compositions' ops (comparisons, selects and trunc pass no gradient).
