@@ -15,6 +15,7 @@
 #include "host/interp/set_value.h"
 #include "host/ndarray/ndarray.h"
 #include "tilec/error.h"
+#include "tilec/interrupt.h"
 #include "support/diagnostics.h"
 
 namespace tilec::host {
@@ -44,6 +45,7 @@ struct StmtScope {
 Interpreter::Interpreter(std::ostream& out, bool prelude) : out_(&out), wp_(MakeWpState()) {
   InstallBuiltins(builtins_);
   InstallExceptions(builtins_);
+  InstallIntrospection(builtins_);
   if (prelude) {
     // Doc pages and examples use `wp` and `np` without importing them, as Warp's own
     // documentation does (its doctest setup imports both).
@@ -180,6 +182,13 @@ void Interpreter::StoreName(const std::string& id, const Value& v) {
 
 // ---------------------------------------------------------------- statements
 
+void CheckInterrupt() {
+  // Polled at every statement and comprehension step: a relaxed atomic load, cheap enough.
+  if (!rt::InterruptPending()) return;
+  rt::ClearInterrupt();
+  throw PyError("KeyboardInterrupt", "");
+}
+
 Interpreter::Flow Interpreter::ExecBody(const ast::Body& body) {
   for (const auto& s : body) {
     Flow f = Exec(*s);
@@ -191,10 +200,14 @@ Interpreter::Flow Interpreter::ExecBody(const ast::Body& body) {
 Interpreter::Flow Interpreter::Exec(const ast::Stmt& s) {
   // Errors of the ndarray and the runtime become Python exceptions at the statement that
   // raised them; anything else unexpected too, so that the session survives it.
+  CheckInterrupt();
   try {
     return ExecInner(s);
   } catch (const PyError&) {
     throw;
+  } catch (const rt::Interrupted&) {
+    rt::ClearInterrupt();
+    throw PyError("KeyboardInterrupt", "");
   } catch (const NdError& e) {
     throw PyError(e.type(), e.message());
   } catch (const rt::Error& e) {
@@ -705,6 +718,7 @@ Value Interpreter::EvalComprehension(const ast::Comprehension& c) {
   auto dict = std::make_shared<DictObj>();
   std::function<void(size_t, const Value&)> loop = [&](size_t k, const Value& iterable) {
     for (const Value& item : IterateValue(*this, iterable)) {
+      CheckInterrupt();
       Assign(*c.clauses[k].target, item);
       bool keep = true;
       for (const auto& cond : c.clauses[k].ifs)

@@ -96,6 +96,7 @@ class Interpreter {
   void set_echo(bool on) { echo_ = on; }
   void set_out(std::ostream& out) { out_ = &out; }
   std::map<std::string, Value>& globals() { return globals_; }
+  const std::map<std::string, Value>& builtins() const { return builtins_; }
   WpState& wp() { return *wp_; }
 
   Value Eval(const ast::Expr& e);
@@ -202,5 +203,14 @@ Value MakeNumpyRandomModule();  // np.random (np_random.cpp)
 Value MakeMathModule();
 Value MakeWarpModule(Interpreter& in);
 std::shared_ptr<WpState> MakeWpState();
+
+// dir(), help() and Tab completion (introspect.cpp).
+void InstallIntrospection(std::map<std::string, Value>& table);
+void AddKernelBuiltins(ModuleObj& wp);  // the kernel builtins as `wp` members
+std::vector<std::string> AttributeNames(Interpreter& in, const Value& v);
+// Names, keywords or `a.b.c` attributes that start with `text`, sorted.
+std::vector<std::string> CompletionCandidates(Interpreter& in, const std::string& text);
+// Raises KeyboardInterrupt when an interrupt was requested (Ctrl-C), clearing the request.
+void CheckInterrupt();
 
 }  // namespace tilec::host

@@ -1,10 +1,16 @@
 // `tilec repl` and `tilec run`: the interactive loop (libedit when on a terminal, plain lines
-// from a pipe), its `:` commands, and running a whole file in one session.
+// from a pipe), its `:` commands, and running a whole file in one session. On a terminal,
+// Ctrl-C interrupts the line or the statement running, history persists and Tab completes.
 #include <editline/readline.h>
+#include <poll.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
@@ -27,7 +33,10 @@ constexpr const char* kHelp =
     "  :device [NAME]             show or set the default device (cpu, cuda:0)\n"
     "  :emit STAGE KERNEL         print a kernel's tile-ir, grad-ir, llvm or ptx\n"
     "  :time STATEMENT            run a statement and print how long it took\n"
-    "  :quit                      leave (Ctrl-D does too)\n";
+    "  :quit                      leave (Ctrl-D does too)\n"
+    "help(x) describes a function, kernel or builtin (help(wp.tile_load)); dir(x) lists names.\n"
+    "Tab completes names and attributes; Ctrl-C cancels the line or stops what is running;\n"
+    "history is kept in ~/.tilec_history ($TILEC_HISTORY_FILE overrides it).\n";
 
 // Net count of open brackets, ignoring strings and comments.
 int BracketDepth(const std::string& text) {
@@ -65,21 +74,123 @@ bool StartsBlock(const std::string& line) {
   return !t.empty() && (t.back() == ':' || t[0] == '@');
 }
 
+// ---------------------------------------------------------------- the terminal
+
+// Set by the SIGINT handler; the line reader polls it, the interpreter polls the runtime's
+// interrupt request that the same handler sets.
+volatile std::sig_atomic_t g_sigint = 0;
+Interpreter* g_session = nullptr;  // what Tab completes against
+
+void OnSigint(int) {
+  g_sigint = 1;
+  rt::RequestInterrupt();
+}
+
+// libedit's reader retries a read that a signal interrupted; this one gives up instead, so
+// that Ctrl-C at the prompt ends readline() at once. It waits in poll() with a short timeout
+// rather than in read(): a Ctrl-C that lands just before the wait is then seen on the next
+// turn instead of leaving the read blocked.
+int ReadKey(FILE*) {
+  for (;;) {
+    if (g_sigint) return EOF;
+    struct pollfd p = {STDIN_FILENO, POLLIN, 0};
+    int r = poll(&p, 1, 100);
+    if (r == 0 || (r < 0 && errno == EINTR)) continue;
+    if (r < 0) return EOF;
+    unsigned char c;
+    ssize_t n = read(STDIN_FILENO, &c, 1);
+    if (n == 1) return c;
+    if (n == 0) return EOF;
+    if (errno != EINTR && errno != EAGAIN) return EOF;
+  }
+}
+
+std::vector<std::string> g_matches;
+
+char* NextMatch(const char*, int state) {
+  static size_t next = 0;
+  if (state == 0) next = 0;
+  return next < g_matches.size() ? strdup(g_matches[next++].c_str()) : nullptr;
+}
+
+char** Complete(const char* text, int start, int) {
+  rl_attempted_completion_over = 1;  // no file-name completion
+  rl_completion_append_character = '\0';
+  bool line_start = true;
+  for (int k = 0; k < start; ++k)
+    if (rl_line_buffer[k] != ' ' && rl_line_buffer[k] != '\t') line_start = false;
+  if (line_start && !*text) {
+    // Tab in the indentation indents, as in Python's REPL.
+    char** m = static_cast<char**>(std::calloc(2, sizeof(char*)));
+    m[0] = strdup("    ");
+    return m;
+  }
+  if (!g_session) return nullptr;
+  try {
+    g_matches = CompletionCandidates(*g_session, text);
+  } catch (const std::exception&) {
+    g_matches.clear();
+  }
+  if (g_matches.empty()) return nullptr;
+  return rl_completion_matches(text, NextMatch);
+}
+
+// $TILEC_HISTORY_FILE, else ~/.tilec_history; empty when neither can be formed.
+std::string HistoryPath() {
+  if (const char* p = std::getenv("TILEC_HISTORY_FILE"); p && *p) return p;
+  if (const char* home = std::getenv("HOME"); home && *home) return std::string(home) + "/.tilec_history";
+  return "";
+}
+
+void SetUpTerminal() {
+  struct sigaction sa;
+  std::memset(&sa, 0, sizeof sa);
+  sa.sa_handler = OnSigint;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = 0;  // no SA_RESTART: a blocked read must return EINTR
+  sigaction(SIGINT, &sa, nullptr);
+  rl_catch_signals = 0;  // libedit's own handlers would re-raise the signal
+  rl_getc_function = ReadKey;
+  rl_attempted_completion_function = Complete;
+  // `.` is not a break: `wp.tile_lo` is one word to complete.
+  static char breaks[] = " \t\n\"'`@$><=;|&{(+-*/%,)[]}:~^!";
+  rl_completer_word_break_characters = breaks;
+  stifle_history(2000);
+  std::string path = HistoryPath();
+  if (!path.empty()) read_history(path.c_str());
+}
+
+enum class ReadResult { Line, Eof, Interrupt };
+
 class LineSource {
  public:
   LineSource(std::istream& in, std::ostream& out, bool interactive)
       : in_(in), out_(out), interactive_(interactive) {}
-  bool Read(const char* prompt, std::string& line) {
+  ReadResult Read(const char* prompt, std::string& line) {
     if (interactive_) {
+      // A Ctrl-C that came while nothing was running is spent: start clean.
+      g_sigint = 0;
+      rt::ClearInterrupt();
       char* s = readline(prompt);
-      if (!s) return false;
+      if (g_sigint) {
+        std::free(s);
+        g_sigint = 0;
+        rt::ClearInterrupt();
+        return ReadResult::Interrupt;
+      }
+      if (!s) return ReadResult::Eof;
       line = s;
-      if (!Trim(line).empty()) add_history(s);
+      if (!Trim(line).empty()) {
+        add_history(s);
+        std::string path = HistoryPath();
+        // Written at every line, so that a session that is killed keeps its history too.
+        if (!path.empty()) write_history(path.c_str());
+      }
       std::free(s);
-      return true;
+      return ReadResult::Line;
     }
     if (*prompt) out_ << prompt << std::flush;
-    return bool(std::getline(in_, line));
+    return std::getline(in_, line) ? ReadResult::Line : ReadResult::Eof;
   }
 
  private:
@@ -92,9 +203,18 @@ int Loop(LineSource& src, std::ostream& out, std::ostream& err, bool prompts, co
   if (!ApplySessionOptions(opts)) return 2;
   Interpreter session(out);
   session.set_echo(true);
+  g_session = &session;
+  struct Unset {
+    ~Unset() { g_session = nullptr; }
+  } unset;
   std::string line;
   while (true) {
-    if (!src.Read(prompts ? ">>> " : "", line)) break;
+    ReadResult r = src.Read(prompts ? ">>> " : "", line);
+    if (r == ReadResult::Eof) break;
+    if (r == ReadResult::Interrupt) {
+      out << "\nKeyboardInterrupt\n" << std::flush;
+      continue;
+    }
     std::string t = Trim(line);
     if (t.empty()) continue;
     if (t[0] == ':') {
@@ -150,11 +270,21 @@ int Loop(LineSource& src, std::ostream& out, std::ostream& err, bool prompts, co
     // Gather a whole statement: a block until a blank line, brackets until they close.
     std::string chunk = line + "\n";
     bool block = StartsBlock(line);
+    bool cancelled = false;
     while (block || BracketDepth(chunk) > 0) {
       std::string more;
-      if (!src.Read(prompts ? "... " : "", more)) break;
+      ReadResult rm = src.Read(prompts ? "... " : "", more);
+      if (rm == ReadResult::Interrupt) {
+        cancelled = true;  // Ctrl-C drops the whole unfinished statement
+        break;
+      }
+      if (rm == ReadResult::Eof) break;
       if (block && Trim(more).empty() && BracketDepth(chunk) <= 0) break;
       chunk += more + "\n";
+    }
+    if (cancelled) {
+      out << "\nKeyboardInterrupt\n" << std::flush;
+      continue;
     }
     out.flush();
     session.RunSource("<stdin>", chunk, 0, 0, err);
@@ -186,7 +316,10 @@ int RunReplStream(std::istream& in, std::ostream& out, std::ostream& err, bool p
 int RunRepl(const SessionOptions& opts) {
   bool tty = isatty(0) && isatty(1);
   LineSource src(std::cin, std::cout, tty);
-  if (tty) std::cout << "tilec REPL; :help for help, Ctrl-D to leave\n";
+  if (tty) {
+    SetUpTerminal();
+    std::cout << "tilec REPL; :help for help, Ctrl-D to leave\n";
+  }
   // From a pipe: no prompts, so that the output is only what the statements print.
   return Loop(src, std::cout, std::cerr, tty, opts);
 }

@@ -219,6 +219,13 @@ const std::map<std::string, StrFn>& Methods() {
          for (char& c : out) c = char(toupper((unsigned char)c));
          return MakeStr(out);
        }},
+      {"swapcase", [](const std::string& s, Interpreter&, CallArgs& a) {
+         Positional(a, "swapcase", 0, 0);
+         std::string out = s;
+         for (char& c : out)
+           c = char(isupper((unsigned char)c) ? tolower((unsigned char)c) : toupper((unsigned char)c));
+         return MakeStr(out);
+       }},
       {"lower", [](const std::string& s, Interpreter&, CallArgs& a) {
          Positional(a, "lower", 0, 0);
          std::string out = s;

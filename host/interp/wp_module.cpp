@@ -482,6 +482,7 @@ Value MakeWarpModule(Interpreter& in) {
     return DefineStruct(in, b.Get(0));
   });
   DefineWarpConfigAndTimer(in, *m);
+  AddKernelBuiltins(*m);
   return Value(m);
 }
 

@@ -5,6 +5,7 @@
 
 #include "runtime/src/internal.h"
 #include "tilec/error.h"
+#include "tilec/interrupt.h"
 #include "tilec/launch.h"
 #include "tilec/tape.h"
 
@@ -144,10 +145,17 @@ int64_t Grain(int64_t total, bool tiled) {
 void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_worker,
             const tilec_launch& launch, int64_t total) {
   bool tiled = launch.block_dim > 0;
+  // A chunk runs in pieces so that an interrupt request stops a long launch within about one
+  // piece's time (one block program, or a few thousand threads) instead of the whole grid's.
+  const int64_t piece = tiled ? 1 : 4096;
   CpuParallelFor(total, Grain(total, tiled), [&](int64_t first, int64_t last, int worker) {
     const auto& args = per_worker[per_worker.size() == 1 ? 0 : worker];
-    fn(args.data(), &launch, first, last);
+    for (int64_t begin = first; begin < last; begin += piece) {
+      if (InterruptPending()) return;
+      fn(args.data(), &launch, begin, std::min(last, begin + piece));
+    }
   });
+  if (InterruptPending()) throw Interrupted();
 }
 
 void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<void*>& extra) {

@@ -6,6 +6,7 @@
 #include "tilec/cache.h"
 #include "tilec/device.h"
 #include "tilec/error.h"
+#include "tilec/interrupt.h"
 #include "tilec/launch.h"
 #include "tilec/module.h"
 #include "tilec/signature.h"
