@@ -638,93 +638,6 @@ bool TileIndexCount(CallContext& c) {
   return true;
 }
 
-// ---------------------------------------------------------------- scalar builtins
-
-bool AtomicIndexRank(CallContext& c) {
-  int nidx = int(c.overload.params.size()) - 2;
-  const Type* array = ArrayOf(c);
-  CallArg& v = c.Arg(Param::Value);
-  if (array->ndim != nidx) {
-    c.Error(Code::BadIndex, c.Range(Param::A),
-            "array " + c.Quoted(Param::A) + " has " + Dimensions(array->ndim) + " but `wp.atomic_add` got " +
-                std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
-    return false;
-  }
-  if (!array->elem.is_struct() && !SupportsAtomicAdd(array->elem.scalar)) {
-    c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::A),
-            "`wp.atomic_add` does not support `" + std::string(ScalarName(array->elem.scalar)) +
-                "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");
-    return false;
-  }
-  if (c.checker.Convert(v.expr, v.info, c.types.FromElem(array->elem))) return true;
-  c.Error(Code::ArgumentTypeMismatch, v.range,
-          "`value` of `wp.atomic_add` must be `" + ElemName(array->elem, array->elem_struct_name) +
-              "` (the array's dtype), found `" + TypeName(v.info.type) + "`");
-  return false;
-}
-
-bool AtomicRmwArgs(CallContext& c) {
-  const ir::AtomicKind kind = c.builtin.lower.rmw;
-  int nidx = 0;
-  for (const ParamSpec& p : c.overload.params)
-    nidx += p.id == Param::I || p.id == Param::J || p.id == Param::K || p.id == Param::L;
-  const Type* array = ArrayOf(c);
-  if (array->ndim != nidx) {
-    c.Error(Code::BadIndex, c.Range(Param::A),
-            "array " + c.Quoted(Param::A) + " has " + Dimensions(array->ndim) + " but " + c.bname + " got " +
-                std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
-    return false;
-  }
-  if (array->elem.is_struct() || !ir::AtomicKindSupports(kind, array->elem.scalar)) {
-    std::string found = array->elem.is_struct() ? ElemName(array->elem, array->elem_struct_name)
-                                                : std::string(ScalarName(array->elem.scalar));
-    c.Error(Code::AtomicUnsupportedDType, c.Range(Param::A),
-            c.bname + " does not support arrays of `" + found + "`; it takes " + ir::AtomicKindTypeList(kind) +
-                " (as in Warp)");
-    return false;
-  }
-  const Type* elem = c.types.FromElem(array->elem);
-  for (Param p : {Param::Compare, Param::Value}) {
-    if (c.overload.Index(p) < 0) continue;
-    CallArg& v = c.Arg(p);
-    if (c.checker.Convert(v.expr, v.info, elem)) continue;
-    c.Error(Code::ArgumentTypeMismatch, v.range,
-            "`" + std::string(ParamName(p)) + "` of " + c.bname + " must be `" + TypeName(elem) +
-                "` (the array's dtype), found `" + TypeName(v.info.type) + "`");
-    return false;
-  }
-  return true;
-}
-
-bool TupleArg(CallContext& c) {
-  CallArg& x = c.Arg(Param::Expr);
-  if (x.info.type->kind == TypeKind::Tuple) return true;
-  c.Error(Code::LenNeedsTuple, x.range,
-          "`len` in a kernel takes a tuple (a shape, a tuple constant), found `" + TypeName(x.info.type) + "`");
-  return false;
-}
-
-bool CommonNumericArgs(CallContext& c) {
-  for (CallArg& a : c.args)
-    if (!a.info.weak) {
-      c.common = a.info.type;
-      break;
-    }
-  if (!c.common) {
-    c.common = c.types.Int32();
-    for (CallArg& a : c.args)
-      if (a.info.type->IsFloatScalar()) c.common = c.types.Float32();
-  }
-  for (CallArg& a : c.args) {
-    if (c.checker.Convert(a.expr, a.info, c.common)) continue;
-    c.Error(Code::OperandTypeMismatch, a.range,
-            "arguments of " + c.bname + " must have one type: `" + TypeName(c.common) + "` and `" +
-                TypeName(a.info.type) + "`");
-    return false;
-  }
-  return true;
-}
-
 // ---------------------------------------------------------------- results
 
 bool FormVoid(CallContext& c, ExprInfo& out) {
@@ -922,21 +835,6 @@ bool FormBool(CallContext& c, ExprInfo& out) {
   return true;
 }
 
-bool FormStaticValue(CallContext& c, ExprInfo& out) {
-  const CallArg& x = c.Arg(Param::Expr);
-  out.type = x.info.type;
-  out.value = x.info.value;
-  out.weak = x.info.weak;
-  return true;
-}
-
-bool FormTupleLength(CallContext& c, ExprInfo& out) {
-  out.type = c.types.Int32();
-  out.value = ConstValue::MakeInt(int64_t(c.Arg(Param::Expr).info.type->elems.size()));
-  out.weak = true;
-  return true;
-}
-
 bool FormLaneId(CallContext& c, ExprInfo& out) {
   out.type = c.types.Int32();
   out.uniform = false;
@@ -987,10 +885,6 @@ const RuleSpec ReshapeShape{"ReshapeShape", {Code::InvalidTileShape, Code::BadRe
 const RuleSpec SqueezeAxes{"SqueezeAxes", {Code::AxisOutOfRange, Code::SqueezeNonUnitAxis, Code::InvalidTileShape},
                            {P::T}, &sema::SqueezeAxes};
 const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount}, {P::T, P::Index}, &sema::TileIndexCount};
-const RuleSpec AtomicIndexRank{"AtomicIndexRank",
-                               {Code::BadIndex, Code::AtomicAddUnsupportedDType, Code::ArgumentTypeMismatch},
-                               {P::A, P::Value},
-                               &sema::AtomicIndexRank};
 const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
                            &sema::IntElemTile};
 const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
@@ -1000,12 +894,6 @@ const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMis
 const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P::A, P::I}, &sema::ExtractIndexCount};
 const RuleSpec AstypeTypes{"AstypeTypes", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
                            {P::T, P::DType}, &sema::AstypeTypes};
-const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
-const RuleSpec AtomicRmwArgs{"AtomicRmwArgs",
-                             {Code::BadIndex, Code::AtomicUnsupportedDType, Code::ArgumentTypeMismatch},
-                             {P::A, P::Value},
-                             &sema::AtomicRmwArgs};
-const RuleSpec TupleArg{"TupleArg", {Code::LenNeedsTuple}, {P::Expr}, &sema::TupleArg};
 }  // namespace rules
 
 namespace results {
@@ -1040,8 +928,6 @@ const ResultSpec CastTarget{"CastTarget", {}, &FormCastTarget};
 const ResultSpec Range{"Range", {}, &FormRange};
 const ResultSpec LaneId{"LaneId", {}, &FormLaneId};
 const ResultSpec Bool{"Bool", {}, &FormBool};
-const ResultSpec StaticValue{"StaticValue", {P::Expr}, &FormStaticValue};
-const ResultSpec TupleLength{"TupleLength", {P::Expr}, &FormTupleLength};
 }  // namespace results
 
 }  // namespace tilec::sema
