@@ -146,8 +146,9 @@ void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_w
             const tilec_launch& launch, int64_t total) {
   bool tiled = launch.block_dim > 0;
   // A chunk runs in pieces so that an interrupt request stops a long launch within about one
-  // piece's time (one block program, or a few thousand threads) instead of the whole grid's.
-  const int64_t piece = tiled ? 1 : 4096;
+  // piece's time (16 block programs, or a few thousand threads) instead of the whole grid's;
+  // a piece is one call of the kernel, which ends with one fence for its streaming stores.
+  const int64_t piece = tiled ? 16 : 4096;
   CpuParallelFor(total, Grain(total, tiled), [&](int64_t first, int64_t last, int worker) {
     const auto& args = per_worker[per_worker.size() == 1 ? 0 : worker];
     for (int64_t begin = first; begin < last; begin += piece) {
