@@ -39,6 +39,31 @@ llvm::Value* Emitter::ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::
   return result;
 }
 
+// A scalar atomic runs once per block program, on lane 0; its previous value, when used, is
+// broadcast to every lane through a shared slot. `run(want_old)` emits the atomic and returns
+// the previous value (null when it was not asked for and not computed).
+void Emitter::LanewiseAtomic(const ir::Op& op, const ir::ElemType& e, llvm::Type* mt,
+                             const std::function<llvm::Value*(bool)>& run) {
+  bool used = in_map_ || plan_->IsUsed(op.result());
+  if (B_ == 1 || in_map_) {
+    llvm::Value* old = run(used);
+    Set(op.result(), old ? old : scalar_.Zero(e));
+    return;
+  }
+  int slot = plan_->Broadcast(&op);
+  llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
+  OnLane0([&] {
+    llvm::Value* old = run(used && bptr);
+    if (bptr) b_.CreateStore(scalar_.ToMem(old, e), bptr);
+  });
+  if (!bptr) {
+    Set(op.result(), scalar_.Zero(e));
+    return;
+  }
+  target_.Barrier(b_);
+  Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), e));
+}
+
 void Emitter::EmitArrayOp(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
   switch (op.code()) {
@@ -96,47 +121,14 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     }
     case OpCode::AtomicAdd: {
       llvm::Value* v = Get(op.operand(1 + at.ndim));
-      bool used = in_map_ || plan_->IsUsed(op.result());
-      if (B_ == 1 || in_map_) {
-        llvm::Value* old = ElemAtomicAdd(ptr, v, at.elem, used);
-        Set(op.result(), old ? old : scalar_.Zero(at.elem));
-        return;
-      }
-      int slot = plan_->Broadcast(&op);
-      llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
-      OnLane0([&] {
-        llvm::Value* old = ElemAtomicAdd(ptr, v, at.elem, used && bptr);
-        if (bptr) b_.CreateStore(scalar_.ToMem(old, at.elem), bptr);
-      });
-      if (!bptr) {
-        Set(op.result(), scalar_.Zero(at.elem));
-        return;
-      }
-      target_.Barrier(b_);
-      Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), at.elem));
+      LanewiseAtomic(op, at.elem, mt, [&](bool want_old) { return ElemAtomicAdd(ptr, v, at.elem, want_old); });
       return;
     }
     case OpCode::AtomicRmw: {
-      // As atomic_add: once per block program on lane 0, the previous value broadcast when used.
       llvm::Value* v = Get(op.operand(op.num_operands() - 1));
       llvm::Value* cmp = op.rmw() == ir::AtomicKind::Cas ? Get(op.operand(1 + at.ndim)) : nullptr;
-      auto rmw = [&] { return scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar); };
-      if (B_ == 1 || in_map_) {
-        Set(op.result(), rmw());
-        return;
-      }
-      int slot = plan_->Broadcast(&op);
-      llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
-      OnLane0([&] {
-        llvm::Value* old = rmw();
-        if (bptr) b_.CreateStore(scalar_.ToMem(old, at.elem), bptr);
-      });
-      if (!bptr) {
-        Set(op.result(), scalar_.Zero(at.elem));
-        return;
-      }
-      target_.Barrier(b_);
-      Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), at.elem));
+      LanewiseAtomic(op, at.elem, mt,
+                     [&](bool) { return scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar); });
       return;
     }
     case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:  // returned above

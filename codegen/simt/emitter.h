@@ -79,6 +79,7 @@ class Emitter : public OpDispatcher {
 
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op) override;
+  void LanewiseAtomic(const ir::Op& op, const ir::ElemType& e, llvm::Type* mt, const std::function<llvm::Value*(bool)>& run);
   void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
 
