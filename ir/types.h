@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "support/composite.h"
 #include "support/dtype.h"
 
 namespace tilec::ir {
@@ -72,6 +73,7 @@ struct StructField {
 
 struct StructDef {
   std::string name;
+  Composite composite;  // vec3f, mat33f, ...: fields are the components, row-major
   std::vector<StructField> fields;
   uint32_t size = 0;
   uint32_t align = 1;

@@ -104,12 +104,20 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
     env_[p].value = v;
   }
   ir::Type rt = IrType(fi.return_type);
+  if (fi.return_type && fi.return_type->kind == sema::TypeKind::Tuple) {
+    // Each element is a variable of its own, so returns under control flow carry it.
+    ctx.tuple_keys.resize(fi.return_type->elems.size());
+    for (size_t k = 0; k < ctx.tuple_keys.size(); ++k)
+      env_[&ctx.tuple_keys[k]].value = ZeroValue(IrType(fi.return_type->elems[k]));
+  }
   if (ctx.has_return_flag) env_[&ctx.ret].value = b_.ConstBool(false);
   if (!rt.is_none()) env_[&ctx.retval].value = ZeroValue(rt);
   funcs_.push_back(&ctx);
   LowerBody(body);
   funcs_.pop_back();
   ir::Value* result = rt.is_none() ? nullptr : env_[&ctx.retval].value;
+  last_tuple_.clear();
+  for (char& k : ctx.tuple_keys) last_tuple_.push_back(env_[&k].value);
   env_ = std::move(saved_env);
   loops_ = std::move(saved_loops);
   return result;
@@ -133,6 +141,7 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     return c ? int(c->AsInt()) : 0;
   };
 
+  if (ci.kind == sema::CallInfo::Kind::Composite) return CompositeValue(e, ci);
   if (ci.kind == sema::CallInfo::Kind::StructCtor) {
     ir::Value* v = b_.ZeroOf(ir::Type::Struct(ci.struct_index));
     const ir::StructDef& sd = m_.structs()[ci.struct_index];
@@ -144,6 +153,12 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     std::vector<ir::Value*> args;
     for (const ast::Expr* a : ci.args) args.push_back(a ? Expr(a) : nullptr);
     ir::Value* r = InlineFunc(ci.func_index, args);
+    if (r && ci.updates_arg >= 0) {
+      Binding nb;
+      nb.value = r;
+      LowerAssign(ci.args[size_t(ci.updates_arg)], nullptr, nb);
+      return nullptr;
+    }
     return r ? r : b_.ConstInt(ScalarType::Int32, 0);
   }
   if (!ci.builtin || !ci.overload) {

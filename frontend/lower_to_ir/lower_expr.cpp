@@ -96,6 +96,11 @@ std::vector<ir::Value*> Lowerer::Tuple(const ast::Expr* e) {
     const sema::CallInfo* ci = cm_.Call(c);
     if (ci && ci->builtin && ci->builtin->lower.kind == sema::LowerKind::Tid && info && info->type)
       return b_.Tid(int(info->type->elems.size()));
+    if (ci && ci->kind == sema::CallInfo::Kind::UserFunc) {
+      last_tuple_.clear();
+      Call(c, *ci);
+      return last_tuple_;
+    }
   }
   Unsupported(e->range, "this tuple expression");
   return out;
@@ -158,6 +163,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       return acc;
     }
     case ast::ExprKind::Compare: {
+      if (const sema::CallInfo* ci = cm_.Call(e)) return Call(e, *ci);
       const auto* c = e->As<ast::Compare>();
       ir::Value* acc = nullptr;
       ir::Value* lhs = Expr(c->left.get());
@@ -202,6 +208,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       break;
     }
     case ast::ExprKind::Attribute: {
+      if (const sema::CallInfo* ci = cm_.Call(e)) return Call(e, *ci);
       const auto* a = e->As<ast::Attribute>();
       ir::Value* base = Expr(a->value.get());
       if (base->type().is_struct()) {

@@ -34,6 +34,7 @@ std::unique_ptr<ir::Module> LowerToIr(const sema::CheckedModule& checked, const 
   for (const sema::StructInfo& s : checked.structs) {
     ir::StructDef def;
     def.name = s.name;
+    def.composite = s.composite;
     for (const sema::FieldInfo& fld : s.fields) {
       ir::StructField f;
       f.name = fld.name;

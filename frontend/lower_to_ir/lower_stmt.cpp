@@ -166,6 +166,7 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     else if (const auto* sub = t->As<ast::Subscript>()) {
       const sema::Type* bt = cm_.TypeOf(sub->value.get());
       if (bt && bt->IsTile()) in_place(t);
+      else if (cm_.Call(t)) target(sub->value.get());  // v[i] = s rebinds v
     }
   };
   for (const ast::StmtPtr& s : body) {
@@ -175,6 +176,7 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     else if (const auto* x = s->As<ast::ExprStmt>()) {
       // A call that updates tiles in place (its row's `updates`) rebinds the variables they name.
       const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
+      if (ci && ci->updates_arg >= 0) target(ci->args[size_t(ci->updates_arg)]);
       if (ci && ci->builtin && ci->overload)
         for (sema::Param p : ci->builtin->lower.updates) {
           int k = ci->overload->Index(p);
@@ -203,7 +205,11 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     }
     else if (s->Is<ast::Break>() && !loops_.empty()) add(&loops_.back()->brk);
     else if (s->Is<ast::Continue>() && !loops_.empty()) add(&loops_.back()->cont);
-    else if (s->Is<ast::Return>() && !funcs_.empty()) { add(&funcs_.back()->ret); add(&funcs_.back()->retval); }
+    else if (s->Is<ast::Return>() && !funcs_.empty()) {
+      add(&funcs_.back()->ret);
+      add(&funcs_.back()->retval);
+      for (char& k : funcs_.back()->tuple_keys) add(&k);
+    }
   }
 }
 
@@ -436,6 +442,12 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::AugAssign: {
       const auto& a = *s.As<ast::AugAssign>();
+      if (auto it = cm_.aug_call.find(&a); it != cm_.aug_call.end()) {
+        Binding nb;
+        nb.value = CompositeValue(a.target.get(), it->second);
+        LowerAssign(a.target.get(), nullptr, nb);
+        return;
+      }
       ir::Value* cur = Expr(a.target.get());
       ir::Value* rhs = Expr(a.value.get());
       static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,
@@ -475,8 +487,13 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       if (funcs_.empty()) return;
       FuncCtx* f = funcs_.back();
       const ast::Expr* v = s.As<ast::Return>()->value.get();
-      if (v && f->return_type && f->return_type->kind != sema::TypeKind::Void)
+      if (v && f->return_type && f->return_type->kind == sema::TypeKind::Tuple) {
+        std::vector<ir::Value*> parts = Tuple(v);
+        for (size_t k = 0; k < parts.size() && k < f->tuple_keys.size(); ++k)
+          env_[&f->tuple_keys[k]].value = Convert(parts[k], IrType(f->return_type->elems[k]));
+      } else if (v && f->return_type && f->return_type->kind != sema::TypeKind::Void) {
         env_[&f->retval].value = ExprAs(v, f->return_type);
+      }
       if (f->has_return_flag) env_[&f->ret].value = b_.ConstBool(true);
       return;
     }
@@ -532,6 +549,13 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
       WriteTile(target, src);
       return;
     }
+    if (const sema::CallInfo* ci = cm_.Call(target); ci && ci->kind == sema::CallInfo::Kind::Composite) {
+      // v[i] = s, m[i, j] = s, m[i] = row: a new value, stored back where v came from.
+      Binding nb;
+      nb.value = CompositeWithPart(*ci, Expr(sub->value.get()), v.value);
+      LowerAssign(sub->value.get(), nullptr, nb);
+      return;
+    }
     ir::Value* arr = ArrayOf(sub->value.get());
     if (!arr) return;
     std::vector<ir::Value*> idx = IndexList(sub->index.get());
@@ -540,6 +564,12 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
   }
   if (const auto* attr = target->As<ast::Attribute>()) {
     // p.x = v: a new struct value, stored back where p came from.
+    if (const sema::CallInfo* ci = cm_.Call(target); ci && ci->kind == sema::CallInfo::Kind::Composite) {
+      Binding nb;
+      nb.value = CompositeWithPart(*ci, Expr(attr->value.get()), v.value);
+      LowerAssign(attr->value.get(), nullptr, nb);
+      return;
+    }
     ir::Value* base = Expr(attr->value.get());
     if (!base || !base->type().is_struct()) return Unsupported(target->range, "this assignment target");
     const ir::StructDef& sd = m_.structs()[base->type().elem.struct_index];

@@ -87,6 +87,7 @@ struct FuncCtx {
   const sema::FunctionInfo* info = nullptr;
   bool has_return_flag = false;
   char ret = 0, retval = 0;  // keys of the return flag and the returned value
+  std::vector<char> tuple_keys;  // keys of a returned tuple's elements (sized once, never moved)
   const sema::Type* return_type = nullptr;
 };
 
@@ -121,6 +122,16 @@ class Lowerer {
   ir::Value* ConstOf(const sema::ConstValue& c, const ir::Type& t);
   ir::Value* ZeroValue(const ir::Type& t);
   ir::Value* ArrayOf(const ast::Expr* e);
+  // Vector-like values (lower_composite.cpp).
+  const Composite& CompositeOfValue(ir::Value* v);
+  std::vector<ir::Value*> Components(ir::Value* v);  // a scalar is its own one component
+  ir::Value* BuildComposite(const ir::Type& t, const std::vector<ir::Value*>& comps);
+  ir::Value* SelectComponent(const std::vector<ir::Value*>& comps, ir::Value* index);
+  ir::Value* CompositeIndex(const sema::CallInfo& ci, const Composite& k);
+  ir::Value* CompositeValue(const ast::Expr* e, const sema::CallInfo& ci);
+  // `base` with the component, row or part that `ci` reads replaced by `v`.
+  ir::Value* CompositeWithPart(const sema::CallInfo& ci, ir::Value* base, ir::Value* v);
+  std::vector<ir::Value*> last_tuple_;  // the elements a tuple-returning func call returned
   std::vector<ir::Value*> IndexList(const ast::Expr* index);
 
   // ---- tile views, gathers and in-place writes (lower_tile_access.cpp)

@@ -150,8 +150,17 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   if (t->kind == TypeKind::Function) {
     switch (t->callee.kind) {
       case CalleeKind::Builtin:
+        // wp.min, wp.max, wp.abs of vectors and matrices are the component-wise builtins.
+        if (!args.empty() && CompositeOf(args[0].info.type) && CompositeFnIndex(BuiltinTable()[t->callee.index].name) >= 0)
+          return CompositeCall(CompositeOp(CompositeFnIndex(BuiltinTable()[t->callee.index].name)), &c,
+                               BuiltinTable()[t->callee.index].name, args);
         return CallBuiltin(BuiltinTable()[t->callee.index], &c, c.func->range, std::move(args));
-      case CalleeKind::UserFunc: return CallUserFunc(t->callee.index, c, std::move(args));
+      case CalleeKind::UserFunc: return CallUserFunc(t->callee.index, &c, c.func->range, std::move(args));
+      case CalleeKind::Composite: {
+        const auto* attr = c.func->As<ast::Attribute>();
+        return CompositeCall(CompositeOp(t->callee.index), &c, attr ? attr->attr : Text(c.func.get()), args);
+      }
+      case CalleeKind::Overloads: return CallOverloads(t->callee.index, &c, c.func->range, args);
       case CalleeKind::Kernel:
         Error(Code::KernelCalledFromKernel, c.func->range,
               "kernel `" + out_.kernels[t->callee.index].name +
@@ -184,6 +193,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
     }
     return r;
   }
+  if (t->kind == TypeKind::TypeRef && CompositeOf(t->referent)) return CompositeCtor(c, t->referent, args);
   if (t->kind == TypeKind::TypeRef && t->referent->kind == TypeKind::Struct) {
     if (!args.empty()) {
       Error(Code::TooManyArguments, args[0].range,
@@ -203,9 +213,9 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   return Poison();
 }
 
-ExprInfo Checker::CallUserFunc(int index, const ast::Call& c, std::vector<CallArg> args) {
+ExprInfo Checker::CallUserFunc(int index, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg> args) {
   if (func_state_[index] == 1) {
-    Error(Code::RecursiveCall, c.func->range,
+    Error(Code::RecursiveCall, callee_range,
           "`" + out_.funcs[index].name + "` calls itself; recursion is not supported in kernels");
     return Poison();
   }
@@ -243,14 +253,14 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Call& c, std::vector<CallAr
   }
   for (int k = 0; ok && k < f.num_params; ++k) {
     if (bound[k] >= 0 || def.params[k].default_value) continue;
-    Error(Code::MissingArgument, c.func->range, "call of `" + f.name + "` is missing argument `" + f.Param(k)->name + "`");
+    Error(Code::MissingArgument, callee_range, "call of `" + f.name + "` is missing argument `" + f.Param(k)->name + "`");
     ok = false;
   }
   CallInfo ci;
   ci.kind = CallInfo::Kind::UserFunc;
   ci.func_index = index;
   ExprInfo out;
-  out.provenance = Provenance{"`" + Text(&c) + "` is computed at run time", c.range, true};
+  out.provenance = Provenance{"`" + Text(node) + "` is computed at run time", node->range, true};
   for (int k = 0; k < f.num_params; ++k) {
     if (bound[k] < 0) {
       ci.args.push_back(nullptr);
@@ -270,9 +280,9 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Call& c, std::vector<CallAr
   }
   if (fn_) {
     fn_->called_funcs.push_back(index);
-    if (f.tiled) MarkTileOp(&c, "the call of `" + f.name + "`, which uses tile operations,", args);
+    if (f.tiled) MarkTileOp(node, "the call of `" + f.name + "`, which uses tile operations,", args);
   }
-  out_.call_info[&c] = ci;
+  out_.call_info[node] = ci;
   if (!ok || !f.return_type || f.return_type->IsError()) return Poison();
   out.type = f.return_type;
   return out;

@@ -7,6 +7,9 @@
 // type. So `x * 2` works for a float16 `x`, `i + 0.5` with an int32 `i` is an error (write
 // `float(i) + 0.5`). Integer `/` on typed ints truncates as in Warp; between two literals it
 // is Python's true division, as the host would compute it.
+#include <cmath>
+#include <map>
+
 #include "frontend/sema/checker.h"
 
 namespace tilec::sema {
@@ -63,6 +66,7 @@ const Checker::ModuleEntry* Checker::LookupModule(const std::string& name) const
   const std::map<std::string, ModuleEntry>& view = snapshot_ ? *snapshot_ : scope_;
   auto it = view.find(name);
   if (it != view.end() && it->second.kind != ModuleEntry::Kind::Host) return &it->second;
+  if ((fn_ && fn_->is_prelude()) || decl_file_) return nullptr;  // the prelude sees only `wp`
   // Definitions later in the file are visible from bodies (Python resolves them at call
   // time); constants are not (a kernel sees the values they had when it was defined).
   auto late = scope_.find(name);
@@ -198,6 +202,32 @@ ExprInfo Checker::CheckName(const ast::Name& n) {
         return Poison();
     }
   }
+  if (fn_ && fn_->is_prelude()) {
+    // Prelude bodies call each other by bare name, through the overloads.
+    if (int set = PreludeSet(n.id); set >= 0)
+      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
+    if (auto it = prelude_names_.find(n.id); it != prelude_names_.end()) {
+      // A helper (`_name`): one signature per instance, the one of this instance's file.
+      for (int index : it->second) {
+        FunctionInfo& f = out_.funcs[index];
+        if (f.prelude_file != fn_->prelude_file) continue;
+        if (!f.declared) {
+          const SourceFile* saved = decl_file_;
+          FunctionInfo* saved_fn = fn_;
+          auto saved_locals = std::move(locals_);
+          locals_.clear();
+          decl_file_ = f.prelude_file;
+          fn_ = nullptr;
+          DeclareFunction(f, *f.def, false);
+          f.declared = true;
+          fn_ = saved_fn;
+          decl_file_ = saved;
+          locals_ = std::move(saved_locals);
+        }
+        return ConstInfo(ConstValue{}, types_.Function({CalleeKind::UserFunc, index}), false);
+      }
+    }
+  }
   if (n.id == "int" || n.id == "float" || n.id == "bool") {
     const Type* t = types_.Scalar(*ScalarFromName(n.id));
     return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
@@ -227,9 +257,25 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
         return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
       }
     }
+    // Warp's math constants (warp/constants.py): floats that take the width they meet.
+    static const std::map<std::string, double> kConstants = {
+        {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}, {"tau", 6.28318530717958647692},
+        {"half_pi", 1.57079632679489661923}, {"phi", 1.61803398874989484820}, {"ln2", 0.69314718055994530942},
+        {"ln10", 2.30258509299404568402}, {"log2e", 1.44269504088896340736}, {"log10e", 0.43429448190325182765},
+        {"inf", HUGE_VAL}, {"nan", NAN}};
+    if (auto it = kConstants.find(a.attr); it != kConstants.end())
+      return ConstInfo(ConstValue::MakeFloat(it->second), types_.Float32(), true);
+    if (std::optional<Composite> c = CompositeFromName(a.attr)) {
+      const Type* t = CompositeType(*c);
+      return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+    }
     const Builtin* b = FindBuiltin("wp", a.attr);
     if (b && (!b->test_only || options_.enable_test_builtins))
       return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
+    if (int op = CompositeFnIndex(a.attr); op >= 0)
+      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Composite, op}), false);
+    if (int set = PreludeSet(a.attr); set >= 0)
+      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
     static const std::set<std::string> kHostApi = {
         "launch", "launch_tiled", "array", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
         "clone", "Tape", "synchronize", "get_device", "set_device", "is_cuda_available", "constant",
@@ -240,6 +286,7 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
       Error(Code::UnknownAttribute, a.attr_range, "`wp` has no kernel builtin `" + a.attr + "`");
     return Poison();
   }
+  if (CompositeOf(bt)) return CompositeAttribute(a, base);
   if (bt->kind == TypeKind::Struct) {
     for (const FieldInfo& f : out_.structs[bt->struct_index].fields) {
       if (f.name != a.attr) continue;
@@ -465,6 +512,7 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
     Record(s.index.get(), ti);
   }
   if (bt->IsError()) return Poison();
+  if (CompositeOf(bt)) return poisoned ? Poison() : CompositeSubscript(s, base, idx, infos);
   if (bt->IsArray()) {
     if (int(idx.size()) < bt->ndim && !poisoned) {
       // a[i] of an n-D array: the (n-k)-D view at those leading indices (Warp's array view).
@@ -542,6 +590,7 @@ ExprInfo Checker::CheckUnary(const ast::Unary& u) {
     CallArg t{u.operand.get(), v, "", u.operand->range, {}};
     return CallBuiltin(OperatorBuiltin("tile_neg"), &u, u.range, {t});
   }
+  if (CompositeOf(v.type)) return CompositeUnary(u, v);
   if (!v.type->IsScalar()) {
     Error(Code::InvalidOperand, u.range,
           std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `" + TypeName(v.type) + "`");
@@ -578,6 +627,8 @@ ExprInfo Checker::CheckBinary(const ast::Binary& b) {
   if (l.type->IsError() || r.type->IsError()) return Poison();
   if (l.type->IsTile() || r.type->IsTile())
     return TileBinary(&b, b.op, b.op_range, b.lhs.get(), l, b.rhs.get(), r);
+  if (CompositeOf(l.type) || CompositeOf(r.type))
+    return CompositeBinary(&b, b.op, b.op_range, b.lhs.get(), l, b.rhs.get(), r);
   return ScalarBinary(&b, b.op, b.op_range, b.lhs.get(), l, b.rhs.get(), r);
 }
 
@@ -682,6 +733,7 @@ ExprInfo Checker::CheckCompare(const ast::Compare& c) {
       continue;
     }
     ast::CmpOp op = c.ops[k];
+    if (CompositeOf(l.type) || CompositeOf(r.type)) return CompositeCompare(c, l, r);
     if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn || op == ast::CmpOp::Is || op == ast::CmpOp::IsNot ||
         !l.type->IsScalar() || !r.type->IsScalar()) {
       Error(Code::InvalidOperand, re->range,

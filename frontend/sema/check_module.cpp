@@ -48,8 +48,12 @@ void Checker::Run() {
     scope_[name] = e;
   }
   RegisterDefinitions();
-  // Bodies in source order: funcs first when a kernel calls them (EnsureFuncChecked).
-  for (size_t i = 0; i < out_.funcs.size(); ++i) EnsureFuncChecked(int(i));
+  AddPrelude();
+  func_state_.assign(out_.funcs.size(), 0);
+  // Bodies in source order: funcs first when a kernel calls them (EnsureFuncChecked); the
+  // prelude's only when called.
+  for (size_t i = 0; i < out_.funcs.size(); ++i)
+    if (!out_.funcs[i].is_prelude()) EnsureFuncChecked(int(i));
   for (FunctionInfo& k : out_.kernels) CheckFunction(k);
   CheckHostLaunches(ast_.body);
   for (const auto& [name, e] : scope_)
@@ -71,6 +75,14 @@ void Checker::RegisterDefinitions() {
       return std::string();
     return n;
   };
+  // Vector-like field types come first in the struct table: every stage lays out a struct
+  // after the structs its fields name.
+  for (const ast::StmtPtr& sp : ast_.body)
+    if (const auto* cls = sp->As<ast::ClassDef>())
+      for (const ast::StmtPtr& f : cls->body)
+        if (const auto* ann = f->As<ast::AnnAssign>())
+          if (const auto* a = ann->annotation->As<ast::Attribute>())
+            if (std::optional<Composite> c = CompositeFromName(a->attr)) CompositeStruct(*c);
   for (const ast::StmtPtr& sp : ast_.body) {
     const ast::Stmt& s = *sp;
     if (const auto* imp = s.As<ast::Import>()) {

@@ -317,7 +317,11 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
                   TypeName(slot.type) + "`");
       return;
     }
-    bool ok = target->Is<ast::Subscript>() ? bi.type->IsArray() : bi.type->kind == TypeKind::Struct;
+    bool ok = target->Is<ast::Subscript>() ? bi.type->IsArray() || CompositeOf(bi.type)
+                                           : bi.type->kind == TypeKind::Struct;
+    if (ok && CompositeOf(bi.type) && !base->Is<ast::Name>() && !base->Is<ast::Attribute>() &&
+        !base->Is<ast::Subscript>())
+      ok = false;
     if (!ok) {
       Error(Code::InvalidAssignTarget, target->range, "cannot assign to `" + Text(target) + "`");
       return;
@@ -445,7 +449,16 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
   ExprInfo target = CheckExpr(s.target.get());
   if (target.type->IsError() || value.type->IsError()) return;
   ExprInfo result;
-  if (target.type->IsTile() || value.type->IsTile()) {
+  if (CompositeOf(target.type) || (CompositeOf(value.type) && !target.type->IsTile())) {
+    // v += w, m *= s: the operator's rules; the result must keep the variable's type.
+    aug_ = &s;
+    result = CompositeBinary(s.target.get(), s.op, s.op_range, s.target.get(), target, s.value.get(), value);
+    aug_ = nullptr;
+    if (!result.type->IsError() && !out_.aug_call.count(&s)) {
+      Error(Code::InvalidAssignTarget, s.op_range, "`" + Text(s.target.get()) + "` cannot be updated in place this way");
+      return;
+    }
+  } else if (target.type->IsTile() || value.type->IsTile()) {
     using B = ast::BinaryOp;
     if (s.op != B::Add && s.op != B::Sub && s.op != B::Mul && s.op != B::Div && s.op != B::BitAnd &&
         s.op != B::BitOr && s.op != B::BitXor) {
@@ -479,7 +492,7 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
       local_prov_[sym] = Provenance{"`" + n->id + "` is assigned more than once (lines " + lines +
                                         "), so it is not a compile-time constant",
                                     sym->decl_range, true};
-  } else if (!target.type->IsScalar() && !target.type->IsTile()) {
+  } else if (!target.type->IsScalar() && !target.type->IsTile() && !CompositeOf(target.type)) {
     Error(Code::InvalidAssignTarget, s.target->range, "cannot update `" + Text(s.target.get()) + "`");
   } else if (const auto* sub = s.target->As<ast::Subscript>()) {
     const ExprInfo* bi = out_.Info(sub->value.get());

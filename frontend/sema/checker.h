@@ -24,6 +24,8 @@ class CallContext;
 
 // Whether an argument of type `t` fits a parameter pattern (error types fit anything).
 bool PatternMatches(ArgPattern p, const Type* t);
+// The CompositeOp a `wp.` builtin name stands for (check_composite.cpp), or -1.
+int CompositeFnIndex(const std::string& name);
 
 class Checker {
  public:
@@ -102,6 +104,29 @@ class Checker {
   ExprInfo CheckBoolOp(const ast::BoolOp& b);
   ExprInfo CheckIfExp(const ast::IfExp& e);
   ExprInfo CheckTuple(const ast::Tuple& t);
+  // Vector-like types (check_composite.cpp).
+ public:
+  int CompositeStruct(const Composite& c);  // the struct index, registered on first use
+  const Type* CompositeType(const Composite& c);
+  const Composite* CompositeOf(const Type* t) const;  // null unless a vector-like struct
+  ExprInfo CompositeCall(CompositeOp op, const ast::Expr* node, const std::string& fname, std::vector<CallArg>& args);
+  // A prelude builtin (prelude.cpp) called with these arguments; E0114-style errors when no
+  // overload takes them.
+  ExprInfo CallPrelude(const std::string& name, const ast::Expr* node, SourceRange callee_range,
+                       std::vector<CallArg>& args);
+  ExprInfo CallOverloads(int set, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg>& args);
+
+ private:
+  ExprInfo CompositeResult(const ast::Expr* node, CallInfo ci, const Type* type, const std::vector<ExprInfo>& operands);
+  bool CompositeScalarOperand(const ast::Expr* e, ExprInfo& info, ScalarType s, const std::string& what);
+  ExprInfo CompositeCtor(const ast::Call& c, const Type* t, std::vector<CallArg>& args);
+  ExprInfo CompositeAttribute(const ast::Attribute& a, const ExprInfo& base);
+  ExprInfo CompositeSubscript(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx,
+                              std::vector<ExprInfo>& infos);
+  ExprInfo CompositeUnary(const ast::Unary& u, const ExprInfo& v);
+  ExprInfo CompositeBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range, const ast::Expr* l,
+                           ExprInfo li, const ast::Expr* r, ExprInfo ri);
+  ExprInfo CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r);
   ExprInfo ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
                         const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);
   ExprInfo TileBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
@@ -112,7 +137,7 @@ class Checker {
   ExprInfo CheckCall(const ast::Call& c);
   ExprInfo CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRange callee_range,
                        std::vector<CallArg> args);
-  ExprInfo CallUserFunc(int index, const ast::Call& c, std::vector<CallArg> args);
+  ExprInfo CallUserFunc(int index, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg> args);
 
  private:
   const ast::Module& ast_;
@@ -120,7 +145,20 @@ class Checker {
   const CheckOptions& options_;
   CheckedModule& out_;
   TypeContext& types_;
-  const SourceFile* file() const { return ast_.file; }
+  const SourceFile* file() const {
+    if (decl_file_) return decl_file_;
+    return fn_ && fn_->prelude_file ? fn_->prelude_file : ast_.file;
+  }
+  // The prelude (prelude.cpp): its funcs are appended to CheckedModule::funcs before any body
+  // is checked (so no FunctionInfo moves while one is being checked) and declared by name.
+  void AddPrelude();
+  int PreludeSet(const std::string& name);  // index into CheckedModule::overloads, or -1
+  std::map<std::string, std::vector<int>> prelude_names_;
+  std::map<std::string, int> prelude_sets_;
+  std::set<int> in_place_sets_;  // overload sets whose calls store their result into argument 0
+  int prelude_snapshot_ = -1;
+  const SourceFile* decl_file_ = nullptr;
+  const ast::AugAssign* aug_ = nullptr;  // a composite `+=` being checked: its CallInfo key
 
   std::map<std::string, ModuleEntry> scope_;
   // The module scope each func/kernel saw when defined (constants in source order); funcs,

@@ -72,6 +72,7 @@ rt::ParamInfo CheckedModule::ToParamInfo(const LocalSymbol& p) const {
 rt::StructLayout CheckedModule::ToStructLayout(const StructInfo& s) const {
   rt::StructLayout l;
   l.name = s.name;
+  l.composite = s.composite;
   l.size = s.size;
   l.align = s.align;
   for (const FieldInfo& f : s.fields) l.fields.push_back({f.name, f.type->AsElem(), f.offset});

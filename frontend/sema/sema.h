@@ -51,8 +51,29 @@ struct ExprInfo {
 // A resolved call: a builtin (also tile arithmetic, element reads `t[i, j]` and casts, keyed
 // by their Binary/Unary/Subscript/Call node; `t += u` on tiles is keyed by the AugAssign's
 // target expression), a @wp.func, or a struct constructor.
+// The operations on Warp's vector-like values (support/composite.h), lowered component by
+// component (frontend/lower_to_ir/lower_composite.cpp). Operands are CallInfo::args.
+enum class CompositeOp : uint8_t {
+  Construct,   // the components of the arguments in order (scalars, or composites spliced)
+  Fill,        // every component args[0]
+  Component,   // args[0] at flat index `index`, or at runtime args[1] (vectors) / args[1], args[2]
+  Row,         // row args[1] (runtime) or `index` of matrix args[0], as a vector
+  Part,        // `count` components from `index`: a transform's p (vec3) and q (quat)
+  Add, Sub, Neg,
+  Scale,       // args[0] composite times args[1] scalar (either order in the source)
+  Divide,      // args[0] composite / args[1] scalar
+  MatMul,      // matrix * matrix, matrix * vector, vector * matrix
+  QuatMul,     // Hamilton product
+  TransformMul,
+  Equal, NotEqual,
+  Dot, Cross, Length, LengthSq, Normalize, Outer, Transpose, Trace, Diag, GetDiag,
+  CwMul, CwDiv, Min, Max, Abs,
+};
+
+std::string_view CompositeOpName(CompositeOp op);  // "construct", "dot", ...
+
 struct CallInfo {
-  enum class Kind : uint8_t { Builtin, UserFunc, StructCtor };
+  enum class Kind : uint8_t { Builtin, UserFunc, StructCtor, Composite };
   Kind kind = Kind::Builtin;
   const Builtin* builtin = nullptr;    // Kind::Builtin
   const Overload* overload = nullptr;  // Kind::Builtin: the overload chosen by the table
@@ -66,6 +87,9 @@ struct CallInfo {
   // filled in, e.g. offset zeros, storage 'register', dtype float32).
   std::vector<std::optional<ConstValue>> const_args;
   const Type* cast_target = nullptr;   // casts: the target scalar type
+  CompositeOp composite = CompositeOp::Construct;  // Kind::Composite
+  int64_t index = -1, count = 0;                    // Component, Row, Part
+  int updates_arg = -1;  // UserFunc: the argument the call's result is stored into (Warp's in-place builtins)
 };
 
 // A tile subscript that is not an element read, keyed by its Subscript node: a view (`t[i]`,
@@ -108,6 +132,7 @@ struct FieldInfo {
 
 struct StructInfo {
   std::string name;
+  Composite composite;  // Warp's vec/mat/quat/transform/spatial types, registered on first use
   const ast::ClassDef* def = nullptr;
   std::vector<FieldInfo> fields;
   uint32_t size = 0, align = 1;  // C layout
@@ -127,6 +152,11 @@ struct FunctionInfo {
   int tid_ndim = 0;              // how many values `wp.tid()` is unpacked into (0: unused)
   std::vector<int> called_funcs; // indices into CheckedModule::funcs
   bool has_errors = false;
+  // A prelude builtin (prelude.cpp): its source, and whether its signature has been resolved
+  // (on the first use of its name, so modules that use none register no vector types).
+  const SourceFile* prelude_file = nullptr;
+  bool declared = true;
+  bool is_prelude() const { return prelude_file != nullptr; }
   const LocalSymbol* Param(int i) const { return locals[i].get(); }
 };
 
@@ -146,6 +176,9 @@ class CheckedModule {
   std::vector<StructInfo> structs;
   std::vector<FunctionInfo> funcs;    // @wp.func, in source order
   std::vector<FunctionInfo> kernels;  // @wp.kernel, in source order
+  // The prelude's builtins by name: the funcs (indices into `funcs`) of one name, one per
+  // signature, tried in order (float32 before float64).
+  std::vector<std::vector<int>> overloads;
   std::vector<ModuleConstant> constants;  // final value of each module constant
 
   // Null for nodes that were never checked (host code, or code after a poisoned statement).
@@ -168,6 +201,8 @@ class CheckedModule {
   std::unordered_map<const ast::Expr*, CallInfo> call_info;
   std::unordered_map<const ast::Expr*, const LocalSymbol*> symbols;
   std::unordered_map<const ast::Expr*, TileAccess> tile_access;
+  // `v += w` and friends on vector-like values: the operation, keyed by the statement.
+  std::unordered_map<const ast::Stmt*, CallInfo> aug_call;
   const TileAccess* Access(const ast::Expr* subscript) const;
 };
 

@@ -19,7 +19,8 @@ class Printer {
       for (const FieldInfo& f : s.fields)
         os_ << "  " << f.name << ": " << TypeName(f.type) << " @" << f.offset << "\n";
     }
-    for (const FunctionInfo& f : m_.funcs) Function(f);
+    for (const FunctionInfo& f : m_.funcs)
+      if (!f.is_prelude()) Function(f);
     for (const FunctionInfo& k : m_.kernels) Function(k);
     return os_.str();
   }
@@ -159,6 +160,12 @@ class Printer {
           break;
         case CallInfo::Kind::UserFunc: os_ << " [func " << m_.funcs[c->func_index].name << "]"; break;
         case CallInfo::Kind::StructCtor: os_ << " [struct " << m_.structs[c->struct_index].name << "]"; break;
+        case CallInfo::Kind::Composite:
+          os_ << " [" << CompositeOpName(c->composite);
+          if (c->index >= 0) os_ << " index=" << c->index;
+          if (c->count > 0) os_ << " count=" << c->count;
+          os_ << "]";
+          break;
       }
     }
     if (const LocalSymbol* s = m_.Symbol(e)) {

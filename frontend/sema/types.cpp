@@ -51,6 +51,8 @@ std::string TypeName(const Type* t) {
         case CalleeKind::Builtin: return "builtin";
         case CalleeKind::UserFunc: return "function";
         case CalleeKind::Kernel: return "kernel";
+        case CalleeKind::Composite:
+        case CalleeKind::Overloads: return "builtin";
       }
       return "function";
     case TypeKind::Range: return "range";

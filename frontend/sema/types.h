@@ -39,7 +39,9 @@ enum class TypeKind : uint8_t {
 enum class ModuleId : uint8_t { Warp, Numpy };
 
 // What a Function-typed name calls.
-enum class CalleeKind : uint8_t { Builtin, UserFunc, Kernel };
+// Composite: a vector-math builtin typed by check_composite.cpp (index: its CompositeOp);
+// Overloads: a prelude builtin with one @wp.func per signature (index: CheckedModule::overloads).
+enum class CalleeKind : uint8_t { Builtin, UserFunc, Kernel, Composite, Overloads };
 struct Callee {
   CalleeKind kind = CalleeKind::Builtin;
   int index = -1;  // builtin: index into BuiltinTable(); func/kernel: index into CheckedModule

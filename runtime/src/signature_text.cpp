@@ -9,6 +9,18 @@
 
 namespace tilec::rt {
 
+StructLayout CompositeLayout(const Composite& c) {
+  StructLayout s;
+  s.name = CompositeName(c);
+  s.composite = c;
+  uint32_t es = static_cast<uint32_t>(ScalarSize(c.scalar));
+  for (int i = 0; i < c.length(); ++i) s.fields.push_back({CompositeFieldName(c, i), ElemType{c.scalar, -1}, i * es});
+  s.size = es * static_cast<uint32_t>(c.length());
+  s.align = es;
+  return s;
+}
+
+
 namespace {
 
 constexpr std::string_view kMagic = "tilec-module-signature";
@@ -163,6 +175,7 @@ ModuleSignature ParseSignature(std::string_view text) {
       r.Expect(4);
       StructLayout s;
       s.name = r.words()[1];
+      if (std::optional<Composite> c = CompositeFromName(s.name)) s.composite = *c;
       s.size = static_cast<uint32_t>(r.Int(2, 0, UINT32_MAX));
       s.align = static_cast<uint32_t>(r.Int(3, 1, 4096));
       for (;;) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "support/composite.h"
 #include "support/dtype.h"
 
 namespace tilec::rt {
@@ -29,10 +30,18 @@ struct StructField {
 
 struct StructLayout {
   std::string name;
+  // Warp's vector-like types (vec3f, mat33f, quatf, transformf, ...): their fields are the
+  // components in row-major order. Not serialized: the name determines it.
+  Composite composite;
   std::vector<StructField> fields;
   uint32_t size = 0;
   uint32_t align = 1;
 };
+
+// The layout of a vector-like type: its components as scalar fields named by
+// CompositeFieldName, packed (size = length * scalar size, aligned as the scalar), as Warp lays
+// them out. The checker builds the same layout.
+StructLayout CompositeLayout(const Composite& c);
 
 enum class ParamKind : uint8_t { Scalar, Array, Struct };
 

@@ -1,0 +1,457 @@
+// Warp's vector-like types in kernels (vec, mat, quat, transform, spatial): the struct each one
+// is, its constructors, component reads, operators and the generic vector-math builtins. The
+// result is a CallInfo of Kind::Composite that lowering expands component by component.
+#include <algorithm>
+
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+namespace {
+
+// Warp's names for the builtins typed here; the scalar rows of the same name (min, max, abs)
+// hand over when an argument is a composite.
+struct CompositeFn {
+  const char* name;
+  CompositeOp op;
+  int arity;
+};
+constexpr CompositeFn kFns[] = {
+    {"dot", CompositeOp::Dot, 2},        {"cross", CompositeOp::Cross, 2},
+    {"length", CompositeOp::Length, 1},  {"length_sq", CompositeOp::LengthSq, 1},
+    {"normalize", CompositeOp::Normalize, 1}, {"outer", CompositeOp::Outer, 2},
+    {"transpose", CompositeOp::Transpose, 1}, {"trace", CompositeOp::Trace, 1},
+    {"diag", CompositeOp::Diag, 1},      {"get_diag", CompositeOp::GetDiag, 1},
+    {"cw_mul", CompositeOp::CwMul, 2},   {"cw_div", CompositeOp::CwDiv, 2},
+    {"min", CompositeOp::Min, 2},        {"max", CompositeOp::Max, 2},
+    {"abs", CompositeOp::Abs, 1},        {"mul", CompositeOp::MatMul, 2},
+    {"add", CompositeOp::Add, 2},        {"sub", CompositeOp::Sub, 2},
+    {"neg", CompositeOp::Neg, 1},
+};
+
+// Six-vectors and 6x6 matrices are Warp's spatial types whatever they are called.
+Composite Canonical(Composite c) {
+  if (c.kind == CompositeKind::Vector && c.rows == 6) c.kind = CompositeKind::SpatialVector;
+  if (c.kind == CompositeKind::Matrix && c.rows == 6 && c.cols == 6) c.kind = CompositeKind::SpatialMatrix;
+  return c;
+}
+
+}  // namespace
+
+std::string_view CompositeOpName(CompositeOp op) {
+  switch (op) {
+    case CompositeOp::Construct: return "construct";
+    case CompositeOp::Fill: return "fill";
+    case CompositeOp::Component: return "component";
+    case CompositeOp::Row: return "row";
+    case CompositeOp::Part: return "part";
+    case CompositeOp::Add: return "add";
+    case CompositeOp::Sub: return "sub";
+    case CompositeOp::Neg: return "neg";
+    case CompositeOp::Scale: return "scale";
+    case CompositeOp::Divide: return "divide";
+    case CompositeOp::MatMul: return "matmul";
+    case CompositeOp::QuatMul: return "quat_mul";
+    case CompositeOp::TransformMul: return "transform_mul";
+    case CompositeOp::Equal: return "equal";
+    case CompositeOp::NotEqual: return "not_equal";
+    case CompositeOp::Dot: return "dot";
+    case CompositeOp::Cross: return "cross";
+    case CompositeOp::Length: return "length";
+    case CompositeOp::LengthSq: return "length_sq";
+    case CompositeOp::Normalize: return "normalize";
+    case CompositeOp::Outer: return "outer";
+    case CompositeOp::Transpose: return "transpose";
+    case CompositeOp::Trace: return "trace";
+    case CompositeOp::Diag: return "diag";
+    case CompositeOp::GetDiag: return "get_diag";
+    case CompositeOp::CwMul: return "cw_mul";
+    case CompositeOp::CwDiv: return "cw_div";
+    case CompositeOp::Min: return "min";
+    case CompositeOp::Max: return "max";
+    case CompositeOp::Abs: return "abs";
+  }
+  return "?";
+}
+
+int CompositeFnIndex(const std::string& name) {
+  for (const CompositeFn& f : kFns)
+    if (name == f.name) return int(f.op);
+  return -1;
+}
+
+int Checker::CompositeStruct(const Composite& raw) {
+  Composite c = Canonical(raw);
+  for (size_t i = 0; i < out_.structs.size(); ++i)
+    if (out_.structs[i].composite == c) return int(i);
+  int index = int(out_.structs.size());
+  StructInfo si;
+  si.name = CompositeName(c);
+  si.composite = c;
+  uint32_t es = uint32_t(ScalarSize(c.scalar));
+  for (int i = 0; i < c.length(); ++i) {
+    FieldInfo f;
+    f.name = CompositeFieldName(c, i);
+    f.type = types_.Scalar(c.scalar);
+    f.offset = uint32_t(i) * es;
+    f.size = f.align = es;
+    si.fields.push_back(f);
+  }
+  si.size = es * uint32_t(c.length());
+  si.align = es;
+  out_.structs.push_back(std::move(si));
+  types_.SetStructName(index, out_.structs[index].name);
+  return index;
+}
+
+const Type* Checker::CompositeType(const Composite& c) {
+  int index = CompositeStruct(c);
+  return types_.Struct(index, out_.structs[index].name);
+}
+
+const Composite* Checker::CompositeOf(const Type* t) const {
+  if (!t || t->kind != TypeKind::Struct) return nullptr;
+  const Composite& c = out_.structs[t->struct_index].composite;
+  return c.valid() ? &c : nullptr;
+}
+
+ExprInfo Checker::CompositeResult(const ast::Expr* node, CallInfo ci, const Type* type,
+                                  const std::vector<ExprInfo>& operands) {
+  ci.kind = CallInfo::Kind::Composite;
+  if (aug_) out_.aug_call[aug_] = std::move(ci);
+  else out_.call_info[node] = std::move(ci);
+  ExprInfo r;
+  r.type = type;
+  for (const ExprInfo& o : operands) r.uniform &= o.uniform;
+  r.provenance = Provenance{"`" + Text(node) + "` is computed at run time", node->range, true};
+  return r;
+}
+
+// A scalar operand of a composite operation: a weak literal takes the component type, a typed
+// scalar must already have it (Warp does not convert implicitly either).
+bool Checker::CompositeScalarOperand(const ast::Expr* e, ExprInfo& info, ScalarType s, const std::string& what) {
+  if (!info.type->IsScalar()) return false;
+  const Type* want = types_.Scalar(s);
+  if (info.type == want) return true;
+  if (info.weak && Convert(e, info, want)) return true;
+  Error(Code::OperandTypeMismatch, e->range,
+        what + " needs a `" + std::string(ScalarName(s)) + "` scalar, found `" + TypeName(info.type) +
+            "`; convert it explicitly, e.g. `wp." + std::string(ScalarName(s)) + "(...)`");
+  return false;
+}
+
+ExprInfo Checker::CompositeCtor(const ast::Call& c, const Type* t, std::vector<CallArg>& args) {
+  const Composite& k = *CompositeOf(t);
+  std::string name = "`" + TypeName(t) + "`";
+  for (const CallArg& a : args)
+    if (!a.keyword.empty()) {
+      Error(Code::UnknownKeyword, a.name_range, name + " takes its components positionally");
+      return Poison();
+    }
+  CallInfo ci;
+  std::vector<ExprInfo> infos;
+  for (CallArg& a : args) {
+    ci.args.push_back(a.expr);
+    infos.push_back(a.info);
+  }
+  if (args.empty()) return CompositeResult(&c, ci, t, infos);
+  ScalarType s = k.scalar;
+  // Constructors convert their numbers (wp.vec3(1, 2, 3), wp.vec3f(wp.float64(x))): lowering
+  // casts typed ones; a literal takes the component type here, so it is never rounded twice.
+  auto convert_scalar = [&](CallArg& a) {
+    if (!a.info.type->IsNumeric() && !a.info.weak) return false;
+    if (a.info.weak) Convert(a.expr, a.info, types_.Scalar(s));
+    return true;
+  };
+  if (args.size() == 1 && args[0].info.type->IsScalar()) {
+    if (!convert_scalar(args[0])) {
+      Error(Code::CompositeArgs, args[0].range, name + " takes numbers, found `" + TypeName(args[0].info.type) + "`");
+      return Poison();
+    }
+    ci.composite = k.length() == 1 ? CompositeOp::Construct : CompositeOp::Fill;
+    return CompositeResult(&c, ci, t, infos);
+  }
+  int total = 0;
+  for (CallArg& a : args) {
+    if (const Composite* ak = CompositeOf(a.info.type)) {
+      if (k.is_matrix() && args.size() > 1) {
+        Error(Code::CompositeArgs, a.range,
+              name + " takes its components as scalars (Warp builds matrices from vectors with "
+                     "`wp.matrix_from_rows` or `wp.matrix_from_cols`)");
+        return Poison();
+      }
+      total += ak->length();
+    } else if (a.info.type->IsScalar() && convert_scalar(a)) {
+      total += 1;
+    } else {
+      Error(Code::CompositeArgs, a.range, name + " takes numbers or vectors, found `" + TypeName(a.info.type) + "`");
+      return Poison();
+    }
+  }
+  if (total != k.length()) {
+    Error(Code::CompositeArgs, c.range,
+          name + " has " + std::to_string(k.length()) + " components but the arguments give " +
+              std::to_string(total));
+    return Poison();
+  }
+  ci.composite = CompositeOp::Construct;
+  return CompositeResult(&c, ci, t, infos);
+}
+
+ExprInfo Checker::CompositeAttribute(const ast::Attribute& a, const ExprInfo& base) {
+  const Composite& k = *CompositeOf(base.type);
+  CallInfo ci;
+  ci.args = {a.value.get()};
+  if (k.kind == CompositeKind::Transform && (a.attr == "p" || a.attr == "q")) {
+    ci.composite = CompositeOp::Part;
+    ci.index = a.attr == "p" ? 0 : 3;
+    ci.count = a.attr == "p" ? 3 : 4;
+    const Type* t = a.attr == "p" ? CompositeType(Composite::Vector(3, k.scalar)) : CompositeType(Composite::Quat(k.scalar));
+    return CompositeResult(&a, ci, t, {base});
+  }
+  int i = a.attr.size() == 1 ? SwizzleIndex(a.attr[0]) : -1;
+  bool xyzw = (k.kind == CompositeKind::Vector && k.rows <= 4) || k.kind == CompositeKind::Quaternion;
+  if (i < 0 || !xyzw || i >= k.length()) {
+    Error(Code::UnknownAttribute, a.attr_range,
+          "`" + TypeName(base.type) + "` has no attribute `" + a.attr + "`" +
+              (k.kind == CompositeKind::Transform ? " (expected `p` or `q`)"
+               : xyzw ? " (expected one of `" + std::string("xyzw").substr(0, size_t(k.length())) + "`)"
+                      : " (index its components, e.g. `v[0]`)"));
+    return Poison();
+  }
+  ci.composite = CompositeOp::Component;
+  ci.index = i;
+  return CompositeResult(&a, ci, types_.Scalar(k.scalar), {base});
+}
+
+ExprInfo Checker::CompositeSubscript(const ast::Subscript& s, const ExprInfo& base,
+                                     const std::vector<const ast::Expr*>& idx, std::vector<ExprInfo>& infos) {
+  const Composite& k = *CompositeOf(base.type);
+  std::string tname = "`" + TypeName(base.type) + "`";
+  int want = k.is_matrix() ? 2 : 1;
+  if (int(idx.size()) > want || idx.empty()) {
+    Error(Code::BadIndex, s.index->range,
+          tname + " takes " + (k.is_matrix() ? "one or two indices (`m[i]` a row, `m[i, j]` an element)" : "one index"));
+    return Poison();
+  }
+  std::vector<int64_t> consts;
+  bool all_const = true;
+  for (size_t d = 0; d < idx.size(); ++d) {
+    ExprInfo& ii = infos[d];
+    if (!ii.type->IsInt() && !Convert(idx[d], ii, types_.Int32())) {
+      Error(Code::BadIndex, idx[d]->range, "a component index must be an integer, found `" + TypeName(ii.type) + "`");
+      return Poison();
+    }
+    int64_t extent = k.is_matrix() ? (d == 0 ? k.rows : k.cols) : k.length();
+    if (ii.value) {
+      int64_t v = ii.value->AsInt();
+      if (v < -extent || v >= extent) {
+        Error(Code::BadIndex, idx[d]->range,
+              "index " + std::to_string(v) + " is out of range for " + tname + " (" + std::to_string(extent) +
+                  (d == 0 && k.is_matrix() ? " rows)" : k.is_matrix() ? " columns)" : " components)"));
+        return Poison();
+      }
+      consts.push_back(v < 0 ? v + extent : v);
+    } else {
+      all_const = false;
+    }
+  }
+  CallInfo ci;
+  ci.args = {s.value.get()};
+  std::vector<ExprInfo> ops = {base};
+  for (size_t d = 0; d < idx.size(); ++d) ops.push_back(infos[d]);
+  bool row = k.is_matrix() && idx.size() == 1;
+  ci.composite = row ? CompositeOp::Row : CompositeOp::Component;
+  if (all_const) {
+    ci.index = row ? consts[0] : (k.is_matrix() ? consts[0] * k.cols + consts[1] : consts[0]);
+  } else {
+    for (const ast::Expr* e : idx) ci.args.push_back(e);
+  }
+  const Type* t = row ? CompositeType(Composite::Vector(k.cols, k.scalar)) : types_.Scalar(k.scalar);
+  return CompositeResult(&s, ci, t, ops);
+}
+
+ExprInfo Checker::CompositeUnary(const ast::Unary& u, const ExprInfo& v) {
+  if (u.op == ast::UnaryOp::Pos) return v;
+  if (u.op != ast::UnaryOp::Neg) {
+    Error(Code::InvalidOperand, u.range,
+          std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `" + TypeName(v.type) + "`");
+    return Poison();
+  }
+  CallInfo ci;
+  ci.composite = CompositeOp::Neg;
+  ci.args = {u.operand.get()};
+  return CompositeResult(&u, ci, v.type, {v});
+}
+
+ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range, const ast::Expr* l,
+                                  ExprInfo li, const ast::Expr* r, ExprInfo ri) {
+  const Composite* lk = CompositeOf(li.type);
+  const Composite* rk = CompositeOf(ri.type);
+  std::string sp = ast::Spelling(op);
+  auto undefined = [&]() {
+    Error(Code::InvalidOperand, op_range,
+          "`" + sp + "` is not defined for `" + TypeName(li.type) + "` and `" + TypeName(ri.type) + "`");
+    return Poison();
+  };
+  CallInfo ci;
+  if ((op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub) && lk && rk) {
+    if (li.type != ri.type) return undefined();
+    ci.composite = op == ast::BinaryOp::Add ? CompositeOp::Add : CompositeOp::Sub;
+    ci.args = {l, r};
+    return CompositeResult(node, ci, li.type, {li, ri});
+  }
+  if (op == ast::BinaryOp::Mul && lk && rk) {
+    if (lk->scalar != rk->scalar) return undefined();
+    if (lk->kind == CompositeKind::Quaternion && rk->kind == CompositeKind::Quaternion) {
+      ci.composite = CompositeOp::QuatMul;
+      ci.args = {l, r};
+      return CompositeResult(node, ci, li.type, {li, ri});
+    }
+    if (lk->kind == CompositeKind::Transform && rk->kind == CompositeKind::Transform) {
+      // Warp's transform product is transform_multiply, a prelude function.
+      std::vector<CallArg> args = {{l, li, "", l->range, {}}, {r, ri, "", r->range, {}}};
+      return CallPrelude("transform_multiply", node, op_range, args);
+    }
+    const Type* t = nullptr;
+    if (lk->is_matrix() && rk->is_matrix() && lk->cols == rk->rows)
+      t = CompositeType(Composite::Matrix(lk->rows, rk->cols, lk->scalar));
+    else if (lk->is_matrix() && rk->is_vector_like() && lk->cols == rk->length())
+      t = CompositeType(Composite::Vector(lk->rows, lk->scalar));
+    else if (lk->is_vector_like() && rk->is_matrix() && lk->length() == rk->rows)
+      t = CompositeType(Composite::Vector(rk->cols, lk->scalar));
+    if (!t) return undefined();
+    ci.composite = CompositeOp::MatMul;
+    ci.args = {l, r};
+    return CompositeResult(node, ci, t, {li, ri});
+  }
+  if ((op == ast::BinaryOp::Mul && (lk || rk)) || (op == ast::BinaryOp::Div && lk && !rk)) {
+    bool comp_left = lk != nullptr;
+    const ast::Expr* ce = comp_left ? l : r;
+    const ast::Expr* se = comp_left ? r : l;
+    ExprInfo& cinfo = comp_left ? li : ri;
+    ExprInfo& sinfo = comp_left ? ri : li;
+    if (!sinfo.type->IsScalar()) return undefined();
+    if (!CompositeScalarOperand(se, sinfo, (lk ? lk : rk)->scalar, "`" + sp + "` with `" + TypeName(cinfo.type) + "`"))
+      return Poison();
+    ci.composite = op == ast::BinaryOp::Mul ? CompositeOp::Scale : CompositeOp::Divide;
+    ci.args = {ce, se};
+    return CompositeResult(node, ci, cinfo.type, {cinfo, sinfo});
+  }
+  return undefined();
+}
+
+ExprInfo Checker::CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r) {
+  if (c.ops.size() != 1 || (c.ops[0] != ast::CmpOp::Eq && c.ops[0] != ast::CmpOp::NotEq) || l.type != r.type) {
+    Error(Code::InvalidOperand, c.range,
+          "only `==` and `!=` compare `" + TypeName(l.type) + "` values, and only with the same type (found `" +
+              TypeName(r.type) + "`)");
+    return Poison();
+  }
+  CallInfo ci;
+  ci.composite = c.ops[0] == ast::CmpOp::Eq ? CompositeOp::Equal : CompositeOp::NotEqual;
+  ci.args = {c.left.get(), c.comparators[0].get()};
+  return CompositeResult(&c, ci, types_.Bool(), {l, r});
+}
+
+ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std::string& fname,
+                                std::vector<CallArg>& args) {
+  int arity = 0;
+  for (const CompositeFn& f : kFns)
+    if (f.op == op) arity = f.arity;
+  std::string bname = "`wp." + fname + "`";
+  if (int(args.size()) != arity) {
+    Error(Code::CompositeArgs, node->range,
+          bname + " takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", got " +
+              std::to_string(args.size()));
+    return Poison();
+  }
+  for (const CallArg& a : args)
+    if (!a.keyword.empty()) {
+      Error(Code::UnknownKeyword, a.name_range, bname + " takes its arguments positionally");
+      return Poison();
+    }
+  std::vector<ExprInfo> infos;
+  CallInfo ci;
+  ci.composite = op;
+  for (CallArg& a : args) {
+    infos.push_back(a.info);
+    ci.args.push_back(a.expr);
+  }
+  const Composite* a = CompositeOf(args[0].info.type);
+  const Composite* b = arity > 1 ? CompositeOf(args[1].info.type) : nullptr;
+  auto bad = [&](const std::string& what) {
+    std::string found;
+    for (size_t i = 0; i < args.size(); ++i) found += (i ? "`, `" : "") + TypeName(args[i].info.type);
+    Error(Code::CompositeArgs, node->range, bname + " takes " + what + ", found `" + found + "`");
+    return Poison();
+  };
+  bool same = a && (arity == 1 || args[0].info.type == args[1].info.type);
+  switch (op) {
+    case CompositeOp::Dot:
+      if (!same || !a->is_vector_like()) return bad("two vectors of one type");
+      return CompositeResult(node, ci, types_.Scalar(a->scalar), infos);
+    case CompositeOp::Cross:
+      if (!same || a->kind != CompositeKind::Vector || a->rows != 3) return bad("two 3-vectors of one type");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::Length:
+    case CompositeOp::LengthSq:
+      if (!a || !a->is_vector_like() || (op == CompositeOp::Length && !IsFloat(a->scalar)))
+        return bad(op == CompositeOp::Length ? "a floating-point vector" : "a vector");
+      return CompositeResult(node, ci, types_.Scalar(a->scalar), infos);
+    case CompositeOp::Normalize:
+      if (!a || !a->is_vector_like() || !IsFloat(a->scalar)) return bad("a floating-point vector or quaternion");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::Outer:
+      if (!a || !b || !a->is_vector_like() || !b->is_vector_like() || a->scalar != b->scalar)
+        return bad("two vectors of one scalar type");
+      return CompositeResult(node, ci, CompositeType(Composite::Matrix(a->length(), b->length(), a->scalar)), infos);
+    case CompositeOp::Transpose:
+      if (!a || !a->is_matrix()) return bad("a matrix");
+      return CompositeResult(node, ci, CompositeType(Composite::Matrix(a->cols, a->rows, a->scalar)), infos);
+    case CompositeOp::Trace:
+    case CompositeOp::GetDiag:
+      if (!a || !a->is_matrix() || a->rows != a->cols) return bad("a square matrix");
+      return CompositeResult(node, ci,
+                             op == CompositeOp::Trace ? types_.Scalar(a->scalar)
+                                                      : CompositeType(Composite::Vector(a->rows, a->scalar)),
+                             infos);
+    case CompositeOp::Diag:
+      if (!a || a->kind != CompositeKind::Vector && a->kind != CompositeKind::SpatialVector) return bad("a vector");
+      return CompositeResult(node, ci, CompositeType(Composite::Matrix(a->length(), a->length(), a->scalar)), infos);
+    case CompositeOp::CwMul:
+    case CompositeOp::CwDiv:
+    case CompositeOp::Min:
+    case CompositeOp::Max:
+    case CompositeOp::Add:
+    case CompositeOp::Sub:
+      if (!same) return bad("two values of one vector or matrix type");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::Abs:
+    case CompositeOp::Neg:
+      if (!a) return bad("a vector or matrix");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::MatMul: {
+      // wp.mul(a, b): the `*` operator's rules.
+      return CompositeBinary(node, ast::BinaryOp::Mul, node->range, args[0].expr, args[0].info, args[1].expr,
+                             args[1].info);
+    }
+    case CompositeOp::Construct:
+    case CompositeOp::Fill:
+    case CompositeOp::Component:
+    case CompositeOp::Row:
+    case CompositeOp::Part:
+    case CompositeOp::Scale:
+    case CompositeOp::Divide:
+    case CompositeOp::QuatMul:
+    case CompositeOp::TransformMul:
+    case CompositeOp::Equal:
+    case CompositeOp::NotEqual:
+      break;
+  }
+  return bad("arguments it accepts");
+}
+
+}  // namespace tilec::sema

@@ -1,0 +1,216 @@
+// The prelude: Warp's vector-math builtins that are algorithms rather than component-wise
+// operations (quaternions, transforms, decompositions, geometry), written in the Tile language
+// in prelude/vecmath.tile. It is instantiated once per float type by naming its placeholder
+// types, parsed once per process, and its functions join every module as overloaded builtins,
+// declared when a kernel first names them and checked when first called.
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <sstream>
+
+#include "frontend/parse/parse.h"
+#include "frontend/sema/checker.h"
+
+namespace tilec::sema {
+
+using diag::Code;
+
+namespace {
+
+#include "prelude_text.inc"
+
+struct Instance {
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ast::Module> module;
+};
+
+// The placeholder type names of vecmath.tile and what they become for one scalar type.
+std::string Substitute(const std::string& text, ScalarType s) {
+  auto name = [&](const char* placeholder) -> std::string {
+    std::string p = placeholder;
+    if (p == "Scalar") return "wp." + std::string(ScalarName(s));
+    static const std::pair<const char*, Composite (*)(ScalarType)> kFixed[] = {
+        {"Quat", Composite::Quat}, {"Transform", Composite::Transform},
+        {"SpatialVector", Composite::SpatialVector}, {"SpatialMatrix", Composite::SpatialMatrix}};
+    for (const auto& [n, make] : kFixed)
+      if (p == n) return "wp." + CompositeName(make(s));
+    if (p.size() == 4 && p.rfind("Vec", 0) == 0 && p[3] >= '2' && p[3] <= '4')
+      return "wp." + CompositeName(Composite::Vector(p[3] - '0', s));
+    if (p.size() == 5 && p.rfind("Mat", 0) == 0 && p[3] == p[4] && p[3] >= '2' && p[3] <= '4')
+      return "wp." + CompositeName(Composite::Matrix(p[3] - '0', p[4] - '0', s));
+    return "";
+  };
+  std::string out;
+  out.reserve(text.size() + text.size() / 4);
+  for (size_t i = 0; i < text.size();) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (std::isalpha(c) || c == '_') {
+      size_t j = i;
+      while (j < text.size() && (std::isalnum(static_cast<unsigned char>(text[j])) || text[j] == '_')) ++j;
+      std::string word = text.substr(i, j - i);
+      std::string repl = (i > 0 && text[i - 1] == '.') ? "" : name(word.c_str());
+      out += repl.empty() ? word : repl;
+      i = j;
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
+const std::vector<Instance>& Instances() {
+  static const std::vector<Instance> kInstances = [] {
+    std::vector<Instance> v;
+    for (ScalarType s : {ScalarType::Float32, ScalarType::Float64}) {
+      Instance in;
+      in.file = std::make_unique<SourceFile>("<prelude:" + std::string(ScalarName(s)) + ">",
+                                             Substitute(kPreludeText, s));
+      diag::DiagnosticEngine diags;
+      in.module = parse::ParseFile(*in.file, diags);
+      if (diags.error_count() > 0) {
+        // A broken prelude is a bug of tilec itself, never of the user's program.
+        std::ostringstream os;
+        diags.Render(os);
+        std::fprintf(stderr, "internal error: the vector-math prelude does not parse:\n%s", os.str().c_str());
+        std::abort();
+      }
+      v.push_back(std::move(in));
+    }
+    return v;
+  }();
+  return kInstances;
+}
+
+}  // namespace
+
+void Checker::AddPrelude() {
+  std::map<std::string, ModuleEntry> scope;
+  scope["wp"] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Warp, {}};
+  snapshots_.push_back(std::move(scope));
+  prelude_snapshot_ = int(snapshots_.size()) - 1;
+  for (const Instance& in : Instances()) {
+    for (const ast::StmtPtr& sp : in.module->body) {
+      const auto* fd = sp->As<ast::FunctionDef>();
+      if (!fd) continue;
+      prelude_names_[fd->name].push_back(int(out_.funcs.size()));
+      out_.funcs.emplace_back();
+      FunctionInfo& fn = out_.funcs.back();
+      fn.name = fd->name;
+      fn.def = fd;
+      fn.prelude_file = in.file.get();
+      fn.declared = false;
+      func_snapshot_.push_back(prelude_snapshot_);
+    }
+  }
+}
+
+// Warp's builtins that update their first argument in place, and the prelude helpers that
+// return the updated value instead.
+const std::map<std::string, std::string>& InPlacePrelude() {
+  static const std::map<std::string, std::string> kInPlace = {
+      {"transform_set_translation", "_transform_set_translation"},
+      {"transform_set_rotation", "_transform_set_rotation"},
+  };
+  return kInPlace;
+}
+
+int Checker::PreludeSet(const std::string& public_name) {
+  std::string name = public_name;
+  bool in_place = false;
+  if (auto ip = InPlacePrelude().find(public_name); ip != InPlacePrelude().end()) {
+    name = ip->second;
+    in_place = true;
+  } else if (name.empty() || name[0] == '_') {
+    return -1;
+  }
+  if (auto it = prelude_sets_.find(name); it != prelude_sets_.end()) return it->second;
+  auto it = prelude_names_.find(name);
+  if (it == prelude_names_.end()) return -1;
+  if (in_place) in_place_sets_.insert(int(out_.overloads.size()));
+  int set = int(out_.overloads.size());
+  out_.overloads.push_back(it->second);
+  prelude_sets_[name] = set;
+  for (int index : it->second) {
+    FunctionInfo& fn = out_.funcs[index];
+    const SourceFile* saved_decl = decl_file_;
+    const auto* saved_snapshot = snapshot_;
+    FunctionInfo* saved_fn = fn_;
+    auto saved_locals = std::move(locals_);
+    locals_.clear();
+    fn_ = nullptr;
+    decl_file_ = fn.prelude_file;
+    snapshot_ = &snapshots_[prelude_snapshot_];
+    DeclareFunction(fn, *fn.def, false);
+    fn.declared = true;
+    decl_file_ = saved_decl;
+    snapshot_ = saved_snapshot;
+    fn_ = saved_fn;
+    locals_ = std::move(saved_locals);
+  }
+  return set;
+}
+
+ExprInfo Checker::CallPrelude(const std::string& name, const ast::Expr* node, SourceRange callee_range,
+                              std::vector<CallArg>& args) {
+  int set = PreludeSet(name);
+  if (set < 0) {
+    Error(Code::InvalidOperand, callee_range, "`" + Text(node) + "` is not defined");
+    return Poison();
+  }
+  return CallOverloads(set, node, callee_range, args);
+}
+
+ExprInfo Checker::CallOverloads(int set, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg>& args) {
+  const std::vector<int>& cands = out_.overloads[set];
+  for (int index : cands) {
+    const FunctionInfo& f = out_.funcs[index];
+    if (int(args.size()) > f.num_params) continue;
+    bool ok = true;
+    for (size_t i = 0; i < args.size() && ok; ++i) {
+      int p = int(i);
+      if (!args[i].keyword.empty()) {
+        p = -1;
+        for (int k = 0; k < f.num_params; ++k)
+          if (f.Param(k)->name == args[i].keyword) p = k;
+        if (p < 0) { ok = false; break; }
+      }
+      const Type* pt = f.Param(p)->type;
+      const ExprInfo& ai = args[i].info;
+      ok = ai.type == pt || (ai.weak && Convertible(ai, pt));
+    }
+    for (int k = int(args.size()); ok && k < f.num_params; ++k) {
+      bool given = false;
+      for (const CallArg& a : args) given |= a.keyword == f.Param(k)->name;
+      ok = given || f.def->params[k].default_value != nullptr;
+    }
+    if (!ok) continue;
+    ExprInfo r = CallUserFunc(index, node, callee_range, std::move(args));
+    if (in_place_sets_.count(set) && !r.type->IsError()) {
+      // The helper's result is stored back into the first argument, as Warp updates it.
+      const ast::Expr* dst = out_.call_info[node].args[0];
+      if (!dst || !(dst->Is<ast::Name>() || dst->Is<ast::Attribute>() || dst->Is<ast::Subscript>())) {
+        Error(Code::InPlaceTargetNotVariable, dst ? dst->range : callee_range,
+              "`wp." + std::string(out_.funcs[index].name.substr(1)) + "` updates its first argument, so it must be a variable");
+        return Poison();
+      }
+      out_.call_info[node].updates_arg = 0;
+      r.type = types_.Void();
+    }
+    return r;
+  }
+  const std::string& name = out_.funcs[cands[0]].name;
+  std::string found;
+  for (size_t i = 0; i < args.size(); ++i)
+    found += (i ? ", " : "") + (args[i].keyword.empty() ? "" : args[i].keyword + "=") + TypeName(args[i].info.type);
+  std::string takes;
+  for (int index : cands) {
+    const FunctionInfo& f = out_.funcs[index];
+    std::string sig;
+    for (int k = 0; k < f.num_params; ++k) sig += (k ? ", " : "") + f.Param(k)->name + ": " + TypeName(f.Param(k)->type);
+    takes += "\n  wp." + name + "(" + sig + ")";
+  }
+  Error(Code::CompositeArgs, callee_range, "no signature of `wp." + name + "` takes (" + found + "); it takes:" + takes);
+  return Poison();
+}
+
+}  // namespace tilec::sema
