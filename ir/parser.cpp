@@ -394,6 +394,8 @@ class Parser {
         return FailAt(Code::IrRedefinition, nb, pos_, "struct `" + name + "` is defined twice");
     StructDef def;
     def.name = name;
+    // Vector-like types are known by their names (vec3f, mat33d, ...), as in the signature.
+    if (std::optional<Composite> c = CompositeFromName(name)) def.composite = *c;
     std::vector<std::pair<int64_t, size_t>> offsets;  // as written, and where
     if (!Expect("{", "after the struct name")) return false;
     if (!Eat("}")) {

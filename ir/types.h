@@ -73,10 +73,10 @@ struct StructField {
 
 struct StructDef {
   std::string name;
-  Composite composite;  // vec3f, mat33f, ...: fields are the components, row-major
   std::vector<StructField> fields;
   uint32_t size = 0;
   uint32_t align = 1;
+  Composite composite;  // vec3f, mat33f, ...: fields are the components, row-major
 };
 
 // Computes offsets, size and alignment of `structs[index]` with C's natural layout (fields

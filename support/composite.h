@@ -27,8 +27,13 @@ struct Composite {
   size_t size_bytes() const { return size_t(length()) * ScalarSize(scalar); }
   bool operator==(const Composite&) const = default;
 
-  static Composite Vector(int n, ScalarType s) { return {CompositeKind::Vector, n, 1, s}; }
-  static Composite Matrix(int r, int c, ScalarType s) { return {CompositeKind::Matrix, r, c, s}; }
+  // Six-vectors and 6x6 matrices are Warp's spatial types whatever they are called.
+  static Composite Vector(int n, ScalarType s) {
+    return {n == 6 ? CompositeKind::SpatialVector : CompositeKind::Vector, n, 1, s};
+  }
+  static Composite Matrix(int r, int c, ScalarType s) {
+    return {r == 6 && c == 6 ? CompositeKind::SpatialMatrix : CompositeKind::Matrix, r, c, s};
+  }
   static Composite Quat(ScalarType s) { return {CompositeKind::Quaternion, 4, 1, s}; }
   static Composite Transform(ScalarType s) { return {CompositeKind::Transform, 7, 1, s}; }
   static Composite SpatialVector(ScalarType s) { return {CompositeKind::SpatialVector, 6, 1, s}; }

@@ -153,11 +153,17 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     std::vector<ir::Value*> args;
     for (const ast::Expr* a : ci.args) args.push_back(a ? Expr(a) : nullptr);
     ir::Value* r = InlineFunc(ci.func_index, args);
-    if (r && ci.updates_arg >= 0) {
+    if (ci.updates_arg >= 0) {
+      // Warp's in-place builtins: the helper returns the updated argument (and, for those
+      // that also yield a value, a tuple of it and the value).
+      bool pair = !r && last_tuple_.size() == 2;
       Binding nb;
-      nb.value = r;
-      LowerAssign(ci.args[size_t(ci.updates_arg)], nullptr, nb);
-      return nullptr;
+      nb.value = pair ? last_tuple_[0] : r;
+      ir::Value* value = pair ? last_tuple_[1] : nullptr;
+      // Warp updates a variable; given anything else it updates a copy, which is dropped.
+      const ast::Expr* dst = ci.args[size_t(ci.updates_arg)];
+      if (nb.value && dst && dst->Is<ast::Name>()) LowerAssign(dst, nullptr, nb);
+      return value;
     }
     return r ? r : b_.ConstInt(ScalarType::Int32, 0);
   }

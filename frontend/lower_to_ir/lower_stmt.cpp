@@ -169,6 +169,49 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
       else if (cm_.Call(t)) target(sub->value.get());  // v[i] = s rebinds v
     }
   };
+  // Calls anywhere in an expression that store into an argument (`x = wp.randf(state)`
+  // rebinds `state`).
+  std::function<void(const ast::Expr*)> updates = [&](const ast::Expr* e) {
+    if (!e) return;
+    if (const auto* c = e->As<ast::Call>()) {
+      const sema::CallInfo* ci = cm_.Call(c);
+      if (ci && ci->updates_arg >= 0 && ci->args[size_t(ci->updates_arg)] &&
+          ci->args[size_t(ci->updates_arg)]->Is<ast::Name>())
+        target(ci->args[size_t(ci->updates_arg)]);
+      for (auto& a : c->args) updates(a.get());
+      for (auto& k : c->keywords) updates(k.value.get());
+    } else if (const auto* b = e->As<ast::Binary>()) {
+      updates(b->lhs.get());
+      updates(b->rhs.get());
+    } else if (const auto* u = e->As<ast::Unary>()) {
+      updates(u->operand.get());
+    } else if (const auto* bo = e->As<ast::BoolOp>()) {
+      for (auto& v : bo->values) updates(v.get());
+    } else if (const auto* cm = e->As<ast::Compare>()) {
+      updates(cm->left.get());
+      for (auto& v : cm->comparators) updates(v.get());
+    } else if (const auto* ie = e->As<ast::IfExp>()) {
+      updates(ie->cond.get());
+      updates(ie->then_value.get());
+      updates(ie->else_value.get());
+    } else if (const auto* sub = e->As<ast::Subscript>()) {
+      updates(sub->value.get());
+      updates(sub->index.get());
+    } else if (const auto* at = e->As<ast::Attribute>()) {
+      updates(at->value.get());
+    } else if (const auto* tu = e->As<ast::Tuple>()) {
+      for (auto& v : tu->elts) updates(v.get());
+    }
+  };
+  for (const ast::StmtPtr& s : body) {
+    if (const auto* a = s->As<ast::Assign>()) updates(a->value.get());
+    else if (const auto* a = s->As<ast::AugAssign>()) updates(a->value.get());
+    else if (const auto* a = s->As<ast::AnnAssign>()) updates(a->value.get());
+    else if (const auto* x = s->As<ast::ExprStmt>()) updates(x->value.get());
+    else if (const auto* r = s->As<ast::Return>()) updates(r->value.get());
+    else if (const auto* i = s->As<ast::If>()) updates(i->cond.get());
+    else if (const auto* w = s->As<ast::While>()) updates(w->cond.get());
+  }
   for (const ast::StmtPtr& s : body) {
     if (const auto* a = s->As<ast::Assign>()) for (auto& t : a->targets) target(t.get());
     else if (const auto* a = s->As<ast::AugAssign>()) target(a->target.get());
@@ -176,7 +219,6 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
     else if (const auto* x = s->As<ast::ExprStmt>()) {
       // A call that updates tiles in place (its row's `updates`) rebinds the variables they name.
       const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
-      if (ci && ci->updates_arg >= 0) target(ci->args[size_t(ci->updates_arg)]);
       if (ci && ci->builtin && ci->overload)
         for (sema::Param p : ci->builtin->lower.updates) {
           int k = ci->overload->Index(p);

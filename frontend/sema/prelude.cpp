@@ -76,6 +76,19 @@ const std::vector<Instance>& Instances() {
       }
       v.push_back(std::move(in));
     }
+    if (std::string(kPreludeRandomText).size() > 0) {
+      Instance in;
+      in.file = std::make_unique<SourceFile>("<prelude:random>", kPreludeRandomText);
+      diag::DiagnosticEngine diags;
+      in.module = parse::ParseFile(*in.file, diags);
+      if (diags.error_count() > 0) {
+        std::ostringstream os;
+        diags.Render(os);
+        std::fprintf(stderr, "internal error: the random-number prelude does not parse:\n%s", os.str().c_str());
+        std::abort();
+      }
+      v.push_back(std::move(in));
+    }
     return v;
   }();
   return kInstances;
@@ -122,6 +135,10 @@ int Checker::PreludeSet(const std::string& public_name) {
     in_place = true;
   } else if (name.empty() || name[0] == '_') {
     return -1;
+  } else if (prelude_names_.count("_inplace_" + name)) {
+    // Updates its first argument and returns a value (randf(state)): the helper returns both.
+    name = "_inplace_" + name;
+    in_place = true;
   }
   if (auto it = prelude_sets_.find(name); it != prelude_sets_.end()) return it->second;
   auto it = prelude_names_.find(name);
@@ -187,14 +204,8 @@ ExprInfo Checker::CallOverloads(int set, const ast::Expr* node, SourceRange call
     ExprInfo r = CallUserFunc(index, node, callee_range, std::move(args));
     if (in_place_sets_.count(set) && !r.type->IsError()) {
       // The helper's result is stored back into the first argument, as Warp updates it.
-      const ast::Expr* dst = out_.call_info[node].args[0];
-      if (!dst || !(dst->Is<ast::Name>() || dst->Is<ast::Attribute>() || dst->Is<ast::Subscript>())) {
-        Error(Code::InPlaceTargetNotVariable, dst ? dst->range : callee_range,
-              "`wp." + std::string(out_.funcs[index].name.substr(1)) + "` updates its first argument, so it must be a variable");
-        return Poison();
-      }
       out_.call_info[node].updates_arg = 0;
-      r.type = types_.Void();
+      r.type = r.type->kind == TypeKind::Tuple && r.type->elems.size() == 2 ? r.type->elems[1] : types_.Void();
     }
     return r;
   }

@@ -69,6 +69,9 @@ Shape ReshapeArg(const Value& v);
 class ArgBinder;
 std::optional<int> AxisArg(const ArgBinder& b, size_t idx);
 
+// np.matmul / `@` for 1-D and 2-D operands (NumPy's rules for promoting 1-D ones).
+NdArray MatMulNd(const NdArray& a, const NdArray& b);
+
 // A `warp.array` value as a NumPy array (what `a.numpy()` gives); nullopt for other values.
 std::optional<NdArray> WpArrayToNd(const Value& v);
 

@@ -9,6 +9,7 @@
 #include "frontend/sema/builtins.h"
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/wp_composite.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -54,7 +55,11 @@ struct KernelBuiltinObj : Object {
   std::string TypeName() const override { return "warp.builtin"; }
   std::string Repr() const override { return "<kernel builtin " + builtin->Spelling() + ">"; }
   bool Callable() const override { return true; }
-  Value Call(Interpreter&, CallArgs&) override {
+  Value Call(Interpreter& in, CallArgs& args) override {
+    // Over host vec/mat/quat values (`wp.abs(v)`, `wp.min(a, b)`), the call runs as a kernel.
+    const auto& host = HostCallableBuiltinNames();
+    if (AnyComposite(args) || std::find(host.begin(), host.end(), builtin->name) != host.end())
+      return HostBuiltinCall(in, builtin->name, args);
     TypeError("`" + builtin->Spelling() +
               "` is a kernel builtin: call it from a @wp.kernel or @wp.func function");
   }

@@ -6,6 +6,7 @@
 #include "compiler/compiler.h"
 #include "compiler/pipeline.h"
 #include "host/interp/kernel_compile.h"
+#include "frontend/sema/sema.h"
 #include "ir/printer.h"
 
 namespace tilec::host {
@@ -142,6 +143,55 @@ std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Defini
       if (s.name == name) return s;
   } catch (const std::exception&) {
   }
+  return std::nullopt;
+}
+
+namespace {
+
+ProbedType Probe(const sema::CheckedModule& m, const sema::Type* t) {
+  ProbedType p;
+  if (!t) return p;
+  p.name = sema::TypeName(t);
+  if (t->kind == sema::TypeKind::Scalar) {
+    p.kind = ProbedType::Kind::Scalar;
+    p.scalar = t->scalar;
+  } else if (t->kind == sema::TypeKind::Struct) {
+    Composite c;
+    if (t->struct_index >= 0 && size_t(t->struct_index) < m.structs.size()) c = m.structs[t->struct_index].composite;
+    if (!c.valid())
+      if (auto n = CompositeFromName(t->struct_name)) c = *n;
+    if (c.valid()) {
+      p.kind = ProbedType::Kind::Composite;
+      p.composite = c;
+    }
+  } else if (t->kind == sema::TypeKind::Tuple) {
+    p.kind = ProbedType::Kind::Tuple;
+    for (const sema::Type* e : t->elems) p.elems.push_back(Probe(m, e));
+  }
+  return p;
+}
+
+}  // namespace
+
+std::optional<ProbedType> ProbeLocalType(const std::string& text, const std::string& kernel,
+                                         const std::string& local, std::string* diagnostics) {
+  SourceFile file("<host call>", text);
+  compiler::PipelineResult r;
+  try {
+    const compiler::PipelineOptions defaults;
+    r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
+  } catch (const std::exception& e) {
+    r.ice.message = e.what();
+  }
+  if (!r.ok() || !r.checked) {
+    if (diagnostics) *diagnostics = Render(r.diags, r.ice);
+    return std::nullopt;
+  }
+  const sema::FunctionInfo* k = r.checked->FindKernel(kernel);
+  if (k)
+    for (const auto& l : k->locals)
+      if (l->name == local) return Probe(*r.checked, l->type);
+  if (diagnostics) *diagnostics = "internal error: local `" + local + "` not found in the probe kernel\n";
   return std::nullopt;
 }
 

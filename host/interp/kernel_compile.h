@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "host/interp/value.h"
+#include "support/composite.h"
 #include "host/interp/wp_values.h"
 #include "tilec/runtime.h"
 
@@ -51,5 +52,19 @@ std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, cons
 // The layout of a `@wp.struct` from its definition; nullopt when it cannot be computed.
 std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs,
                                                const std::string& name);
+
+// The checked type of a kernel local, as the host can represent it.
+struct ProbedType {
+  enum class Kind : uint8_t { Scalar, Composite, Tuple, Other };
+  Kind kind = Kind::Other;
+  ScalarType scalar = ScalarType::Float32;
+  Composite composite;
+  std::vector<ProbedType> elems;  // Tuple
+  std::string name;               // the checker's name of the type
+};
+// Type-checks `text` (a module with one kernel) and gives the type of local `local` of kernel
+// `kernel`; nullopt with the rendered diagnostics when the module does not check.
+std::optional<ProbedType> ProbeLocalType(const std::string& text, const std::string& kernel,
+                                         const std::string& local, std::string* diagnostics);
 
 }  // namespace tilec::host

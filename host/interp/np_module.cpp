@@ -1,4 +1,5 @@
 // The built-in `np` module: the NumPy subset of LANGUAGE.md §7 bound to host/ndarray.
+#include <algorithm>
 #include <cmath>
 
 #include "host/interp/args.h"
@@ -141,6 +142,45 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     ScalarType t = OptDType(b, 2, "full_like").value_or(src.dtype());
     return WrapNd(NdArray::Full(src.shape(), *fill, t), false);
   });
+  m.Def("matmul", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("matmul", a, {"x1", "x2"}, 2);
+    return WrapNd(MatMulNd(ToNdArray(in, b.Get(0), "matmul"), ToNdArray(in, b.Get(1), "matmul")));
+  });
+  m.Def("dot", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("dot", a, {"a", "b"}, 2);
+    NdArray x = ToNdArray(in, b.Get(0), "dot"), y = ToNdArray(in, b.Get(1), "dot");
+    if (x.ndim() == 0 || y.ndim() == 0) return WrapNd(x * y);
+    return WrapNd(MatMulNd(x, y));
+  });
+  m.Def("diag", [](Interpreter& in, CallArgs& a) {
+    // np.diag: a 1-D array gives the square matrix with it on diagonal k; a 2-D array gives
+    // its diagonal k (a copy; NumPy returns a read-only view).
+    ArgBinder b("diag", a, {"v", "k"}, 1);
+    NdArray v = ToNdArray(in, b.Get(0), "diag");
+    int64_t k = b.Has(1) ? ToInt(b.Get(1), "diag() k") : 0;
+    int64_t off = k < 0 ? -k : k;
+    if (v.ndim() == 1) {
+      int64_t n = v.shape()[0] + off;
+      NdArray out = NdArray::Zeros({n, n}, v.dtype());
+      for (int64_t i = 0; i < v.shape()[0]; ++i) {
+        int64_t idx[2] = {k >= 0 ? i : i + off, k >= 0 ? i + off : i};
+        int64_t src[1] = {i};
+        out.Set(idx, v.Get(src));
+      }
+      return WrapNd(out, false);
+    }
+    if (v.ndim() != 2) ValueError("Input must be 1- or 2-d.");
+    int64_t rows = v.shape()[0], cols = v.shape()[1];
+    int64_t r0 = k >= 0 ? 0 : off, c0 = k >= 0 ? off : 0;
+    int64_t n = std::max<int64_t>(0, std::min(rows - r0, cols - c0));
+    NdArray out = NdArray::Zeros({n}, v.dtype());
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t idx[2] = {r0 + i, c0 + i};
+      int64_t dst[1] = {i};
+      out.Set(dst, v.Get(idx));
+    }
+    return WrapNd(out, false);
+  });
   m.Def("eye", [](Interpreter&, CallArgs& a) {
     ArgBinder b("eye", a, {"N", "M", "k", "dtype"}, 1);
     int64_t n = ToInt(b.Get(0), "eye() N");
@@ -187,6 +227,15 @@ Value MakeNumpyModule() {
     NdArray src = ToNdArray(in, b.Get(0), "array", dtype);
     // np.array always copies; ToNdArray may return a view of the argument.
     return WrapNd(src.Copy(), false);
+  });
+  m->Def("asarray", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("asarray", a, {"a", "dtype"}, 1);
+    auto dtype = OptDType(b, 1, "asarray");
+    // An ndarray of the requested dtype is returned as is; anything else converts (no copy
+    // where ToNdArray gives a view, as of a CPU warp array).
+    if (auto* nd = b.Get(0).As<NdArrayObj>(); nd && !nd->scalar && (!dtype || *dtype == nd->a.dtype()))
+      return b.Get(0);
+    return WrapNd(ToNdArray(in, b.Get(0), "asarray", dtype), false);
   });
   m->Def("arange", [](Interpreter&, CallArgs& a) {
     ArgBinder b("arange", a, {"start", "stop", "step", "dtype"}, 1);

@@ -5,6 +5,7 @@
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/wp_composite.h"
 
 namespace tilec::host {
 
@@ -32,6 +33,7 @@ Nested ValueToNested(const Value& v, const std::string& context) {
     case VKind::None: break;
     case VKind::Obj: {
       if (auto* nd = v.As<NdArrayObj>()) return Nested::Array(nd->a);
+      if (auto* c = v.As<CompositeValueObj>()) return Nested::Array(c->a);
       std::vector<Value>* items = nullptr;
       if (auto* l = v.As<ListObj>()) items = &l->items;
       if (auto* t = v.As<TupleObj>()) items = &t->items;
@@ -155,6 +157,8 @@ NdArray ToNdArray(Interpreter& in, const Value& v, const std::string& context,
     return dtype ? NdArray::FromScalar(s, *dtype) : NdArray::FromScalar(s);
   }
   if (auto nd = WpArrayToNd(v)) return dtype && *dtype != nd->dtype() ? nd->AsType(*dtype) : *nd;
+  // Warp's values convert as their ctypes arrays do: the components, flat (a mat22 gives (4,)).
+  if (auto* c = v.As<CompositeValueObj>()) return dtype && *dtype != c->a.dtype() ? c->a.AsType(*dtype) : c->a.Copy();
   return NdArray::FromNested(ValueToNested(v, context), dtype);
 }
 
@@ -223,7 +227,7 @@ std::string DTypeObj::Repr() const {
   switch (flavor) {
     case Flavor::NpType: return "<class 'numpy." + NpClassName(type) + "'>";
     case Flavor::NpDtype: return "dtype('" + DtypeName(type) + "')";
-    case Flavor::WpType: return "<class 'warp.types." + std::string(ScalarName(type)) + "'>";
+    case Flavor::WpType: return "<class 'warp._src.types." + std::string(ScalarName(type)) + "'>";
   }
   return "?";
 }
@@ -311,7 +315,46 @@ void NdArrayObj::SetItem(Interpreter& in, const Value& key, const Value& v) {
   a.Assign(items, ToNdArray(in, v, "array assignment"));
 }
 
+NdArray MatMulNd(const NdArray& a, const NdArray& b) {
+  if (a.ndim() == 0 || b.ndim() == 0)
+    ValueError("matmul: Input operand " + std::string(a.ndim() == 0 ? "0" : "1") +
+               " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
+  if (a.ndim() > 2 || b.ndim() > 2) ValueError("matmul: operands with more than 2 dimensions are not supported");
+  // 1-D operands are promoted to a row (left) or a column (right), and that axis is dropped.
+  int64_t n = a.ndim() == 2 ? a.shape()[0] : 1, k = a.shape()[a.ndim() - 1];
+  int64_t kb = b.shape()[0], m = b.ndim() == 2 ? b.shape()[1] : 1;
+  if (k != kb)
+    ValueError("matmul: Input operand 1 has a mismatch in its core dimension 0, with gufunc signature "
+               "(n?,k),(k,m?)->(n?,m?) (size " + std::to_string(kb) + " is different from " + std::to_string(k) + ")");
+  ScalarType t = PromoteTypes(a.dtype(), b.dtype());
+  Shape shape;
+  if (a.ndim() == 2) shape.push_back(n);
+  if (b.ndim() == 2) shape.push_back(m);
+  NdArray out = NdArray::Zeros(shape, t);
+  bool fl = IsFloat(t);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j < m; ++j) {
+      // Sums in double (int64 for integers), then cast to the result type.
+      double sf = 0;
+      int64_t si = 0;
+      for (int64_t q = 0; q < k; ++q) {
+        int64_t ia[2] = {i, q}, ib[2] = {q, j};
+        Scalar x = a.ndim() == 2 ? a.Get(ia) : a.Get(std::span<const int64_t>(ia + 1, 1));
+        Scalar y = b.ndim() == 2 ? b.Get(ib) : b.Get(std::span<const int64_t>(ib, 1));
+        if (fl) sf += x.AsDouble() * y.AsDouble();
+        else si += x.AsInt() * y.AsInt();
+      }
+      out.SetFlat(i * m + j, fl ? Scalar::Float(sf) : Scalar::Int(si));
+    }
+  return out;
+}
+
 std::optional<Value> NdArrayObj::BinOp(Interpreter& in, ast::BinaryOp op, const Value& other, bool reflected) {
+  if (op == ast::BinaryOp::MatMul) {
+    if (!other.As<NdArrayObj>() && !other.As<ListObj>() && !other.As<TupleObj>()) return std::nullopt;
+    NdArray o = ToNdArray(in, other, "operand");
+    return WrapNd(reflected ? MatMulNd(o, a) : MatMulNd(a, o));
+  }
   auto nop = NdBinary(op);
   if (!nop) return std::nullopt;
   if (!other.IsNumber() && !other.As<NdArrayObj>() && !other.As<ListObj>() && !other.As<TupleObj>())

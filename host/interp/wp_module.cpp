@@ -7,6 +7,7 @@
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
+#include "host/interp/wp_composite.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -21,6 +22,7 @@ rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
       TypeError(context + ": struct `" + s->name + "` has no layout yet (use it in a kernel first)");
     return rt::ArrayDType::Struct(*s->layout);
   }
+  if (auto c = CompositeOfDType(v)) return rt::ArrayDType::Struct(rt::CompositeLayout(*c));
   return rt::ArrayDType(DTypeArg(v, true, context));
 }
 
@@ -35,6 +37,26 @@ std::vector<int64_t> DimArg(const Value& v, const std::string& context) {
   if (s.empty() || s.size() > 4)
     ValueError(context + ": dim must have 1 to 4 entries, got " + std::to_string(s.size()));
   return s;
+}
+
+// The composite an array dtype holds (vec3f, mat33f, ...); invalid for scalars and structs.
+Composite CompositeOf(const rt::ArrayDType& d) { return d.is_struct() ? d.layout->composite : Composite{}; }
+
+// A host vec/mat/quat/transform value (or a matching sequence) packed for parameter `p`.
+std::optional<rt::KernelArg> CompositeParamArg(Interpreter& in, const rt::Kernel& k, const rt::ParamInfo& p,
+                                               const Value& v) {
+  if (p.kind != rt::ParamKind::Struct || !p.type.is_struct()) {
+    return std::nullopt;
+  }
+  const rt::StructLayout& s = k.structs()[p.type.struct_index];
+  Composite want = s.composite.valid() ? s.composite : CompositeFromName(s.name).value_or(Composite{});
+  if (!want.valid()) return std::nullopt;
+  auto* c = v.As<CompositeValueObj>();
+  if (!c && !v.As<ListObj>() && !v.As<TupleObj>() && !v.As<NdArrayObj>()) return std::nullopt;
+  NdArray flat = c ? c->a : ToNdArray(in, v, "launch()", want.scalar);
+  if (flat.size() != want.length()) return std::nullopt;
+  CompositeValueObj packed(want, flat);
+  return rt::KernelArg::Struct(s.name, packed.Bytes());
 }
 
 std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const ArgBinder& b, size_t in_idx,
@@ -53,7 +75,8 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
   std::vector<rt::KernelArg> args;
   for (size_t i = 0; i < values.size(); ++i) {
     const Value& v = values[i];
-    if (auto* a = v.As<WpArrayObj>()) args.emplace_back(a->a);
+    if (auto ca = CompositeParamArg(in, k.kernel, params[i], v)) args.push_back(*ca);
+    else if (auto* a = v.As<WpArrayObj>()) args.emplace_back(a->a);
     else if (v.IsNone()) args.emplace_back();
     else if (v.IsBool()) args.push_back(rt::KernelArg::Bool(v.b()));
     else if (v.IsInt()) args.push_back(rt::KernelArg::Int(v.i()));
@@ -62,6 +85,9 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
       Scalar s = nd->a.Item();
       if (IsFloat(nd->a.dtype())) args.push_back(rt::KernelArg::Typed(nd->a.dtype(), s.AsDouble()));
       else args.push_back(rt::KernelArg::TypedInt(nd->a.dtype(), s.AsInt()));
+    } else if (auto* cv = v.As<CompositeValueObj>()) {
+      // The runtime reports the mismatch with the parameter's type.
+      args.push_back(rt::KernelArg::Struct(CompositeName(cv->c), cv->Bytes()));
     } else {
       TypeError(fname + "(): argument `" + params[i].name + "` of kernel `" + k.name + "` expects " +
                 rt::ParamTypeName(params[i], k.kernel.structs()) + ", got " + TypeName(v) +
@@ -115,6 +141,54 @@ KernelObj& KernelArg0(const Value& v, const std::string& fname) {
   return *k;
 }
 
+// wp.array(data, dtype=vec3): data of shape (..., 3) (or (..., R, C) / (..., R*C) for
+// matrices), a list of host values, or anything NumPy converts; the array's shape is the
+// leading part.
+rt::Array CompositeArrayFromData(Interpreter& in, const Value& data, const Composite& c,
+                                 const std::optional<Shape>& shape, std::optional<rt::Device> device,
+                                 bool requires_grad) {
+  NdArray nd = ToNdArray(in, data, "array", c.scalar);
+  Shape elem = CompositeElemShape(c);
+  Shape outer;
+  auto ends_with = [&](const Shape& tail) {
+    if (nd.ndim() < int(tail.size())) return false;
+    for (size_t k = 0; k < tail.size(); ++k)
+      if (nd.shape()[nd.ndim() - tail.size() + k] != tail[k]) return false;
+    outer.assign(nd.shape().begin(), nd.shape().end() - tail.size());
+    return true;
+  };
+  if (!ends_with(elem) && !ends_with({c.length()})) {
+    if (!shape)
+      ValueError("array(): data of shape " + ShapeString(nd.shape()) + " does not hold " + CompositeName(c) +
+                 " elements (expected a trailing shape " + ShapeString(elem) + ")");
+    outer.clear();
+  }
+  if (shape) {
+    int64_t n = 1;
+    for (int64_t d : *shape) n *= d;
+    if (n * c.length() != nd.size())
+      ValueError("array(): data of shape " + ShapeString(nd.shape()) + " does not match shape " +
+                 ShapeString(*shape) + " of " + CompositeName(c));
+    outer = *shape;
+  }
+  if (outer.empty()) outer = {1};
+  if (outer.size() > 4) ValueError("array(): warp arrays have at most 4 dimensions, got " + std::to_string(outer.size()));
+  NdArray cc = nd.IsCContiguous() ? nd : nd.Copy();
+  return rt::Array::FromHost(cc.data(), outer, rt::ArrayDType::Struct(rt::CompositeLayout(c)), device, requires_grad);
+}
+
+// One element's bytes for filling an array of `c`: a host value, a sequence or a scalar.
+std::vector<uint8_t> CompositeFillBytes(Interpreter& in, const Composite& c, const Value& v, const std::string& ctx) {
+  NdArray flat;
+  if (auto* cv = v.As<CompositeValueObj>()) flat = cv->a;
+  else if (auto s = ToNdScalar(v)) flat = NdArray::Full({c.length()}, *s, c.scalar);
+  else flat = ToNdArray(in, v, ctx, c.scalar);
+  if (flat.size() != c.length())
+    ValueError(ctx + ": a " + CompositeName(c) + " has " + std::to_string(c.length()) + " components, got " +
+               std::to_string(flat.size()));
+  return CompositeValueObj(c, flat).Bytes();
+}
+
 Value MakeArray(Interpreter& in, CallArgs& a) {
   ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device"}, 0);
   std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array()") : std::nullopt;
@@ -127,7 +201,10 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
     if (!shape) TypeError("array(): give `data` or `shape`");
     return Wrap(rt::Array::Zeros(*shape, dtype.value_or(rt::ArrayDType(ScalarType::Float32)), device, requires_grad));
   }
-  if (dtype && dtype->is_struct()) TypeError("array(): data for struct arrays is not supported; use wp.zeros");
+  Composite comp = dtype ? CompositeOf(*dtype) : Composite{};
+  if (dtype && dtype->is_struct() && !comp.valid())
+    TypeError("array(): data for struct arrays is not supported; use wp.zeros");
+  if (comp.valid()) return Wrap(CompositeArrayFromData(in, b.Get(0), comp, shape, device, requires_grad));
   NdArray nd = ToNdArray(in, b.Get(0), "array", dtype ? std::optional<ScalarType>(dtype->scalar) : std::nullopt);
   if (nd.ndim() == 0) ValueError("array(): data must have at least one dimension, got a scalar");
   if (shape) {
@@ -154,10 +231,17 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
   if (shape.empty() || shape.size() > 4) ValueError(name + "(): shape must have 1 to 4 dimensions");
   rt::ArrayDType dtype(ScalarType::Float32);
   if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name + "()");
+  else if (auto* cv = has_value ? b.Get(1).As<CompositeValueObj>() : nullptr)
+    dtype = rt::ArrayDType::Struct(rt::CompositeLayout(cv->c));
   else if (has_value && b.Get(1).IsIntLike()) dtype = rt::ArrayDType(b.Get(1).IsBool() ? ScalarType::Bool : ScalarType::Int32);
   auto device = b.Has(o + 2) ? DeviceArg(b.Get(o + 2), name + "()") : std::nullopt;
   bool rg = b.Has(o + 3) && Truth(b.Get(o + 3));
   rt::Array arr = name == "empty" ? rt::Array::Empty(shape, dtype, device, rg) : rt::Array::Zeros(shape, dtype, device, rg);
+  if (Composite c = CompositeOf(dtype); c.valid()) {
+    if (name == "ones") arr.FillBytes(CompositeFillBytes(in, c, Value::Int(1), name + "()").data());
+    if (has_value) arr.FillBytes(CompositeFillBytes(in, c, b.Get(1), name + "() value").data());
+    return Wrap(arr);
+  }
   if (name == "ones") arr.Fill(1.0);
   if (has_value) arr.Fill(ToDouble(b.Get(1), "full() value"));
   return Wrap(arr);
@@ -173,8 +257,14 @@ Value Like(Interpreter& in, CallArgs& a, const std::string& name) {
     if (rg) c.set_requires_grad(true);
     return Wrap(c);
   }
-  rt::Array arr = rt::Array::Zeros(src.shape(), src.dtype(), device, rg);
-  if (name == "ones_like") arr.Fill(1.0);
+  rt::Array arr = name == "empty_like" ? rt::Array::Empty(src.shape(), src.dtype(), device, rg)
+                                       : rt::Array::Zeros(src.shape(), src.dtype(), device, rg);
+  if (name == "ones_like") {
+    if (Composite c = CompositeOf(src.dtype()); c.valid())
+      arr.FillBytes(CompositeFillBytes(in, c, Value::Int(1), name + "()").data());
+    else
+      arr.Fill(1.0);
+  }
   return Wrap(arr);
 }
 
@@ -196,6 +286,23 @@ std::optional<NdArray> WpArrayToNd(const Value& v) {
   auto* w = v.As<WpArrayObj>();
   if (!w) return std::nullopt;
   const rt::Array& a = w->a;
+  if (Composite c = CompositeOf(a.dtype()); c.valid()) {
+    // The element's components become trailing axes: (N, 3) for vec3, (N, 3, 3) for mat33.
+    Shape shape = a.shape();
+    std::vector<int64_t> strides = a.strides();
+    Shape elem = CompositeElemShape(c);
+    int64_t es = int64_t(ScalarSize(c.scalar));
+    shape.insert(shape.end(), elem.begin(), elem.end());
+    if (elem.size() == 2) strides.insert(strides.end(), {elem[1] * es, es});
+    else strides.push_back(es);
+    if (a.device().is_cpu()) {
+      auto keep = std::make_shared<rt::Array>(a);
+      return NdArray(c.scalar, shape, strides, a.data(), keep);
+    }
+    NdArray out = NdArray::Empty(shape, c.scalar);
+    a.CopyToHost(out.data());
+    return out;
+  }
   if (a.dtype().is_struct()) TypeError("numpy(): arrays of struct `" + a.dtype().Name() + "` have no NumPy form");
   if (a.device().is_cpu()) {
     // On the CPU, numpy() is a view of the same memory, as in Warp.
@@ -216,6 +323,7 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
   if (name == "ndim") return Value::Int(a.ndim());
   if (name == "size") return Value::Int(a.size());
   if (name == "dtype") {
+    if (Composite c = CompositeOf(a.dtype()); c.valid()) return CompositeTypeValue(c);
     if (a.dtype().is_struct()) {
       auto s = std::make_shared<WpStructObj>();
       s->name = a.dtype().Name();
@@ -245,11 +353,14 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
       return Value();
     });
   if (name == "fill_")
-    return method([](WpArrayObj& s, CallArgs& args) {
+    return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter& in, CallArgs& args) {
       ArgBinder b("fill_", args, {"value"}, 1);
-      s.a.Fill(ToDouble(b.Get(0), "fill_() value"));
+      if (Composite c = CompositeOf(self->a.dtype()); c.valid())
+        self->a.FillBytes(CompositeFillBytes(in, c, b.Get(0), "fill_() value").data());
+      else
+        self->a.Fill(ToDouble(b.Get(0), "fill_() value"));
       return Value();
-    });
+    }));
   if (name == "list")
     return method([](WpArrayObj& s, CallArgs& args) {
       ArgBinder b("list", args, {}, 0);
@@ -295,10 +406,12 @@ Value WpArrayObj::GetItem(Interpreter&, const Value& key) {
     }
   }
   if (ints == size_t(a.ndim())) {
-    // Every axis indexed: read the element, as a NumPy scalar of the array's dtype.
+    // Every axis indexed: read the element, as a NumPy scalar of the array's dtype (a host
+    // vec/mat value for those dtypes).
     NdArray nd = *WpArrayToNd(Value(shared_from_this()));
     std::vector<IndexItem> items;
     for (const auto& s : specs) items.push_back(IndexItem::At(s.index));
+    if (Composite c = CompositeOf(a.dtype()); c.valid()) return MakeCompositeValue(c, nd.Index(items));
     return WrapNd(nd.Index(items).Copy(), true);
   }
   return Wrap(a.Slice(specs));
@@ -348,7 +461,9 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
           rt::Array& arr = ArrayArg(k, "backward() grads key");
           rt::Array g;
           if (auto* w = v.As<WpArrayObj>()) g = w->a;
-          else {
+          else if (Composite comp = CompositeOf(arr.dtype()); comp.valid()) {
+            g = CompositeArrayFromData(in, v, comp, arr.shape(), arr.device(), false);
+          } else {
             NdArray nd = ToNdArray(in, v, "backward() grads value", arr.dtype().scalar);
             NdArray c = nd.Copy();
             g = rt::Array::FromHost(c.data(), c.shape(), c.dtype(), arr.device());
@@ -390,7 +505,7 @@ Value MakeWarpModule(Interpreter& in) {
     std::string name = n;
     m->Def(name, [name](Interpreter& in, CallArgs& a) { return Filled(in, a, name); });
   }
-  for (const char* n : {"zeros_like", "ones_like", "clone"}) {
+  for (const char* n : {"zeros_like", "ones_like", "empty_like", "clone"}) {
     std::string name = n;
     m->Def(name, [name](Interpreter& in, CallArgs& a) { return Like(in, a, name); });
   }
@@ -457,7 +572,8 @@ Value MakeWarpModule(Interpreter& in) {
   m->Def("constant", [](Interpreter&, CallArgs& a) {
     ArgBinder b("constant", a, {"x"}, 1);
     const Value& v = b.Get(0);
-    if (!v.IsNumber()) TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
+    if (!v.IsNumber() && !v.As<CompositeValueObj>())
+      TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
     return v;
   });
   m->Def("kernel", [](Interpreter& in, CallArgs& a) -> Value {
@@ -482,7 +598,9 @@ Value MakeWarpModule(Interpreter& in) {
     return DefineStruct(in, b.Get(0));
   });
   DefineWarpConfigAndTimer(in, *m);
+  DefineWarpComposites(*m);
   AddKernelBuiltins(*m);
+  AddHostCallableBuiltins(*m);
   return Value(m);
 }
 

@@ -74,6 +74,8 @@ struct TapeObj : Object {
   std::unique_ptr<rt::Tape> tape;
 };
 
+struct HostCallEntry;  // wp_composite.cpp
+
 struct WpState {
   // Source text of every `@wp.func`, `@wp.struct` and `@wp.kernel` definition, in order.
   struct Definition {
@@ -91,6 +93,9 @@ struct WpState {
   // ScopedTimer's class-level nesting depth (-1 outside every timer), for its indentation.
   int timer_indent = -1;
   bool timers_enabled = true;  // wp.ScopedTimer.enabled
+  // Host calls of kernel builtins (`wp.inverse(m)` in host code), compiled once per expression
+  // and argument types.
+  std::map<std::string, std::shared_ptr<HostCallEntry>> host_calls;
 };
 
 // Adds `wp.config` and `wp.ScopedTimer` to the warp module `m` (wp_config.cpp).

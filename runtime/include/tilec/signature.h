@@ -30,12 +30,12 @@ struct StructField {
 
 struct StructLayout {
   std::string name;
-  // Warp's vector-like types (vec3f, mat33f, quatf, transformf, ...): their fields are the
-  // components in row-major order. Not serialized: the name determines it.
-  Composite composite;
   std::vector<StructField> fields;
   uint32_t size = 0;
   uint32_t align = 1;
+  // Warp's vector-like types (vec3f, mat33f, quatf, transformf, ...): their fields are the
+  // components in row-major order. Not serialized: the name determines it.
+  Composite composite;
 };
 
 // The layout of a vector-like type: its components as scalar fields named by

@@ -1,0 +1,646 @@
+// Host values of Warp's vector-like types and host calls of its vector-math builtins.
+//
+// A value keeps its components in an owned 1-D NdArray of its scalar type, so arithmetic
+// rounds as the scalar type does (float32 stays float32) and NumPy conversions are views of
+// the same data. Printing follows Warp 1.19's `__str__`/`__repr__` (warp/_src/types.py): a
+// vector prints `[1.0, 2.0, 3.0]` (each component as Python prints the float it converts to),
+// a matrix its rows joined by ",\n ". Products of matrices and quaternions, and every builtin
+// call (`wp.inverse(m)`, `wp.quat_rpy(...)`), are evaluated by compiling a one-line kernel
+// once per expression and argument types and launching it with dim=1 on the CPU.
+#include "host/interp/wp_composite.h"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <set>
+
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/errors.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/kernel_compile.h"
+#include "host/interp/wp_values.h"
+
+namespace tilec::host {
+
+// A compiled host call: the kernel and the types of its out arrays (one, or one per element of
+// a tuple result).
+struct HostCallEntry {
+  rt::Kernel kernel;
+  std::vector<ProbedType> results;
+  bool tuple = false;
+};
+
+namespace {
+
+Value ScalarValue(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::Bool: return Value::Bool(s.b);
+    case Scalar::Kind::Int: return Value::Int(s.i);
+    case Scalar::Kind::UInt: return Value::Int(int64_t(s.u));
+    case Scalar::Kind::Float: return Value::Float(s.f);
+  }
+  return Value();
+}
+
+// Warp's type_repr: vec3f, quatf, transformf, mat22f; vector(length=6, dtype=float32) for
+// vectors longer than 4 (spatial vectors among them).
+std::string TypeReprOf(const Composite& c) {
+  std::string sn(CompositeSuffix(c.scalar));
+  std::string dt(ScalarName(c.scalar));
+  switch (c.kind) {
+    case CompositeKind::Transform: return "transform" + sn;
+    case CompositeKind::Quaternion: return "quat" + sn;
+    case CompositeKind::Vector:
+    case CompositeKind::SpatialVector:
+      if (c.rows <= 4) return "vec" + std::to_string(c.rows) + sn;
+      return "vector(length=" + std::to_string(c.rows) + ", dtype=" + dt + ")";
+    case CompositeKind::Matrix:
+    case CompositeKind::SpatialMatrix:
+      if (c.rows <= 4 && c.cols <= 4) return "mat" + std::to_string(c.rows) + std::to_string(c.cols) + sn;
+      return "matrix(shape=(" + std::to_string(c.rows) + ", " + std::to_string(c.cols) + "), dtype=" + dt + ")";
+    case CompositeKind::None: break;
+  }
+  return "?";
+}
+
+std::string ElemStr(const Value& v) { return Str(v); }
+std::string ElemRepr(const Value& v) { return Repr(v); }
+
+// The scalars `v` stands for, appended to `out`: a number, a composite value, or any nested
+// sequence / array.
+void Flatten(Interpreter& in, const Value& v, std::vector<Scalar>& out, const std::string& ctx) {
+  if (auto s = ToNdScalar(v)) {
+    out.push_back(*s);
+    return;
+  }
+  if (auto* c = v.As<CompositeValueObj>()) {
+    for (int64_t i = 0; i < c->a.size(); ++i) out.push_back(c->a.GetFlat(i));
+    return;
+  }
+  NdArray nd = ToNdArray(in, v, ctx);
+  for (int64_t i = 0; i < nd.size(); ++i) out.push_back(nd.GetFlat(i));
+}
+
+NdArray FromScalars(const std::vector<Scalar>& s, ScalarType t) {
+  NdArray a = NdArray::Zeros({int64_t(s.size())}, t);
+  for (size_t i = 0; i < s.size(); ++i) a.SetFlat(int64_t(i), s[i]);
+  return a;
+}
+
+const char* CtorWord(const Composite& c) { return c.is_matrix() ? "matrix" : "vector"; }
+
+Value Construct(Interpreter& in, const Composite& c, bool generic, CallArgs& args) {
+  std::string ctx = CompositeName(c) + "()";
+  std::vector<Value> pos = args.pos;
+  if (!args.kw.empty()) {
+    // transform(p=..., q=...): keywords after the positional ones.
+    if (c.kind != CompositeKind::Transform) TypeError(ctx + " takes no keyword arguments");
+    Value p, q;
+    if (!pos.empty()) p = pos[0];
+    if (pos.size() > 1) q = pos[1];
+    if (pos.size() > 2) TypeError(ctx + " takes at most 2 arguments (p, q)");
+    for (auto& [k, v] : args.kw) {
+      if (k == "p") p = v;
+      else if (k == "q") q = v;
+      else if (k == "dtype") continue;
+      else TypeError(ctx + " got an unexpected keyword argument '" + k + "'");
+    }
+    pos.clear();
+    if (!p.IsNone()) pos.push_back(p);
+    else if (!q.IsNone()) pos.push_back(MakeList({Value::Float(0), Value::Float(0), Value::Float(0)}));
+    if (!q.IsNone()) pos.push_back(q);
+  }
+  int64_t n = c.length();
+  if (pos.empty()) {
+    NdArray z = NdArray::Zeros({n}, c.scalar);
+    if (c.kind == CompositeKind::Transform) z.SetFlat(6, Scalar::Float(1.0));
+    return MakeCompositeValue(c, z, generic);
+  }
+  std::vector<Scalar> s;
+  for (const Value& v : pos) Flatten(in, v, s, ctx);
+  if (pos.size() == 1 && s.size() == 1 && ToNdScalar(pos[0])) {
+    NdArray a = NdArray::Full({n}, s[0], c.scalar);
+    return MakeCompositeValue(c, a, generic);
+  }
+  if (c.kind == CompositeKind::Transform && s.size() == 3) {
+    // transform(p): the identity rotation.
+    for (double x : {0.0, 0.0, 0.0, 1.0}) s.push_back(Scalar::Float(x));
+  }
+  if (int64_t(s.size()) != n)
+    ValueError("Invalid number of arguments in " + std::string(CtorWord(c)) + " constructor, expected " +
+               std::to_string(n) + " elements, got " + std::to_string(s.size()));
+  return MakeCompositeValue(c, FromScalars(s, c.scalar), generic);
+}
+
+std::optional<int64_t> IntKey(const Value& v) {
+  if (v.IsIntLike()) return v.i();
+  if (v.IsObj())
+    if (auto i = v.obj()->AsIndex()) return *i;
+  return std::nullopt;
+}
+
+Scalar ScalarArg(const Value& v, const std::string& ctx) {
+  if (auto s = ToNdScalar(v)) return *s;
+  TypeError(ctx + ": expected a number, got " + TypeName(v));
+}
+
+// The field an attribute names: x, y, z, w of vectors up to 4 and quaternions.
+std::optional<int> SwizzleOf(const Composite& c, const std::string& name) {
+  if (name.size() != 1) return std::nullopt;
+  if (!((c.kind == CompositeKind::Vector && c.rows <= 4) || c.kind == CompositeKind::Quaternion)) return std::nullopt;
+  int i = SwizzleIndex(name[0]);
+  if (i < 0 || i >= c.length()) return std::nullopt;
+  return i;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- values
+
+CompositeValueObj::CompositeValueObj(Composite c, const NdArray& flat, bool generic)
+    : c(c), a(flat.Reshape({flat.size()}).AsType(c.scalar)), generic(generic) {}
+
+Value MakeCompositeValue(const Composite& c, const NdArray& flat, bool generic) {
+  if (flat.size() != c.length())
+    ValueError(CompositeName(c) + ": expected " + std::to_string(c.length()) + " components, got " +
+               std::to_string(flat.size()));
+  return Value(std::make_shared<CompositeValueObj>(c, flat, generic));
+}
+
+Value CompositeFromBytes(const Composite& c, const void* bytes) {
+  NdArray a = NdArray::Empty({c.length()}, c.scalar);
+  std::memcpy(a.data(), bytes, c.size_bytes());
+  return MakeCompositeValue(c, a);
+}
+
+std::string CompositeValueObj::TypeName() const { return CompositeName(c); }
+
+Value CompositeValueObj::Component(int64_t flat) const { return ScalarValue(a.GetFlat(flat)); }
+
+std::vector<uint8_t> CompositeValueObj::Bytes() const {
+  std::vector<uint8_t> b(c.size_bytes());
+  std::memcpy(b.data(), a.data(), b.size());
+  return b;
+}
+
+std::string CompositeValueObj::Str() const {
+  auto row = [&](int64_t from, int64_t count) {
+    std::string s = "[";
+    for (int64_t i = 0; i < count; ++i) s += (i ? ", " : "") + ElemStr(Component(from + i));
+    return s + "]";
+  };
+  if (!c.is_matrix()) return row(0, c.length());
+  std::string s = "[";
+  for (int r = 0; r < c.rows; ++r) s += (r ? ",\n " : "") + row(int64_t(r) * c.cols, c.cols);
+  return s + "]";
+}
+
+std::string CompositeValueObj::Repr() const {
+  // Warp's matrices keep Python's default object repr (an address); their str is shown instead.
+  if (c.is_matrix()) return Str();
+  std::string s = TypeReprOf(c) + "([";
+  for (int64_t i = 0; i < c.length(); ++i) s += (i ? ", " : "") + ElemRepr(Component(i));
+  return s + "])";
+}
+
+std::optional<Value> CompositeValueObj::GetAttr(Interpreter&, const std::string& name) {
+  if (auto i = SwizzleOf(c, name)) return Component(*i);
+  if (c.kind == CompositeKind::Transform) {
+    if (name == "p") return MakeCompositeValue(Composite::Vector(3, c.scalar), a.Index(std::vector<IndexItem>{IndexItem::Range(0, 3)}));
+    if (name == "q") return MakeCompositeValue(Composite::Quat(c.scalar), a.Index(std::vector<IndexItem>{IndexItem::Range(3, 7)}));
+  }
+  return std::nullopt;
+}
+
+bool CompositeValueObj::SetAttr(Interpreter& in, const std::string& name, const Value& v) {
+  if (auto i = SwizzleOf(c, name)) {
+    a.SetFlat(*i, ScalarArg(v, CompositeName(c) + "." + name));
+    return true;
+  }
+  if (c.kind == CompositeKind::Transform && (name == "p" || name == "q")) {
+    std::vector<Scalar> s;
+    Flatten(in, v, s, "transform." + name);
+    size_t from = name == "p" ? 0 : 3, count = name == "p" ? 3 : 4;
+    if (s.size() != count) ValueError("transform." + name + ": expected " + std::to_string(count) + " components");
+    for (size_t k = 0; k < count; ++k) a.SetFlat(int64_t(from + k), s[k]);
+    return true;
+  }
+  return false;
+}
+
+Value CompositeValueObj::GetItem(Interpreter&, const Value& key) {
+  auto norm = [&](int64_t i, int64_t n) {
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) IndexError("Invalid index " + std::to_string(i) + " for " + CompositeName(c));
+    return i;
+  };
+  if (c.is_matrix()) {
+    if (auto* t = key.As<TupleObj>(); t && t->items.size() == 2) {
+      auto r = IntKey(t->items[0]), k = IntKey(t->items[1]);
+      if (!r || !k) TypeError(CompositeName(c) + " indices must be integers");
+      return Component(norm(*r, c.rows) * c.cols + norm(*k, c.cols));
+    }
+    auto r = IntKey(key);
+    if (!r) TypeError(CompositeName(c) + " indices must be integers or (row, column) pairs");
+    int64_t row = norm(*r, c.rows);
+    return MakeCompositeValue(Composite::Vector(c.cols, c.scalar),
+                              a.Index(std::vector<IndexItem>{IndexItem::Range(row * c.cols, (row + 1) * c.cols)}), true);
+  }
+  if (auto* s = key.As<SliceObj>()) {
+    int64_t start, stop, step, count;
+    s->Indices(c.length(), start, stop, step, count);
+    NdArray sub = NdArray::Empty({count}, c.scalar);
+    for (int64_t k = 0; k < count; ++k) sub.SetFlat(k, a.GetFlat(start + k * step));
+    return MakeCompositeValue(Composite::Vector(int(count), c.scalar), sub, true);
+  }
+  auto i = IntKey(key);
+  if (!i) TypeError(CompositeName(c) + " indices must be integers or slices, not " + host::TypeName(key));
+  return Component(norm(*i, c.length()));
+}
+
+void CompositeValueObj::SetItem(Interpreter& in, const Value& key, const Value& v) {
+  auto norm = [&](int64_t i, int64_t n) {
+    if (i < 0) i += n;
+    if (i < 0 || i >= n) IndexError("Invalid index " + std::to_string(i) + " for " + CompositeName(c));
+    return i;
+  };
+  std::string ctx = CompositeName(c) + " item";
+  if (c.is_matrix()) {
+    if (auto* t = key.As<TupleObj>(); t && t->items.size() == 2) {
+      auto r = IntKey(t->items[0]), k = IntKey(t->items[1]);
+      if (!r || !k) TypeError(CompositeName(c) + " indices must be integers");
+      a.SetFlat(norm(*r, c.rows) * c.cols + norm(*k, c.cols), ScalarArg(v, ctx));
+      return;
+    }
+    auto r = IntKey(key);
+    if (!r) TypeError(CompositeName(c) + " indices must be integers or (row, column) pairs");
+    int64_t row = norm(*r, c.rows);
+    std::vector<Scalar> s;
+    Flatten(in, v, s, ctx);
+    if (s.size() == 1) s.assign(c.cols, s[0]);
+    if (int64_t(s.size()) != c.cols) ValueError(ctx + ": a row has " + std::to_string(c.cols) + " components");
+    for (int k = 0; k < c.cols; ++k) a.SetFlat(row * c.cols + k, s[k]);
+    return;
+  }
+  auto i = IntKey(key);
+  if (!i) TypeError(CompositeName(c) + " indices must be integers, not " + host::TypeName(key));
+  a.SetFlat(norm(*i, c.length()), ScalarArg(v, ctx));
+}
+
+std::optional<std::vector<Value>> CompositeValueObj::Iterate(Interpreter& in) {
+  std::vector<Value> out;
+  if (c.is_matrix()) {
+    for (int r = 0; r < c.rows; ++r) out.push_back(GetItem(in, Value::Int(r)));
+  } else {
+    for (int64_t i = 0; i < c.length(); ++i) out.push_back(Component(i));
+  }
+  return out;
+}
+
+std::optional<Value> CompositeValueObj::BinOp(Interpreter& in, ast::BinaryOp op, const Value& other,
+                                              bool reflected) {
+  auto* o = other.As<CompositeValueObj>();
+  Value self(shared_from_this());
+  if (op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub) {
+    if (!o) return std::nullopt;
+    if (!(o->c == c))
+      TypeError("unsupported operand types for " + std::string(op == ast::BinaryOp::Add ? "+" : "-") + ": '" +
+                (reflected ? o->TypeName() : TypeName()) + "' and '" + (reflected ? TypeName() : o->TypeName()) + "'");
+    BinaryOp b = op == ast::BinaryOp::Add ? BinaryOp::Add : BinaryOp::Sub;
+    return MakeCompositeValue(c, reflected ? Binary(b, o->a, a) : Binary(b, a, o->a), generic);
+  }
+  if (op == ast::BinaryOp::Mul) {
+    if (o) return reflected ? HostKernelBinary(in, "*", other, self) : HostKernelBinary(in, "*", self, other);
+    auto s = ToNdScalar(other);
+    if (!s) return std::nullopt;
+    NdArray k = NdArray::FromScalar(*s, c.scalar);
+    return MakeCompositeValue(c, reflected ? Binary(BinaryOp::Mul, k, a) : Binary(BinaryOp::Mul, a, k), generic);
+  }
+  if (op == ast::BinaryOp::Div && !reflected) {
+    auto s = ToNdScalar(other);
+    if (!s) return std::nullopt;
+    NdArray k = NdArray::FromScalar(*s, c.scalar);
+    NdArray r = Binary(BinaryOp::TrueDiv, a, k);
+    return MakeCompositeValue(c, r.AsType(c.scalar), generic);
+  }
+  if (op == ast::BinaryOp::MatMul) {
+    if (!o) return std::nullopt;
+    return reflected ? HostKernelBinary(in, "*", other, self) : HostKernelBinary(in, "*", self, other);
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> CompositeValueObj::CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool) {
+  if (op != ast::CmpOp::Eq && op != ast::CmpOp::NotEq) return std::nullopt;
+  bool eq = true;
+  std::vector<Scalar> s;
+  if (auto* o = other.As<CompositeValueObj>()) {
+    for (int64_t i = 0; i < o->a.size(); ++i) s.push_back(o->a.GetFlat(i));
+  } else if (other.As<ListObj>() || other.As<TupleObj>() || other.As<NdArrayObj>()) {
+    try {
+      Flatten(in, other, s, "==");
+    } catch (const PyError&) {
+      eq = false;
+    }
+  } else {
+    return std::nullopt;
+  }
+  if (eq && int64_t(s.size()) != c.length()) eq = false;
+  for (int64_t i = 0; eq && i < c.length(); ++i) eq = a.GetFlat(i).AsDouble() == s[i].AsDouble();
+  return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
+}
+
+std::optional<Value> CompositeValueObj::UnaryOp(Interpreter&, ast::UnaryOp op) {
+  if (op == ast::UnaryOp::Neg) return MakeCompositeValue(c, Unary(host::UnaryOp::Neg, a), generic);
+  if (op == ast::UnaryOp::Pos) return MakeCompositeValue(c, a, generic);
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------- types
+
+std::string CompositeTypeObj::Repr() const {
+  if (generic) return c.is_matrix() ? "<class 'warp._src.types.matrix.<locals>.mat_t'>"
+                                    : "<class 'warp._src.types.vector.<locals>.vec_t'>";
+  return "<class 'warp._src.types." + CompositeName(c) + "'>";
+}
+
+Value CompositeTypeObj::Call(Interpreter& in, CallArgs& args) { return Construct(in, c, generic, args); }
+
+std::optional<Value> CompositeTypeObj::GetAttr(Interpreter&, const std::string& name) {
+  if (name == "__name__") return MakeStr(generic ? (c.is_matrix() ? "mat_t" : "vec_t") : CompositeName(c));
+  if (name == "_length_") return Value::Int(c.length());
+  if (name == "_shape_") {
+    if (c.is_matrix()) return MakeTuple({Value::Int(c.rows), Value::Int(c.cols)});
+    return MakeTuple({Value::Int(c.length())});
+  }
+  if (name == "_wp_scalar_type_" || name == "dtype")
+    return Value(std::make_shared<DTypeObj>(c.scalar, DTypeObj::Flavor::WpType));
+  return std::nullopt;
+}
+
+std::optional<Value> CompositeTypeObj::CmpOp(Interpreter&, ast::CmpOp op, const Value& other, bool) {
+  if (op != ast::CmpOp::Eq && op != ast::CmpOp::NotEq) return std::nullopt;
+  auto* o = other.As<CompositeTypeObj>();
+  bool eq = o && o->c == c;
+  return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
+}
+
+std::optional<Composite> CompositeOfDType(const Value& v) {
+  if (auto* t = v.As<CompositeTypeObj>()) return t->c;
+  return std::nullopt;
+}
+
+std::vector<int64_t> CompositeElemShape(const Composite& c) {
+  if (c.is_matrix()) return {c.rows, c.cols};
+  return {c.length()};
+}
+
+Value CompositeTypeValue(const Composite& c) { return Value(std::make_shared<CompositeTypeObj>(c)); }
+
+bool AnyComposite(const CallArgs& args) {
+  for (const Value& v : args.pos)
+    if (v.As<CompositeValueObj>()) return true;
+  for (const auto& kv : args.kw)
+    if (kv.second.As<CompositeValueObj>()) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------- host calls
+
+namespace {
+
+// The kernel-annotation spelling of a host argument's type, and the launch argument.
+std::string ArgTypeText(const Value& v, const std::string& ctx) {
+  if (v.IsBool()) return "wp.bool";
+  if (v.IsInt()) return "wp.int32";
+  if (v.IsFloat()) return "wp.float32";
+  if (auto* nd = v.As<NdArrayObj>(); nd && nd->scalar) return "wp." + std::string(ScalarName(nd->a.dtype()));
+  if (auto* c = v.As<CompositeValueObj>()) return "wp." + CompositeName(c->c);
+  TypeError(ctx + ": host calls take numbers and vector, matrix, quaternion or transform values, got " + TypeName(v));
+}
+
+rt::KernelArg LaunchArgOf(const Value& v) {
+  if (v.IsBool()) return rt::KernelArg::Bool(v.b());
+  if (v.IsInt()) return rt::KernelArg::Int(v.i());
+  if (v.IsFloat()) return rt::KernelArg::Float(v.f());
+  if (auto* nd = v.As<NdArrayObj>()) {
+    Scalar s = nd->a.Item();
+    if (IsFloat(nd->a.dtype())) return rt::KernelArg::Typed(nd->a.dtype(), s.AsDouble());
+    return rt::KernelArg::TypedInt(nd->a.dtype(), s.AsInt());
+  }
+  auto* c = v.As<CompositeValueObj>();
+  return rt::KernelArg::Struct(CompositeName(c->c), c->Bytes());
+}
+
+std::string ResultTypeText(const ProbedType& p) {
+  if (p.kind == ProbedType::Kind::Composite) return "wp." + CompositeName(p.composite);
+  return "wp." + std::string(ScalarName(p.scalar));
+}
+
+rt::ArrayDType ResultDType(const ProbedType& p) {
+  if (p.kind == ProbedType::Kind::Composite) return rt::ArrayDType::Struct(rt::CompositeLayout(p.composite));
+  return rt::ArrayDType(p.scalar);
+}
+
+Value ReadResult(const ProbedType& p, const rt::Array& out) {
+  std::vector<uint8_t> bytes = out.ToHostBytes();
+  if (p.kind == ProbedType::Kind::Composite) return CompositeFromBytes(p.composite, bytes.data());
+  NdArray a = NdArray::Empty({}, p.scalar);
+  std::memcpy(a.data(), bytes.data(), ScalarSize(p.scalar));
+  // Warp's host calls give Python scalars for scalar results.
+  return ScalarValue(a.Item());
+}
+
+bool Representable(const ProbedType& p) {
+  return p.kind == ProbedType::Kind::Scalar || p.kind == ProbedType::Kind::Composite;
+}
+
+// Compiles (or finds) the kernel evaluating `expr` over a0..aN of the given types.
+std::shared_ptr<HostCallEntry> HostCallFor(Interpreter& in, const std::string& what, const std::string& expr,
+                                           const std::vector<std::string>& types,
+                                           const std::string& arg_list_for_error) {
+  std::string key = expr + "|";
+  for (const auto& t : types) key += t + ",";
+  auto& cache = in.wp().host_calls;
+  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  std::string params;
+  for (size_t i = 0; i < types.size(); ++i) params += (i ? ", a" : "a") + std::to_string(i) + ": " + types[i];
+  std::string probe = "@wp.kernel(enable_backward=False)\ndef _host_probe(" + params + "):\n    r = " + expr + "\n";
+  std::string diags;
+  std::optional<ProbedType> t = ProbeLocalType(probe, "_host_probe", "r", &diags);
+  if (!t) {
+    // Warp's message; the checker's diagnostics would point into the probe's text.
+    RuntimeError("Couldn't find a function '" + what + "' compatible with the arguments '" + arg_list_for_error + "'");
+  }
+  auto entry = std::make_shared<HostCallEntry>();
+  if (t->kind == ProbedType::Kind::Tuple) {
+    entry->tuple = true;
+    entry->results = t->elems;
+  } else {
+    entry->results = {*t};
+  }
+  for (const auto& r : entry->results)
+    if (!Representable(r))
+      TypeError(what + "(): its result (" + (t->name.empty() ? "?" : t->name) + ") cannot be returned to host code");
+  std::string outs, body;
+  for (size_t i = 0; i < entry->results.size(); ++i) {
+    outs += "out" + std::to_string(i) + ": wp.array[" + ResultTypeText(entry->results[i]) + "]";
+    outs += (i + 1 < entry->results.size() || !types.empty()) ? ", " : "";
+  }
+  if (entry->tuple) {
+    std::string names;
+    for (size_t i = 0; i < entry->results.size(); ++i) names += (i ? ", r" : "r") + std::to_string(i);
+    body = "    " + names + " = " + expr + "\n";
+    for (size_t i = 0; i < entry->results.size(); ++i)
+      body += "    out" + std::to_string(i) + "[0] = r" + std::to_string(i) + "\n";
+  } else {
+    body = "    out0[0] = " + expr + "\n";
+  }
+  KernelCompileRequest req;
+  req.kernel_name = "_host_call";
+  req.enable_backward = false;
+  WpState::Definition d;
+  d.name = req.kernel_name;
+  d.kind = "kernel";
+  d.text = "@wp.kernel(enable_backward=False)\ndef _host_call(" + outs + params + "):\n" + body;
+  d.path = "<host call " + what + ">";
+  d.line = 1;
+  req.definitions.push_back(d);
+  KernelCompileResult r = CompileKernel(req);
+  if (!r.ok) {
+    PyError e("RuntimeError", what + "(): the host call with arguments '" + arg_list_for_error + "' failed to compile");
+    e.diagnostics = r.diagnostics;
+    throw e;
+  }
+  entry->kernel = r.kernel;
+  cache.emplace(key, entry);
+  return entry;
+}
+
+Value RunHostCall(Interpreter& in, const std::string& what, const std::string& expr, const std::vector<Value>& args) {
+  std::vector<std::string> types;
+  std::string list;
+  for (const Value& v : args) {
+    types.push_back(ArgTypeText(v, what + "()"));
+    list += (list.empty() ? "" : ", ") + types.back().substr(3);
+  }
+  std::shared_ptr<HostCallEntry> e = HostCallFor(in, what, expr, types, list);
+  rt::Device cpu = rt::Device::Cpu();
+  std::vector<rt::Array> outs;
+  std::vector<rt::KernelArg> kargs;
+  for (const auto& r : e->results) {
+    outs.push_back(rt::Array::Zeros({1}, ResultDType(r), cpu));
+    kargs.emplace_back(outs.back());
+  }
+  for (const Value& v : args) kargs.push_back(LaunchArgOf(v));
+  rt::Launch(e->kernel, {1}, kargs, cpu);
+  if (!e->tuple) return ReadResult(e->results[0], outs[0]);
+  std::vector<Value> items;
+  for (size_t i = 0; i < outs.size(); ++i) items.push_back(ReadResult(e->results[i], outs[i]));
+  return MakeTuple(items);
+}
+
+}  // namespace
+
+Value HostBuiltinCall(Interpreter& in, const std::string& name, const CallArgs& args) {
+  if (!args.kw.empty()) TypeError(name + "(): host calls take positional arguments only");
+  std::string expr = "wp." + name + "(";
+  for (size_t i = 0; i < args.pos.size(); ++i) expr += (i ? ", a" : "a") + std::to_string(i);
+  expr += ")";
+  return RunHostCall(in, name, expr, args.pos);
+}
+
+std::optional<Value> HostKernelBinary(Interpreter& in, const std::string& op, const Value& a, const Value& b) {
+  std::string what = op == "*" ? "mul" : op;
+  return RunHostCall(in, what, "a0 " + op + " a1", {a, b});
+}
+
+// ---------------------------------------------------------------- the module
+
+const std::vector<std::string>& HostCallableBuiltinNames() {
+  // Warp 1.19's kernel builtins over vectors, matrices, quaternions, transforms and spatial
+  // types (the public names of warp.context.builtin_functions in that family).
+  static const std::vector<std::string> names = {
+      "closest_point_edge_edge", "cross", "cw_div", "cw_mul", "ddot", "determinant", "diag", "dot", "eig3",
+      "get_diag", "intersect_tri_tri", "inverse", "inverse_approx", "length", "length_sq", "matrix_from_cols",
+      "matrix_from_rows", "normalize", "outer", "qr3", "quat_from_axis_angle", "quat_from_euler",
+      "quat_from_matrix", "quat_identity", "quat_inverse", "quat_rotate", "quat_rotate_inv", "quat_rpy",
+      "quat_slerp", "quat_to_axis_angle", "quat_to_euler", "quat_to_matrix", "quat_to_rpy", "quat_twist",
+      "quat_twist_angle", "quat_twist_angle_signed", "skew", "spatial_adjoint", "spatial_bottom",
+      "spatial_cross", "spatial_cross_dual", "spatial_dot", "spatial_top", "svd2", "svd3", "trace",
+      "transform_compose", "transform_decompose", "transform_from_matrix", "transform_get_rotation",
+      "transform_get_translation", "transform_identity", "transform_inverse", "transform_multiply",
+      "transform_point", "transform_set_rotation", "transform_set_translation", "transform_to_matrix",
+      "transform_twist", "transform_vector", "transform_wrench", "transformation", "transpose",
+      "velocity_at_point",
+  };
+  return names;
+}
+
+namespace {
+
+// A vector-math builtin seen from host code: callable, through a host-call kernel.
+struct HostBuiltinObj : Object {
+  explicit HostBuiltinObj(std::string n) : name(std::move(n)) {}
+  std::string TypeName() const override { return "warp.builtin"; }
+  std::string Repr() const override { return "<kernel builtin wp." + name + ">"; }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override { return HostBuiltinCall(in, name, args); }
+  std::string name;
+};
+
+}  // namespace
+
+void DefineWarpComposites(ModuleObj& wp) {
+  auto def = [&](const std::string& name, const Composite& c) {
+    if (!wp.attrs.count(name)) wp.attrs[name] = CompositeTypeValue(c);
+  };
+  const ScalarType all[] = {ScalarType::Float16, ScalarType::Float32, ScalarType::Float64, ScalarType::Int32,
+                            ScalarType::UInt32,  ScalarType::Int8,    ScalarType::UInt8,   ScalarType::Int16,
+                            ScalarType::UInt16,  ScalarType::Int64,   ScalarType::UInt64};
+  const ScalarType floats[] = {ScalarType::Float16, ScalarType::Float32, ScalarType::Float64};
+  for (int n = 2; n <= 4; ++n) {
+    def("vec" + std::to_string(n), Composite::Vector(n, ScalarType::Float32));
+    for (ScalarType s : all) def("vec" + std::to_string(n) + std::string(CompositeSuffix(s)), Composite::Vector(n, s));
+    std::string m = "mat" + std::to_string(n) + std::to_string(n);
+    def(m, Composite::Matrix(n, n, ScalarType::Float32));
+    for (ScalarType s : floats) def(m + std::string(CompositeSuffix(s)), Composite::Matrix(n, n, s));
+  }
+  struct Fixed { const char* stem; Composite (*make)(ScalarType); };
+  for (Fixed f : {Fixed{"quat", Composite::Quat}, Fixed{"transform", Composite::Transform},
+                  Fixed{"spatial_vector", Composite::SpatialVector}, Fixed{"spatial_matrix", Composite::SpatialMatrix}}) {
+    def(f.stem, f.make(ScalarType::Float32));
+    for (ScalarType s : floats) def(f.stem + std::string(CompositeSuffix(s)), f.make(s));
+  }
+  if (!wp.attrs.count("pi")) wp.attrs["pi"] = Value::Float(3.14159265358979323846);
+  if (!wp.attrs.count("tau")) wp.attrs["tau"] = Value::Float(6.28318530717958647692);
+  if (!wp.attrs.count("e")) wp.attrs["e"] = Value::Float(2.71828182845904523536);
+  if (!wp.attrs.count("inf")) wp.attrs["inf"] = Value::Float(HUGE_VAL);
+
+  // wp.types: the generic constructors of vector and matrix types, and the named ones.
+  auto types = std::make_shared<ModuleObj>("warp.types");
+  types->attrs = wp.attrs;
+  types->Def("vector", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("vector", a, {"length", "dtype"}, 1);
+    int64_t n = ToInt(b.Get(0), "vector() length");
+    if (n < 1) ValueError("vector(): length must be positive");
+    ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), true, "vector()") : ScalarType::Float32;
+    return Value(std::make_shared<CompositeTypeObj>(Composite::Vector(int(n), t), true));
+  });
+  types->Def("matrix", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("matrix", a, {"shape", "dtype"}, 1);
+    Shape s = ShapeArg(b.Get(0), "matrix()");
+    if (s.size() != 2 || s[0] < 1 || s[1] < 1) ValueError("matrix(): shape must be two positive ints");
+    ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), true, "matrix()") : ScalarType::Float32;
+    return Value(std::make_shared<CompositeTypeObj>(Composite::Matrix(int(s[0]), int(s[1]), t), true));
+  });
+  wp.attrs["types"] = Value(types);
+}
+
+void AddHostCallableBuiltins(ModuleObj& wp) {
+  for (const std::string& n : HostCallableBuiltinNames())
+    if (!wp.attrs.count(n)) wp.attrs[n] = Value(std::make_shared<HostBuiltinObj>(n));
+}
+
+}  // namespace tilec::host

@@ -1,0 +1,245 @@
+// Vector-like types compiled from source and run: the component-wise builtins and products
+// against float32 references computed here in Warp's order (exact), and the prelude's
+// algorithms against their defining properties in double (rotations preserve length and
+// match Rodrigues' formula, A = U diag(s) V^T, Q diag(d) Q^T, Q R, M M^-1 = I).
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cmath>
+#include <vector>
+
+#include "tests/exec/exec_util.h"
+#include "tests/exec/source_util.h"
+
+namespace tilec {
+namespace {
+
+using testing::CompileText;
+using testing::Launch;
+using testing::View;
+
+struct V3 { float x, y, z; };
+struct M3 { float m[3][3]; };
+struct Q4 { float x, y, z, w; };
+
+std::vector<V3> RandomV3(int n, unsigned seed) {
+  std::vector<V3> v(static_cast<size_t>(n));
+  unsigned s = seed;
+  auto next = [&] {
+    s = s * 1664525u + 1013904223u;
+    return float(int(s >> 9) % 2001 - 1000) / 400.0f;
+  };
+  for (V3& x : v) x = {next(), next(), next()};
+  return v;
+}
+
+TEST(CompositeExec, VectorBuiltinsMatchWarpsOrder) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(a: wp.array[wp.vec3], b: wp.array[wp.vec3], s: wp.array2d[float], v: wp.array2d[wp.vec3], m: wp.array2d[wp.mat33]):
+    i = wp.tid()
+    x = a[i]
+    y = b[i]
+    s[i, 0] = wp.dot(x, y)
+    s[i, 1] = wp.length(x)
+    s[i, 2] = wp.length_sq(y)
+    s[i, 3] = x[i % 3] - y.z
+    v[i, 0] = wp.cross(x, y)
+    v[i, 1] = wp.normalize(x)
+    v[i, 2] = x * 2.0 - y / 4.0
+    o = wp.outer(x, y)
+    v[i, 3] = o * x
+    v[i, 4] = x * o
+    w = x
+    w[(i + 1) % 3] = 7.0
+    w.x += 1.0
+    v[i, 5] = w
+    m[i, 0] = o
+    m[i, 1] = o * wp.transpose(o)
+    m[i, 2] = wp.diag(x)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 37;
+  std::vector<V3> a = RandomV3(n, 1), b = RandomV3(n, 2);
+  std::vector<float> s(size_t(n) * 4);
+  std::vector<V3> v(size_t(n) * 6);
+  std::vector<M3> m(size_t(n) * 3);
+  tilec_array aa = View(a.data(), {n}), ba = View(b.data(), {n}), sa = View(s.data(), {n, 4}),
+              va = View(v.data(), {n, 6}), ma = View(m.data(), {n, 3});
+  Launch(c.Entry("k"), {&aa, &ba, &sa, &va, &ma}, {n});
+  for (int i = 0; i < n; ++i) {
+    float x[3] = {a[i].x, a[i].y, a[i].z}, y[3] = {b[i].x, b[i].y, b[i].z};
+    float dot = x[0] * y[0] + x[1] * y[1] + x[2] * y[2];
+    float len = std::sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+    EXPECT_EQ(s[i * 4 + 0], dot);
+    EXPECT_EQ(s[i * 4 + 1], len);
+    EXPECT_EQ(s[i * 4 + 2], y[0] * y[0] + y[1] * y[1] + y[2] * y[2]);
+    EXPECT_EQ(s[i * 4 + 3], x[i % 3] - y[2]);
+    V3 cr = v[i * 6 + 0];
+    EXPECT_EQ(cr.x, x[1] * y[2] - x[2] * y[1]);
+    EXPECT_EQ(cr.y, x[2] * y[0] - x[0] * y[2]);
+    EXPECT_EQ(cr.z, x[0] * y[1] - x[1] * y[0]);
+    V3 nz = v[i * 6 + 1];
+    EXPECT_EQ(nz.x, x[0] / len);
+    EXPECT_EQ(nz.z, x[2] / len);
+    V3 lin = v[i * 6 + 2];
+    EXPECT_EQ(lin.y, x[1] * 2.0f - y[1] / 4.0f);
+    float o[3][3];
+    for (int r = 0; r < 3; ++r)
+      for (int q = 0; q < 3; ++q) o[r][q] = x[r] * y[q];
+    float ox[3], xo[3];
+    for (int r = 0; r < 3; ++r) {
+      ox[r] = o[r][0] * x[0] + o[r][1] * x[1] + o[r][2] * x[2];
+      xo[r] = x[0] * o[0][r] + x[1] * o[1][r] + x[2] * o[2][r];
+    }
+    EXPECT_EQ(v[i * 6 + 3].x, ox[0]);
+    EXPECT_EQ(v[i * 6 + 3].z, ox[2]);
+    EXPECT_EQ(v[i * 6 + 4].y, xo[1]);
+    float w[3] = {x[0], x[1], x[2]};
+    w[(i + 1) % 3] = 7.0f;
+    w[0] += 1.0f;
+    EXPECT_EQ(v[i * 6 + 5].x, w[0]);
+    EXPECT_EQ(v[i * 6 + 5].y, w[1]);
+    EXPECT_EQ(v[i * 6 + 5].z, w[2]);
+    for (int r = 0; r < 3; ++r)
+      for (int q = 0; q < 3; ++q) {
+        EXPECT_EQ(m[i * 3 + 0].m[r][q], o[r][q]);
+        float ot = o[r][0] * o[q][0] + o[r][1] * o[q][1] + o[r][2] * o[q][2];
+        EXPECT_EQ(m[i * 3 + 1].m[r][q], ot) << i << " " << r << " " << q;
+        EXPECT_EQ(m[i * 3 + 2].m[r][q], r == q ? x[r] : 0.0f);
+      }
+  }
+}
+
+TEST(CompositeExec, QuaternionProductAndRotation) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(p: wp.array[wp.vec3], axis: wp.array[wp.vec3], out: wp.array2d[wp.vec3], qq: wp.array[wp.quat]):
+    i = wp.tid()
+    q = wp.quat_from_axis_angle(wp.normalize(axis[i]), float(i) * 0.37)
+    r = wp.quat_rpy(0.3, float(i) * 0.1, -0.2)
+    out[i, 0] = wp.quat_rotate(q, p[i])
+    out[i, 1] = wp.quat_rotate_inv(q, wp.quat_rotate(q, p[i]))
+    out[i, 2] = wp.quat_rotate(q * r, p[i]) - wp.quat_rotate(q, wp.quat_rotate(r, p[i]))
+    qq[i] = q * r
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 16;
+  std::vector<V3> p = RandomV3(n, 3), axis = RandomV3(n, 4);
+  std::vector<V3> out(size_t(n) * 3);
+  std::vector<Q4> qq(static_cast<size_t>(n));
+  tilec_array pa = View(p.data(), {n}), xa = View(axis.data(), {n}), oa = View(out.data(), {n, 3}),
+              qa = View(qq.data(), {n});
+  Launch(c.Entry("k"), {&pa, &xa, &oa, &qa}, {n});
+  for (int i = 0; i < n; ++i) {
+    // Rodrigues: v cos t + (k x v) sin t + k (k . v)(1 - cos t), in double.
+    double k[3] = {axis[i].x, axis[i].y, axis[i].z}, v[3] = {p[i].x, p[i].y, p[i].z};
+    double kl = std::sqrt(k[0] * k[0] + k[1] * k[1] + k[2] * k[2]);
+    for (double& e : k) e /= kl;
+    double t = double(float(i) * 0.37f), ct = std::cos(t), st = std::sin(t);
+    double kv = k[0] * v[0] + k[1] * v[1] + k[2] * v[2];
+    double kx[3] = {k[1] * v[2] - k[2] * v[1], k[2] * v[0] - k[0] * v[2], k[0] * v[1] - k[1] * v[0]};
+    double want[3];
+    for (int d = 0; d < 3; ++d) want[d] = v[d] * ct + kx[d] * st + k[d] * kv * (1 - ct);
+    const float* got = &out[i * 3].x;
+    const float* back = &out[i * 3 + 1].x;
+    const float* diff = &out[i * 3 + 2].x;
+    for (int d = 0; d < 3; ++d) {
+      EXPECT_NEAR(got[d], want[d], 2e-5 * (1 + std::abs(want[d]))) << i << " " << d;
+      EXPECT_NEAR(back[d], v[d], 2e-5 * (1 + std::abs(v[d])));
+      EXPECT_NEAR(diff[d], 0.0, 4e-5 * (1 + std::abs(v[d])));
+    }
+    double qn = double(qq[i].x) * qq[i].x + double(qq[i].y) * qq[i].y + double(qq[i].z) * qq[i].z +
+                double(qq[i].w) * qq[i].w;
+    EXPECT_NEAR(qn, 1.0, 1e-5);
+  }
+}
+
+using Mat = std::array<std::array<double, 3>, 3>;
+Mat Mul(const Mat& a, const Mat& b) {
+  Mat r{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      for (int k = 0; k < 3; ++k) r[i][j] += a[i][k] * b[k][j];
+  return r;
+}
+Mat T(const Mat& a) {
+  Mat r{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[i][j] = a[j][i];
+  return r;
+}
+Mat Of(const M3& m) {
+  Mat r{};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) r[i][j] = m.m[i][j];
+  return r;
+}
+void ExpectMatNear(const Mat& a, const Mat& b, double tol, const std::string& what) {
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) EXPECT_NEAR(a[i][j], b[i][j], tol) << what << " [" << i << "," << j << "]";
+}
+
+TEST(CompositeExec, DecompositionsReconstructTheirMatrix) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(a: wp.array[wp.mat33], out: wp.array2d[wp.mat33], vals: wp.array2d[wp.vec3], det: wp.array[float]):
+    i = wp.tid()
+    m = a[i]
+    U, s, V = wp.svd3(m)
+    out[i, 0] = U
+    out[i, 1] = V
+    vals[i, 0] = s
+    Q, d = wp.eig3(m + wp.transpose(m))
+    out[i, 2] = Q
+    vals[i, 1] = d
+    Qr, R = wp.qr3(m)
+    out[i, 3] = Qr
+    out[i, 4] = R
+    out[i, 5] = wp.inverse(m)
+    det[i] = wp.determinant(m)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 12;
+  std::vector<M3> a(static_cast<size_t>(n));
+  std::vector<V3> r = RandomV3(3 * n, 5);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < 3; ++j) {
+      a[i].m[j][0] = r[i * 3 + j].x + (j == 0 ? 3.0f : 0.0f);
+      a[i].m[j][1] = r[i * 3 + j].y + (j == 1 ? 2.0f : 0.0f);
+      a[i].m[j][2] = r[i * 3 + j].z - (j == 2 ? 2.5f : 0.0f);
+    }
+  std::vector<M3> out(size_t(n) * 6);
+  std::vector<V3> vals(size_t(n) * 2);
+  std::vector<float> det(static_cast<size_t>(n));
+  tilec_array aa = View(a.data(), {n}), oa = View(out.data(), {n, 6}), va = View(vals.data(), {n, 2}),
+              da = View(det.data(), {n});
+  Launch(c.Entry("k"), {&aa, &oa, &va, &da}, {n});
+  Mat I{{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
+  for (int i = 0; i < n; ++i) {
+    Mat A = Of(a[i]), U = Of(out[i * 6]), V = Of(out[i * 6 + 1]), Q = Of(out[i * 6 + 2]);
+    Mat S{}, D{};
+    for (int d = 0; d < 3; ++d) {
+      S[d][d] = (&vals[i * 2].x)[d];
+      D[d][d] = (&vals[i * 2 + 1].x)[d];
+    }
+    ExpectMatNear(Mul(Mul(U, S), T(V)), A, 1e-4, "U S V^T");
+    ExpectMatNear(Mul(U, T(U)), I, 1e-5, "U U^T");
+    Mat Sym{};
+    for (int x = 0; x < 3; ++x)
+      for (int y = 0; y < 3; ++y) Sym[x][y] = A[x][y] + A[y][x];
+    ExpectMatNear(Mul(Mul(Q, D), T(Q)), Sym, 2e-4, "Q D Q^T");
+    Mat Qr = Of(out[i * 6 + 3]), R = Of(out[i * 6 + 4]);
+    ExpectMatNear(Mul(Qr, R), A, 1e-4, "Q R");
+    EXPECT_NEAR(R[1][0], 0.0, 1e-6);
+    EXPECT_NEAR(R[2][0], 0.0, 1e-6);
+    EXPECT_NEAR(R[2][1], 0.0, 1e-6);
+    ExpectMatNear(Mul(A, Of(out[i * 6 + 5])), I, 1e-4, "A A^-1");
+    double dref = A[0][0] * (A[1][1] * A[2][2] - A[1][2] * A[2][1]) - A[0][1] * (A[1][0] * A[2][2] - A[1][2] * A[2][0]) +
+                  A[0][2] * (A[1][0] * A[2][1] - A[1][1] * A[2][0]);
+    EXPECT_NEAR(det[i], dref, 1e-4 * (1 + std::abs(dref)));
+  }
+}
+
+}  // namespace
+}  // namespace tilec
