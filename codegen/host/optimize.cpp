@@ -1,5 +1,6 @@
 // The optimization pipelines of LLVM's new pass manager over lowered modules. Kept alone in
 // this file because PassBuilder.h is one of the most expensive headers to compile.
+#include <llvm/IR/Instructions.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
@@ -25,6 +26,22 @@ struct Analyses {
   }
 };
 
+// Whether a function loads or stores whole struct values (elements of vec3 or mat33 tiles and
+// arrays). LLVM 19's SLP vectorizer miscompiles some such block-serial code for AVX-512 targets
+// (a tile_map of quat_rotate over vec3 tiles comes out with the components of neighbouring
+// elements rotated; tests/exec/tile_composite_test.cpp), so those modules keep the loop
+// vectorizer only.
+bool MovesStructValues(const llvm::Module& m) {
+  for (const llvm::Function& f : m)
+    for (const llvm::BasicBlock& bb : f)
+      for (const llvm::Instruction& i : bb) {
+        if (const auto* l = llvm::dyn_cast<llvm::LoadInst>(&i); l && l->getType()->isStructTy()) return true;
+        if (const auto* st = llvm::dyn_cast<llvm::StoreInst>(&i); st && st->getValueOperand()->getType()->isStructTy())
+          return true;
+      }
+  return false;
+}
+
 }  // namespace
 
 void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
@@ -35,7 +52,7 @@ void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
       if (!f.isDeclaration()) f.addFnAttr("prefer-vector-width", "512");
   llvm::PipelineTuningOptions tuning;
   tuning.LoopVectorization = true;
-  tuning.SLPVectorization = true;
+  tuning.SLPVectorization = !MovesStructValues(m);
   llvm::PassBuilder pb(&tm, tuning);
   Analyses a(pb);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);

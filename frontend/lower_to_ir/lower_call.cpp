@@ -51,6 +51,64 @@ ir::Value* ApplyMathForm(ir::Builder& b, sema::MathForm form, const std::vector<
   return x;
 }
 
+// ---- tiles of vectors and matrices (structs of scalar components, support/composite.h)
+
+bool IsStructTile(ir::Value* v) { return v && v->type().is_tile() && v->type().elem.is_struct(); }
+
+// A tile_map over `tiles` whose body `f` computes one element from the elements (block args).
+template <class F>
+ir::Value* MapElements(Lowerer& L, const std::vector<ir::Value*>& tiles, ir::ElemType elem, F f) {
+  ir::Op* op = L.b_.TileMap(tiles, elem);
+  ir::Builder::InsertionGuard g(L.b_);
+  ir::Block* body = op->region(0);
+  L.b_.SetInsertionPoint(body);
+  std::vector<ir::Value*> xs;
+  for (size_t k = 0; k < tiles.size(); ++k) xs.push_back(body->arg(int(k)));
+  L.b_.Yield({f(xs)});
+  return op->result();
+}
+
+// One component of every element, as a scalar tile.
+ir::Value* ComponentTile(Lowerer& L, ir::Value* t, int k) {
+  ScalarType s = L.m_.structs()[t->type().elem.struct_index].composite.scalar;
+  return MapElements(L, {t}, ir::ElemType::Of(s), [&](const std::vector<ir::Value*>& x) { return L.b_.FieldGet(x[0], k); });
+}
+
+// The reduction `kind` (add, min or max) of a vector or matrix tile, component by component:
+// each component's scalar tile reduces in the order of a scalar tile's (docs/semantics.md),
+// then the components are put back together. Every op here has its adjoint.
+ir::Value* ReduceComponents(Lowerer& L, ir::Value* t, bool sum, ir::ReduceKind kind, int axis) {
+  ir::ElemType elem = t->type().elem;
+  int n = int(L.m_.structs()[elem.struct_index].fields.size());
+  std::vector<ir::Value*> parts;
+  for (int k = 0; k < n; ++k) {
+    ir::Value* c = ComponentTile(L, t, k);
+    parts.push_back(sum && axis < 0 ? L.b_.TileSum(c) : L.b_.TileReduce(kind, c, axis));
+  }
+  return MapElements(L, parts, elem, [&](const std::vector<ir::Value*>& x) {
+    ir::Value* v = L.b_.ZeroOf(ir::Type::Struct(elem.struct_index));
+    for (int k = 0; k < n; ++k) v = L.b_.FieldSet(v, k, x[size_t(k)]);
+    return v;
+  });
+}
+
+// `a op c` on tiles of vectors or matrices (either may be a scalar, or c null for `-a`): a
+// tile_map of the operation's element form.
+ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c) {
+  ir::Value* t = IsStructTile(a) ? a : c;
+  ir::ElemType elem = t->type().elem;
+  ir::Type et = ir::Type::Struct(elem.struct_index);
+  std::vector<ir::Value*> tiles{t};
+  if (c && IsStructTile(a) && IsStructTile(c)) tiles.push_back(c);
+  return MapElements(L, tiles, elem, [&](const std::vector<ir::Value*>& x) -> ir::Value* {
+    using sema::CompositeOp;
+    if (!c) return L.CompositeOfValues(CompositeOp::Neg, x, et);
+    if (x.size() == 2) return L.CompositeOfValues(op == OpCode::Sub ? CompositeOp::Sub : CompositeOp::Add, x, et);
+    std::vector<ir::Value*> operands{x[0], t == a ? c : a};  // the element, then the scalar
+    return L.CompositeOfValues(op == OpCode::Div ? CompositeOp::Divide : CompositeOp::Scale, operands, et);
+  });
+}
+
 }  // namespace
 
 std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, int ndim) {
@@ -72,6 +130,7 @@ std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, in
 }
 
 ir::Value* Lowerer::TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b) {
+  if (IsStructTile(a) || IsStructTile(b)) return CompositeTileArith(*this, op, a, b);
   // A scalar operand takes the tile's element type.
   if (a->type().is_tile() && !b->type().is_tile()) b = Convert(b, a->type().ElemValueType());
   if (b->type().is_tile() && !a->type().is_tile()) a = Convert(a, b->type().ElemValueType());
@@ -100,6 +159,7 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
   for (int i = 0; i < fi.num_params && i < int(args.size()); ++i) {
     const sema::LocalSymbol* p = fi.Param(i);
     ir::Value* v = args[i];
+    if (!v && p->default_value && p->type) v = ConstOf(*p->default_value, IrType(p->type));
     if (p->type && (p->type->IsScalar() || p->type->kind == sema::TypeKind::Struct)) v = Convert(v, IrType(p->type));
     env_[p].value = v;
   }
@@ -224,9 +284,13 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       }
       return b_.TileAtomicAddIndexed(a, idx, t, offs, axis());
     }
-    case LK::TileSum:
-      if (ci.overload->Index(P::Axis) >= 0) return b_.TileReduce(ir::ReduceKind::Add, Expr(arg(P::A)), axis());
-      return b_.TileSum(Expr(arg(P::A)));
+    case LK::TileSum: {
+      ir::Value* t = Expr(arg(P::A));
+      bool has_axis = ci.overload->Index(P::Axis) >= 0;
+      if (IsStructTile(t)) return ReduceComponents(*this, t, true, ir::ReduceKind::Add, has_axis ? axis() : -1);
+      if (has_axis) return b_.TileReduce(ir::ReduceKind::Add, t, axis());
+      return b_.TileSum(t);
+    }
     case LK::TileReduce: {
       // A combiner argument (tile_reduce) names the kind through its own row.
       ir::ReduceKind kind = lw.reduce;
@@ -241,7 +305,9 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         }
       }
       bool has_axis = ci.overload->Index(P::Axis) >= 0;
-      return b_.TileReduce(kind, Expr(arg(P::A)), has_axis ? axis() : -1);
+      ir::Value* t = Expr(arg(P::A));
+      if (IsStructTile(t)) return ReduceComponents(*this, t, kind == ir::ReduceKind::Add, kind, has_axis ? axis() : -1);
+      return b_.TileReduce(kind, t, has_axis ? axis() : -1);
     }
     case LK::TileScan: return b_.TileScan(lw.reduce, Expr(arg(P::A)), lw.inclusive);
     case LK::TileShape: {
@@ -252,7 +318,11 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     case LK::TilePermute: return b_.TilePermute(Expr(ci.args[0]), lw.perm);
     // Operators are keyed by their AST node: Binary, or an AugAssign target.
     case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));
-    case LK::TileUnary: return b_.Unary(lw.op, Expr(ci.args[0]));
+    case LK::TileUnary: {
+      ir::Value* t = Expr(ci.args[0]);
+      if (IsStructTile(t) && lw.op == OpCode::Neg) return CompositeTileArith(*this, lw.op, t, nullptr);
+      return b_.Unary(lw.op, t);
+    }
     case LK::TileExtract: {
       if (arg(P::T)) return b_.TileExtract(Expr(arg(P::T)), ElementIndices(arg(P::T), arg(P::Index)));
       // wp.tile_extract(a, i, j, ...): one int argument per dimension.
@@ -453,7 +523,13 @@ ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
   int next = 0;
   for (ir::Value* v : values) elems.push_back(v->type().is_tile() ? body->arg(next++) : v);
   ir::Value* r = nullptr;
-  if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
+  // Vector builtins and prelude overloads: the checker kept the per-element call on the callee.
+  const sema::CallInfo* fci = cm_.Call(f);
+  if (fci && fci->kind == sema::CallInfo::Kind::Composite) {
+    r = CompositeOfValues(fci->composite, elems, rt.ElemValueType());
+  } else if (fci && fci->kind == sema::CallInfo::Kind::UserFunc) {
+    r = InlineFunc(fci->func_index, elems);
+  } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
     r = InlineFunc(ft->callee.index, elems);
   } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::Builtin) {
     // The mapped builtin's own row says which scalar op it is.

@@ -46,37 +46,44 @@ ir::Value* Lowerer::SelectComponent(const std::vector<ir::Value*>& comps, ir::Va
   return r;
 }
 
-// The flat component index of a Component or Row access: `index`, or computed from the
-// runtime operands (for a Row, the row).
-ir::Value* Lowerer::CompositeIndex(const sema::CallInfo& ci, const Composite& k) {
-  if (ci.index >= 0) return b_.ConstInt(ScalarType::Int32, ci.index);
+// The flat component index of a Component access: `index`, or computed from the runtime
+// index values (one for a vector, row and column for a matrix).
+ir::Value* Lowerer::CompositeIndex(int64_t index, const std::vector<ir::Value*>& idx, const Composite& k) {
+  if (index >= 0) return b_.ConstInt(ScalarType::Int32, index);
   ir::Type i32 = ir::Type::Scalar(ScalarType::Int32);
-  ir::Value* i = Convert(Expr(ci.args[1]), i32);
-  if (ci.args.size() > 2) {
-    ir::Value* j = Convert(Expr(ci.args[2]), i32);
-    i = b_.Binary(OpCode::Add, b_.Binary(OpCode::Mul, i, b_.ConstInt(ScalarType::Int32, k.cols)), j);
-  }
+  ir::Value* i = Convert(idx[0], i32);
+  if (idx.size() > 1)
+    i = b_.Binary(OpCode::Add, b_.Binary(OpCode::Mul, i, b_.ConstInt(ScalarType::Int32, k.cols)), Convert(idx[1], i32));
   return i;
 }
 
 ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci) {
   ir::Type rt = IrType(cm_.TypeOf(e));
-  auto operand = [&](size_t i) { return Expr(ci.args[i]); };
-  auto map2 = [&](OpCode op) {
+  std::vector<ir::Value*> x;
+  for (const ast::Expr* a : ci.args) x.push_back(Expr(a));
+  if (ir::Value* r = CompositeOfValues(ci.composite, x, rt, ci.index, ci.count)) return r;
+  Unsupported(e->range, "this vector operation");
+  return ZeroValue(rt);
+}
+
+ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir::Value*>& x, const ir::Type& rt,
+                                      int64_t index, int64_t count) {
+  auto operand = [&](size_t i) { return x[i]; };
+  auto map2 = [&](OpCode o) {
     std::vector<ir::Value*> a = Components(operand(0)), c = Components(operand(1)), r;
-    for (size_t k = 0; k < a.size(); ++k) r.push_back(b_.Binary(op, a[k], c[k]));
+    for (size_t k = 0; k < a.size(); ++k) r.push_back(b_.Binary(o, a[k], c[k]));
     return BuildComposite(rt, r);
   };
-  auto map1 = [&](OpCode op) {
+  auto map1 = [&](OpCode o) {
     std::vector<ir::Value*> a = Components(operand(0)), r;
-    for (ir::Value* x : a) r.push_back(b_.Unary(op, x));
+    for (ir::Value* v : a) r.push_back(b_.Unary(o, v));
     return BuildComposite(rt, r);
   };
-  switch (ci.composite) {
+  switch (op) {
     case CompositeOp::Construct: {
       std::vector<ir::Value*> comps;
-      for (const ast::Expr* a : ci.args)
-        for (ir::Value* c : Components(Expr(a))) comps.push_back(c);
+      for (ir::Value* a : x)
+        for (ir::Value* c : Components(a)) comps.push_back(c);
       return BuildComposite(rt, comps);
     }
     case CompositeOp::Fill: {
@@ -86,17 +93,17 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
     }
     case CompositeOp::Component: {
       ir::Value* base = operand(0);
-      if (ci.index >= 0) return b_.FieldGet(base, int(ci.index));
-      return SelectComponent(Components(base), CompositeIndex(ci, CompositeOfValue(base)));
+      if (index >= 0) return b_.FieldGet(base, int(index));
+      return SelectComponent(Components(base), CompositeIndex(index, {x.begin() + 1, x.end()}, CompositeOfValue(base)));
     }
     case CompositeOp::Row: {
       ir::Value* base = operand(0);
       const Composite& k = CompositeOfValue(base);
       std::vector<ir::Value*> all = Components(base), row;
-      if (ci.index >= 0) {
-        for (int j = 0; j < k.cols; ++j) row.push_back(all[size_t(ci.index * k.cols + j)]);
+      if (index >= 0) {
+        for (int j = 0; j < k.cols; ++j) row.push_back(all[size_t(index * k.cols + j)]);
       } else {
-        ir::Value* r = Convert(Expr(ci.args[1]), ir::Type::Scalar(ScalarType::Int32));
+        ir::Value* r = Convert(x[1], ir::Type::Scalar(ScalarType::Int32));
         for (int j = 0; j < k.cols; ++j) {
           std::vector<ir::Value*> col;
           for (int i = 0; i < k.rows; ++i) col.push_back(all[size_t(i * k.cols + j)]);
@@ -107,10 +114,10 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
     }
     case CompositeOp::Part: {
       std::vector<ir::Value*> all = Components(operand(0));
-      return BuildComposite(rt, {all.begin() + ci.index, all.begin() + ci.index + ci.count});
+      return BuildComposite(rt, {all.begin() + index, all.begin() + index + count});
     }
     case CompositeOp::Add:
-      if (ci.args.size() == 1) return operand(0);
+      if (x.size() == 1) return operand(0);
       return map2(OpCode::Add);
     case CompositeOp::Sub: return map2(OpCode::Sub);
     case CompositeOp::CwMul: return map2(OpCode::Mul);
@@ -125,7 +132,7 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
       ir::Value* s = Convert(operand(1), ir::Type::Scalar(CompositeOfValue(v).scalar));
       std::vector<ir::Value*> r;
       for (ir::Value* x : Components(v))
-        r.push_back(ci.composite == CompositeOp::Scale ? b_.Binary(OpCode::Mul, x, s) : b_.Binary(OpCode::Div, x, s));
+        r.push_back(op == CompositeOp::Scale ? b_.Binary(OpCode::Mul, x, s) : b_.Binary(OpCode::Div, x, s));
       return BuildComposite(rt, r);
     }
     case CompositeOp::MatMul: {
@@ -169,7 +176,7 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
         ir::Value* eq = b_.Cmp(ir::CmpPred::Eq, a[k], c[k]);
         all = all ? b_.Logic(OpCode::And, all, eq) : eq;
       }
-      return ci.composite == CompositeOp::Equal ? all : b_.Unary(OpCode::Not, all);
+      return op == CompositeOp::Equal ? all : b_.Unary(OpCode::Not, all);
     }
     case CompositeOp::Dot: return SumOfProducts(b_, Components(operand(0)), Components(operand(1)));
     case CompositeOp::LengthSq: {
@@ -181,15 +188,44 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
       return b_.Unary(OpCode::Sqrt, SumOfProducts(b_, a, a));
     }
     case CompositeOp::Normalize: {
-      // Warp's: v / length(v) when the length is above zero, else the zero vector.
+      // Warp's: v / length(v) when the length is above zero, else the zero vector; a
+      // quaternion is multiplied by 1 / length and a zero one becomes the identity.
       ir::Value* v = operand(0);
+      const Composite& k = CompositeOfValue(v);
       std::vector<ir::Value*> a = Components(v);
       ir::Value* l = b_.Unary(OpCode::Sqrt, SumOfProducts(b_, a, a));
-      ScalarType s = CompositeOfValue(v).scalar;
+      ScalarType s = k.scalar;
+      bool quat = k.kind == CompositeKind::Quaternion;
       ir::Value* pos = b_.Cmp(ir::CmpPred::Gt, l, b_.ConstFloat(s, 0.0));
-      ir::Value* zero = b_.ConstFloat(s, 0.0);
+      ir::Value* inv = quat ? b_.Binary(OpCode::Div, b_.ConstFloat(s, 1.0), l) : nullptr;
       std::vector<ir::Value*> r;
-      for (ir::Value* x : a) r.push_back(b_.Select(pos, b_.Binary(OpCode::Div, x, l), zero));
+      for (size_t i = 0; i < a.size(); ++i) {
+        ir::Value* fallback = b_.ConstFloat(s, quat && i == 3 ? 1.0 : 0.0);
+        ir::Value* scaled = quat ? b_.Binary(OpCode::Mul, a[i], inv) : b_.Binary(OpCode::Div, a[i], l);
+        r.push_back(b_.Select(pos, scaled, fallback));
+      }
+      return BuildComposite(rt, r);
+    }
+    case CompositeOp::MinComponent:
+    case CompositeOp::MaxComponent: {
+      std::vector<ir::Value*> a = Components(operand(0));
+      OpCode m = op == CompositeOp::MinComponent ? OpCode::Min : OpCode::Max;
+      ir::Value* acc = a[0];
+      for (size_t i = 1; i < a.size(); ++i) acc = b_.Binary(m, acc, a[i]);
+      return acc;
+    }
+    case CompositeOp::ScalarDivide: {
+      ir::Value* v = operand(1);
+      ir::Value* sv = Convert(operand(0), ir::Type::Scalar(CompositeOfValue(v).scalar));
+      std::vector<ir::Value*> r;
+      for (ir::Value* x : Components(v)) r.push_back(b_.Binary(OpCode::Div, sv, x));
+      return BuildComposite(rt, r);
+    }
+    case CompositeOp::Identity: {
+      const Composite& k = m_.structs()[rt.elem.struct_index].composite;
+      std::vector<ir::Value*> r;
+      for (int i = 0; i < k.rows; ++i)
+        for (int j = 0; j < k.cols; ++j) r.push_back(b_.ConstFloat(k.scalar, i == j ? 1.0 : 0.0));
       return BuildComposite(rt, r);
     }
     case CompositeOp::Cross: {
@@ -220,7 +256,7 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
       const Composite& k = CompositeOfValue(m);
       std::vector<ir::Value*> a = Components(m), d;
       for (int i = 0; i < k.rows; ++i) d.push_back(a[size_t(i * k.cols + i)]);
-      if (ci.composite == CompositeOp::GetDiag) return BuildComposite(rt, d);
+      if (op == CompositeOp::GetDiag) return BuildComposite(rt, d);
       ir::Value* acc = d[0];
       for (size_t i = 1; i < d.size(); ++i) acc = b_.Binary(OpCode::Add, acc, d[i]);
       return acc;
@@ -234,8 +270,7 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
       return BuildComposite(rt, r);
     }
   }
-  Unsupported(e->range, "this vector operation");
-  return ZeroValue(rt);
+  return nullptr;
 }
 
 ir::Value* Lowerer::CompositeWithPart(const sema::CallInfo& ci, ir::Value* base, ir::Value* v) {
@@ -248,7 +283,9 @@ ir::Value* Lowerer::CompositeWithPart(const sema::CallInfo& ci, ir::Value* base,
       if (ci.index >= 0) {
         all[size_t(ci.index)] = parts[0];
       } else {
-        ir::Value* idx = CompositeIndex(ci, k);
+        std::vector<ir::Value*> iv;
+        for (size_t a = 1; a < ci.args.size(); ++a) iv.push_back(Expr(ci.args[a]));
+        ir::Value* idx = CompositeIndex(ci.index, iv, k);
         for (size_t i = 0; i < all.size(); ++i)
           all[i] = b_.Select(b_.Cmp(ir::CmpPred::Eq, idx, b_.ConstInt(ScalarType::Int32, int64_t(i))), parts[0], all[i]);
       }

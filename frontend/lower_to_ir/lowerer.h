@@ -127,8 +127,12 @@ class Lowerer {
   std::vector<ir::Value*> Components(ir::Value* v);  // a scalar is its own one component
   ir::Value* BuildComposite(const ir::Type& t, const std::vector<ir::Value*>& comps);
   ir::Value* SelectComponent(const std::vector<ir::Value*>& comps, ir::Value* index);
-  ir::Value* CompositeIndex(const sema::CallInfo& ci, const Composite& k);
+  ir::Value* CompositeIndex(int64_t index, const std::vector<ir::Value*>& idx, const Composite& k);
   ir::Value* CompositeValue(const ast::Expr* e, const sema::CallInfo& ci);
+  // The operation on operand values (also what tile_map and tile arithmetic apply per
+  // element); null for one with no value form (TransformMul is a prelude call).
+  ir::Value* CompositeOfValues(sema::CompositeOp op, const std::vector<ir::Value*>& x, const ir::Type& rt,
+                               int64_t index = -1, int64_t count = 0);
   // `base` with the component, row or part that `ci` reads replaced by `v`.
   ir::Value* CompositeWithPart(const sema::CallInfo& ci, ir::Value* base, ir::Value* v);
   std::vector<ir::Value*> last_tuple_;  // the elements a tuple-returning func call returned

@@ -352,6 +352,8 @@ bool ScalarMatchesTile(CallContext& c) {
   CallArg& tile = c.Arg(lhs_tile ? Param::Lhs : Param::Rhs);
   CallArg& scalar = c.Arg(lhs_tile ? Param::Rhs : Param::Lhs);
   const Type* et = c.types.FromElem(tile.info.type->elem);
+  // A tile of vectors or matrices scales by a scalar of its component type.
+  if (const Composite* k = c.checker.CompositeOf(et)) et = c.types.Scalar(k->scalar);
   if (c.checker.Convert(scalar.expr, scalar.info, et)) return true;
   c.Error(Code::TileDTypeMismatch, scalar.range,
           "scalar `" + c.checker.Text(scalar.expr) + "` of type `" + TypeName(scalar.info.type) +

@@ -22,7 +22,7 @@ bool ReduceCombiner(CallContext& c) {
     // A @wp.func combines two elements of the tile's type into one of that type.
     c.EnsureFuncChecked(ft->callee.index);
     const FunctionInfo& f = c.out().funcs[ft->callee.index];
-    const Type* et = t->elem.is_struct() ? nullptr : c.types.FromElem(t->elem);
+    const Type* et = c.types.FromElem(t->elem);
     bool ok = et && f.num_params == 2 && f.Param(0)->type == et && f.Param(1)->type == et && f.return_type == et;
     if (!ok) {
       c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
@@ -41,6 +41,14 @@ bool ReduceCombiner(CallContext& c) {
   }
   // The combiner must take two elements of the tile's type (bit_and does not take floats).
   const Type* et = c.types.FromElem(t->elem);
+  if (c.checker.CompositeOf(et)) {
+    // Vectors and matrices combine component by component: Warp's add, min and max of two.
+    if (kind == ir::ReduceKind::Add || kind == ir::ReduceKind::Min || kind == ir::ReduceKind::Max) return true;
+    c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+            "`" + b.Spelling() + "` cannot combine elements of `" + TypeName(et) + "` (the element type of tile " +
+                c.Quoted(Param::A) + "); vectors and matrices reduce with `wp.add`, `wp.min` or `wp.max`");
+    return false;
+  }
   bool fits = false;
   for (const Overload& o : b.overloads)
     fits |= o.params.size() == 2 && PatternMatches(o.params[0].pattern, et) && PatternMatches(o.params[1].pattern, et);
@@ -104,6 +112,77 @@ bool TileMapArgs(CallContext& c) {
     if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
     return true;
   }
+  // Warp's vector builtins (wp.length, wp.normalize, wp.add on vectors, ...) and the prelude's
+  // overloads (wp.quat_rotate, ...): typed per element as a call of them would be; the callee
+  // node keeps the resolved call (a Composite or UserFunc CallInfo) for lowering.
+  bool composite_elems = false;
+  for (const Type* e : elems) composite_elems |= c.checker.CompositeOf(e) != nullptr;
+  int composite_op = ft->callee.kind == CalleeKind::Composite ? ft->callee.index : -1;
+  if (ft->callee.kind == CalleeKind::Builtin && composite_elems)
+    composite_op = CompositeFnIndex(BuiltinTable()[ft->callee.index].name);
+  auto signature = [&] {
+    std::string want;
+    for (size_t k = 0; k < elems.size(); ++k) want += (k ? ", " : "") + TypeName(elems[k]);
+    return want;
+  };
+  auto element_result = [&](const Type* r) {
+    if (r && (r->IsScalar() || r->kind == TypeKind::Struct)) {
+      c.map_elem = r;
+      return true;
+    }
+    if (r && !r->IsError())
+      c.Error(Code::BadTileMap, fa.range,
+              "`" + c.checker.Text(fa.expr) + "` cannot be mapped: over tiles of (" + signature() +
+                  ") it returns `" + TypeName(r) + "`, not a scalar or struct");
+    return false;
+  };
+  if (composite_op >= 0) {
+    std::vector<CallArg> per_elem;
+    for (size_t k = 0; k < elems.size(); ++k) {
+      CallArg a;
+      a.expr = tiles[k]->expr;
+      a.info = tiles[k]->info;
+      a.info.type = elems[k];
+      a.info.value.reset();
+      a.range = tiles[k]->range;
+      per_elem.push_back(std::move(a));
+    }
+    const auto* attr = fa.expr->As<ast::Attribute>();
+    std::string name = attr ? attr->attr : c.checker.Text(fa.expr);
+    if (!composite_elems) {
+      c.Error(Code::BadTileMap, fa.range,
+              "`wp." + name + "` cannot be mapped over tiles of (" + signature() + "); it takes vectors or matrices");
+      return false;
+    }
+    ExprInfo r = c.checker.CompositeCall(CompositeOp(composite_op), fa.expr, name, per_elem);
+    return element_result(r.type);
+  }
+  if (ft->callee.kind == CalleeKind::Overloads) {
+    const std::vector<int>& cands = c.out().overloads[size_t(ft->callee.index)];
+    for (int index : cands) {
+      const FunctionInfo& f = c.out().funcs[size_t(index)];
+      if (f.num_params != int(elems.size())) continue;
+      bool match = true;
+      for (int k = 0; match && k < f.num_params; ++k) match = elems[size_t(k)] == f.Param(k)->type;
+      if (!match) continue;
+      c.EnsureFuncChecked(index);
+      if (!element_result(c.out().funcs[size_t(index)].return_type)) return false;
+      CallInfo fci;
+      fci.kind = CallInfo::Kind::UserFunc;
+      fci.func_index = index;
+      for (CallArg* t : tiles) fci.args.push_back(t->expr);
+      c.out().call_info[fa.expr] = std::move(fci);
+      if (c.fn()) c.fn()->called_funcs.push_back(index);
+      return true;
+    }
+    c.Error(Code::BadTileMap, fa.range,
+            "`" + c.checker.Text(fa.expr) + "` has no overload taking one element of each tile: (" + signature() + ")");
+    return false;
+  }
+  if (ft->callee.kind != CalleeKind::Builtin) {
+    c.Error(Code::BadTileMap, fa.range, "`" + c.checker.Text(fa.expr) + "` cannot be mapped over tiles");
+    return false;
+  }
   // A builtin maps when its row lowers to a scalar math op taking one value per tile.
   const Builtin& mb = BuiltinTable()[ft->callee.index];
   const Overload* mo = nullptr;
@@ -127,12 +206,48 @@ bool TileMapArgs(CallContext& c) {
   return true;
 }
 
+// ---------------------------------------------------------------- vector and matrix tiles
+
+// The first tile's element type for the operators and sums that Warp defines on vectors and
+// matrices too: a numeric scalar, or a vector-like struct of numeric components.
+bool ArithElemTile(CallContext& c, bool ordered) {
+  for (CallArg& a : c.args) {
+    const Type* t = a.info.type;
+    if (!t->IsTile()) continue;
+    ScalarType s = t->elem.scalar;
+    if (t->elem.is_struct()) {
+      const Composite* k = c.checker.CompositeOf(c.types.FromElem(t->elem));
+      if (!k) {
+        c.Error(Code::StructTileUnsupported, a.range,
+                c.bname + " is not defined for tiles of struct `" + t->elem_struct_name + "`");
+        return false;
+      }
+      s = k->scalar;
+    }
+    if (s == ScalarType::Bool) {
+      c.Error(Code::TileOperatorUnsupported, a.range,
+              c.bname + (ordered ? " needs a tile of a numeric element type, but " + c.checker.Text(a.expr) + " holds `"
+                                 : " is not defined for `") +
+                  TypeName(c.types.FromElem(t->elem)) + (ordered ? "`" : "` tiles"));
+      return false;
+    }
+    return true;
+  }
+  return true;
+}
+bool ArithElemTile(CallContext& c) { return ArithElemTile(c, false); }
+bool ReduceElemTile(CallContext& c) { return ArithElemTile(c, true); }
+
 }  // namespace
 
 namespace rules {
 using P = Param;
 const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMismatch}, {P::Op, P::A},
                            &sema::TileMapArgs};
+const RuleSpec ArithElemTile{"ArithElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
+                             &sema::ArithElemTile};
+const RuleSpec ReduceElemTile{"ReduceElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
+                              {P::A}, &sema::ReduceElemTile};
 const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};
 }  // namespace rules
 

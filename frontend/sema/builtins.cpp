@@ -230,13 +230,13 @@ std::vector<Builtin> MakeTable() {
   ParamSpec axis = Req(N::Axis, K::Const, P::Int);
   // The whole-tile sum lowers to the v1 tile_sum op; the axis form to tile_reduce {add}.
   add({"tile_sum", "wp",
-       {{{ta}, &Res::OneElementOfA, {&R::NumericTile}},
-        {{ta, axis}, &Res::ReducedAlongAxis, {&R::NumericTile, &R::TileAxisInRange}}},
+       {{{ta}, &Res::OneElementOfA, {&R::ArithElemTile}},
+        {{ta, axis}, &Res::ReducedAlongAxis, {&R::ArithElemTile, &R::TileAxisInRange}}},
        true, Differentiable::Yes, "docs/tile_sum.rst", Lower(LowerKind::TileSum)});
   {
     ParamSpec f = Req(N::Op, K::Runtime, P::Callable);
-    std::vector<const RuleSpec*> rules = {&R::OrderedElemTile, &R::ReduceCombiner};
-    std::vector<const RuleSpec*> axis_rules = {&R::OrderedElemTile, &R::TileAxisInRange, &R::ReduceCombiner};
+    std::vector<const RuleSpec*> rules = {&R::ReduceElemTile, &R::ReduceCombiner};
+    std::vector<const RuleSpec*> axis_rules = {&R::ReduceElemTile, &R::TileAxisInRange, &R::ReduceCombiner};
     // Differentiable with wp.add, wp.min and wp.max (which Warp is not); a `mul` or bitwise
     // combiner has no adjoint, and a gradient through one is E0502.
     add({"tile_reduce", "wp",
@@ -356,11 +356,14 @@ std::vector<Builtin> MakeTable() {
   // ---- tile operators (not callable by name)
   auto tile_binary = [&](const char* name, const char* spelling, ir::OpCode op, bool scalar_ok) {
     ParamSpec lt = Req(N::Lhs, K::Runtime, P::Tile), rt = Req(N::Rhs, K::Runtime, P::Tile);
-    std::vector<Overload> ov = {{{lt, rt}, &Res::TileArith, {&R::NumericTile, &R::TilesSameShape, &R::TilesSameDType}}};
+    // Tiles of vectors and matrices add and subtract, and scale by a scalar of their
+    // component type, component by component (Warp's operators on the elements).
+    const RuleSpec* elems = scalar_ok ? &R::NumericTile : &R::ArithElemTile;
+    std::vector<Overload> ov = {{{lt, rt}, &Res::TileArith, {elems, &R::TilesSameShape, &R::TilesSameDType}}};
     if (scalar_ok) {
       ParamSpec ls = Req(N::Lhs, K::Runtime, P::Scalar), rs = Req(N::Rhs, K::Runtime, P::Scalar);
-      ov.push_back({{lt, rs}, &Res::TileArith, {&R::NumericTile, &R::ScalarMatchesTile}});
-      ov.push_back({{ls, rt}, &Res::TileArith, {&R::NumericTile, &R::ScalarMatchesTile}});
+      ov.push_back({{lt, rs}, &Res::TileArith, {&R::ArithElemTile, &R::ScalarMatchesTile}});
+      ov.push_back({{ls, rt}, &Res::TileArith, {&R::ArithElemTile, &R::ScalarMatchesTile}});
     }
     Builtin b = Make({name, "op", ov, true, Differentiable::Yes, "docs/tile_arithmetic.rst",
                       LowerOp(LowerKind::TileBinary, op)});
@@ -388,7 +391,7 @@ std::vector<Builtin> MakeTable() {
     t.push_back(std::move(b));
   }
   {
-    Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::NumericTile}}}, true, Differentiable::Yes,
+    Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::ArithElemTile}}}, true, Differentiable::Yes,
                         "docs/tile_arithmetic.rst", LowerOp(LowerKind::TileUnary, ir::OpCode::Neg)});
     neg.op_spelling = "unary `-` on a tile";
     t.push_back(std::move(neg));

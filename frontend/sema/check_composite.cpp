@@ -28,7 +28,7 @@ constexpr CompositeFn kFns[] = {
     {"min", CompositeOp::Min, 2},        {"max", CompositeOp::Max, 2},
     {"abs", CompositeOp::Abs, 1},        {"mul", CompositeOp::MatMul, 2},
     {"add", CompositeOp::Add, 2},        {"sub", CompositeOp::Sub, 2},
-    {"neg", CompositeOp::Neg, 1},
+    {"neg", CompositeOp::Neg, 1},        {"identity", CompositeOp::Identity, 2},
 };
 
 // Six-vectors and 6x6 matrices are Warp's spatial types whatever they are called.
@@ -72,6 +72,10 @@ std::string_view CompositeOpName(CompositeOp op) {
     case CompositeOp::Min: return "min";
     case CompositeOp::Max: return "max";
     case CompositeOp::Abs: return "abs";
+    case CompositeOp::MinComponent: return "min_component";
+    case CompositeOp::MaxComponent: return "max_component";
+    case CompositeOp::ScalarDivide: return "scalar_divide";
+    case CompositeOp::Identity: return "identity";
   }
   return "?";
 }
@@ -327,6 +331,13 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     ci.args = {l, r};
     return CompositeResult(node, ci, t, {li, ri});
   }
+  if (op == ast::BinaryOp::Div && !lk && rk && rk->is_vector_like() && li.type->IsScalar()) {
+    // s / v: Warp's component-wise division of a scalar by a vector.
+    if (!CompositeScalarOperand(l, li, rk->scalar, "`/` with `" + TypeName(ri.type) + "`")) return Poison();
+    ci.composite = CompositeOp::ScalarDivide;
+    ci.args = {l, r};
+    return CompositeResult(node, ci, ri.type, {li, ri});
+  }
   if ((op == ast::BinaryOp::Mul && (lk || rk)) || (op == ast::BinaryOp::Div && lk && !rk)) {
     bool comp_left = lk != nullptr;
     const ast::Expr* ce = comp_left ? l : r;
@@ -341,6 +352,37 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     return CompositeResult(node, ci, cinfo.type, {cinfo, sinfo});
   }
   return undefined();
+}
+
+ExprInfo Checker::IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args) {
+  const CallArg* n = nullptr;
+  const CallArg* dtype = nullptr;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& kw = args[i].keyword;
+    if ((kw.empty() && i == 0) || kw == "n") n = &args[i];
+    else if ((kw.empty() && i == 1) || kw == "dtype") dtype = &args[i];
+    else {
+      Error(Code::UnknownKeyword, args[i].keyword.empty() ? args[i].range : args[i].name_range,
+            bname + " takes `n` and `dtype`");
+      return Poison();
+    }
+  }
+  if (!n || !n->info.value || n->info.value->kind != ConstValue::Kind::Int || n->info.value->i < 1 || n->info.value->i > 9) {
+    Error(Code::CompositeArgs, n ? n->range : node->range, bname + " needs `n`, a constant size from 1 to 9");
+    return Poison();
+  }
+  ScalarType s = ScalarType::Float32;
+  if (dtype) {
+    if (!dtype->info.value || dtype->info.value->kind != ConstValue::Kind::Type || !dtype->info.value->type->IsFloatScalar()) {
+      Error(Code::CompositeArgs, dtype->range, bname + " needs `dtype`, a float type");
+      return Poison();
+    }
+    s = dtype->info.value->type->scalar;
+  }
+  CallInfo ci;
+  ci.composite = CompositeOp::Identity;
+  ci.index = n->info.value->i;
+  return CompositeResult(node, ci, CompositeType(Composite::Matrix(int(ci.index), int(ci.index), s)), {});
 }
 
 ExprInfo Checker::CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r) {
@@ -362,6 +404,19 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
   for (const CompositeFn& f : kFns)
     if (f.op == op) arity = f.arity;
   std::string bname = "`wp." + fname + "`";
+  if (op == CompositeOp::Identity) return IdentityCall(node, bname, args);
+  if ((op == CompositeOp::Min || op == CompositeOp::Max) && args.size() == 1 && args[0].keyword.empty()) {
+    // wp.min(v) / wp.max(v): the smallest or largest component.
+    const Composite* k = CompositeOf(args[0].info.type);
+    if (!k || !k->is_vector_like()) {
+      Error(Code::CompositeArgs, node->range, bname + " of one argument takes a vector, found `" + TypeName(args[0].info.type) + "`");
+      return Poison();
+    }
+    CallInfo ci;
+    ci.composite = op == CompositeOp::Min ? CompositeOp::MinComponent : CompositeOp::MaxComponent;
+    ci.args = {args[0].expr};
+    return CompositeResult(node, ci, types_.Scalar(k->scalar), {args[0].info});
+  }
   if (int(args.size()) != arity) {
     Error(Code::CompositeArgs, node->range,
           bname + " takes " + std::to_string(arity) + " argument" + (arity == 1 ? "" : "s") + ", got " +
@@ -438,6 +493,10 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
       return CompositeBinary(node, ast::BinaryOp::Mul, node->range, args[0].expr, args[0].info, args[1].expr,
                              args[1].info);
     }
+    case CompositeOp::MinComponent:
+    case CompositeOp::MaxComponent:
+    case CompositeOp::ScalarDivide:
+    case CompositeOp::Identity:
     case CompositeOp::Construct:
     case CompositeOp::Fill:
     case CompositeOp::Component:

@@ -206,27 +206,8 @@ ExprInfo Checker::CheckName(const ast::Name& n) {
     // Prelude bodies call each other by bare name, through the overloads.
     if (int set = PreludeSet(n.id); set >= 0)
       return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
-    if (auto it = prelude_names_.find(n.id); it != prelude_names_.end()) {
-      // A helper (`_name`): one signature per instance, the one of this instance's file.
-      for (int index : it->second) {
-        FunctionInfo& f = out_.funcs[index];
-        if (f.prelude_file != fn_->prelude_file) continue;
-        if (!f.declared) {
-          const SourceFile* saved = decl_file_;
-          FunctionInfo* saved_fn = fn_;
-          auto saved_locals = std::move(locals_);
-          locals_.clear();
-          decl_file_ = f.prelude_file;
-          fn_ = nullptr;
-          DeclareFunction(f, *f.def, false);
-          f.declared = true;
-          fn_ = saved_fn;
-          decl_file_ = saved;
-          locals_ = std::move(saved_locals);
-        }
-        return ConstInfo(ConstValue{}, types_.Function({CalleeKind::UserFunc, index}), false);
-      }
-    }
+    if (int set = PreludeHelper(n.id); set >= 0)
+      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
   }
   if (n.id == "int" || n.id == "float" || n.id == "bool") {
     const Type* t = types_.Scalar(*ScalarFromName(n.id));

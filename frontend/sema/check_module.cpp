@@ -238,6 +238,15 @@ void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, boo
     sym->type = t;
     sym->decl_range = p.name_range;
     sym->index = int(fn.locals.size()) - 1;
+    if (p.default_value && !t->IsError()) {
+      // A default is a compile-time constant of the parameter's type, as Warp's are.
+      ExprInfo dv = CheckExpr(p.default_value.get());
+      if (!dv.type->IsError() && (!dv.value || !t->IsScalar() || !Convertible(dv, t)))
+        Error(Code::InvalidType, p.default_value->range,
+              "the default of `" + p.name + "` must be a constant `" + TypeName(t) + "`");
+      else if (dv.value)
+        sym->default_value = dv.value;
+    }
   }
   fn.num_params = int(fn.locals.size());
   fn.return_type = types_.Void();

@@ -127,6 +127,7 @@ class Checker {
   ExprInfo CompositeBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range, const ast::Expr* l,
                            ExprInfo li, const ast::Expr* r, ExprInfo ri);
   ExprInfo CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r);
+  ExprInfo IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args);
   ExprInfo ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
                         const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);
   ExprInfo TileBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
@@ -153,6 +154,8 @@ class Checker {
   // is checked (so no FunctionInfo moves while one is being checked) and declared by name.
   void AddPrelude();
   int PreludeSet(const std::string& name);  // index into CheckedModule::overloads, or -1
+  int PreludeHelper(const std::string& name);  // a `_helper` of the prelude instance being checked
+  int PreludeOverloads(const std::string& key, const std::vector<int>& funcs, bool in_place);
   std::map<std::string, std::vector<int>> prelude_names_;
   std::map<std::string, int> prelude_sets_;
   std::set<int> in_place_sets_;  // overload sets whose calls store their result into argument 0

@@ -58,37 +58,27 @@ std::string Substitute(const std::string& text, ScalarType s) {
   return out;
 }
 
+// A broken prelude is a bug of tilec itself, never of the user's program.
+Instance Parse(const std::string& name, std::string text) {
+  Instance in;
+  in.file = std::make_unique<SourceFile>("<prelude:" + name + ">", std::move(text));
+  diag::DiagnosticEngine diags;
+  in.module = parse::ParseFile(*in.file, diags);
+  if (diags.error_count() > 0) {
+    std::ostringstream os;
+    diags.Render(os);
+    std::fprintf(stderr, "internal error: the prelude `%s` does not parse:\n%s", name.c_str(), os.str().c_str());
+    std::abort();
+  }
+  return in;
+}
+
 const std::vector<Instance>& Instances() {
   static const std::vector<Instance> kInstances = [] {
     std::vector<Instance> v;
-    for (ScalarType s : {ScalarType::Float32, ScalarType::Float64}) {
-      Instance in;
-      in.file = std::make_unique<SourceFile>("<prelude:" + std::string(ScalarName(s)) + ">",
-                                             Substitute(kPreludeText, s));
-      diag::DiagnosticEngine diags;
-      in.module = parse::ParseFile(*in.file, diags);
-      if (diags.error_count() > 0) {
-        // A broken prelude is a bug of tilec itself, never of the user's program.
-        std::ostringstream os;
-        diags.Render(os);
-        std::fprintf(stderr, "internal error: the vector-math prelude does not parse:\n%s", os.str().c_str());
-        std::abort();
-      }
-      v.push_back(std::move(in));
-    }
-    if (std::string(kPreludeRandomText).size() > 0) {
-      Instance in;
-      in.file = std::make_unique<SourceFile>("<prelude:random>", kPreludeRandomText);
-      diag::DiagnosticEngine diags;
-      in.module = parse::ParseFile(*in.file, diags);
-      if (diags.error_count() > 0) {
-        std::ostringstream os;
-        diags.Render(os);
-        std::fprintf(stderr, "internal error: the random-number prelude does not parse:\n%s", os.str().c_str());
-        std::abort();
-      }
-      v.push_back(std::move(in));
-    }
+    for (ScalarType s : {ScalarType::Float32, ScalarType::Float64})
+      v.push_back(Parse(std::string(ScalarName(s)), Substitute(kPreludeText, s)));
+    if (kPreludeRandomText[0] != '\0') v.push_back(Parse("random", kPreludeRandomText));
     return v;
   }();
   return kInstances;
@@ -140,15 +130,31 @@ int Checker::PreludeSet(const std::string& public_name) {
     name = "_inplace_" + name;
     in_place = true;
   }
-  if (auto it = prelude_sets_.find(name); it != prelude_sets_.end()) return it->second;
   auto it = prelude_names_.find(name);
   if (it == prelude_names_.end()) return -1;
-  if (in_place) in_place_sets_.insert(int(out_.overloads.size()));
+  return PreludeOverloads(name, it->second, in_place);
+}
+
+int Checker::PreludeHelper(const std::string& name) {
+  auto it = prelude_names_.find(name);
+  if (!fn_ || !fn_->prelude_file || it == prelude_names_.end()) return -1;
+  // A helper's overloads within the instance calling it.
+  std::vector<int> mine;
+  for (int index : it->second)
+    if (out_.funcs[index].prelude_file == fn_->prelude_file) mine.push_back(index);
+  if (mine.empty()) return -1;
+  return PreludeOverloads(name + "@" + fn_->prelude_file->path(), mine, false);
+}
+
+int Checker::PreludeOverloads(const std::string& key, const std::vector<int>& funcs, bool in_place) {
+  if (auto it = prelude_sets_.find(key); it != prelude_sets_.end()) return it->second;
   int set = int(out_.overloads.size());
-  out_.overloads.push_back(it->second);
-  prelude_sets_[name] = set;
-  for (int index : it->second) {
+  if (in_place) in_place_sets_.insert(set);
+  out_.overloads.push_back(funcs);
+  prelude_sets_[key] = set;
+  for (int index : funcs) {
     FunctionInfo& fn = out_.funcs[index];
+    if (fn.declared) continue;
     const SourceFile* saved_decl = decl_file_;
     const auto* saved_snapshot = snapshot_;
     FunctionInfo* saved_fn = fn_;

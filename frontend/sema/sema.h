@@ -68,6 +68,9 @@ enum class CompositeOp : uint8_t {
   Equal, NotEqual,
   Dot, Cross, Length, LengthSq, Normalize, Outer, Transpose, Trace, Diag, GetDiag,
   CwMul, CwDiv, Min, Max, Abs,
+  MinComponent, MaxComponent,  // wp.min(v), wp.max(v): the smallest or largest component
+  ScalarDivide,                // args[0] scalar / each component of args[1]
+  Identity,                    // wp.identity(n, dtype): `index` is n
 };
 
 std::string_view CompositeOpName(CompositeOp op);  // "construct", "dot", ...
@@ -121,6 +124,7 @@ struct LocalSymbol {
   bool uniform = true;
   bool promoted_to_shared = false;  // an index tile passed to an indexed op
   std::optional<ConstValue> constant;  // assigned exactly once, from a constant
+  std::optional<ConstValue> default_value;  // a @wp.func parameter's `= value`
 };
 
 struct FieldInfo {

@@ -57,6 +57,8 @@ NdArray ToNdArray(Interpreter& in, const Value& v, const std::string& context,
 // A scalar Value (Python number or NumPy scalar) as an ndarray Scalar; nullopt otherwise.
 std::optional<Scalar> ToNdScalar(const Value& v);
 Value NestedToValue(const Nested& n);
+// A NumPy scalar element as a Python value (bool, int or float).
+Value ScalarToValue(const Scalar& s);
 // `dtype=` arguments: dtype objects, `float`/`int`/`bool` (NumPy: float64/int64; Warp:
 // float32/int32) and names. TypeError for anything else.
 ScalarType DTypeArg(const Value& v, bool warp, const std::string& context);

@@ -15,15 +15,6 @@ std::string NpClassName(ScalarType t) {
   return t == ScalarType::Bool ? "bool_" : DtypeName(t);
 }
 
-Value ScalarToValue(const Scalar& s) {
-  switch (s.kind) {
-    case Scalar::Kind::Bool: return Value::Bool(s.b);
-    case Scalar::Kind::Int: return Value::Int(s.i);
-    case Scalar::Kind::UInt: return Value::Int(int64_t(s.u));
-    case Scalar::Kind::Float: return Value::Float(s.f);
-  }
-  return Value();
-}
 
 Nested ValueToNested(const Value& v, const std::string& context) {
   switch (v.kind()) {
@@ -117,6 +108,16 @@ Value Method(std::shared_ptr<NdArrayObj> self, const std::string& name,
 }
 
 }  // namespace
+
+Value ScalarToValue(const Scalar& s) {
+  switch (s.kind) {
+    case Scalar::Kind::Bool: return Value::Bool(s.b);
+    case Scalar::Kind::Int: return Value::Int(s.i);
+    case Scalar::Kind::UInt: return Value::Int(int64_t(s.u));
+    case Scalar::Kind::Float: return Value::Float(s.f);
+  }
+  return Value();
+}
 
 // ---------------------------------------------------------------- conversions
 

@@ -33,16 +33,6 @@ struct HostCallEntry {
 
 namespace {
 
-Value ScalarValue(const Scalar& s) {
-  switch (s.kind) {
-    case Scalar::Kind::Bool: return Value::Bool(s.b);
-    case Scalar::Kind::Int: return Value::Int(s.i);
-    case Scalar::Kind::UInt: return Value::Int(int64_t(s.u));
-    case Scalar::Kind::Float: return Value::Float(s.f);
-  }
-  return Value();
-}
-
 // Warp's type_repr: vec3f, quatf, transformf, mat22f; vector(length=6, dtype=float32) for
 // vectors longer than 4 (spatial vectors among them).
 std::string TypeReprOf(const Composite& c) {
@@ -176,7 +166,7 @@ Value CompositeFromBytes(const Composite& c, const void* bytes) {
 
 std::string CompositeValueObj::TypeName() const { return CompositeName(c); }
 
-Value CompositeValueObj::Component(int64_t flat) const { return ScalarValue(a.GetFlat(flat)); }
+Value CompositeValueObj::Component(int64_t flat) const { return ScalarToValue(a.GetFlat(flat)); }
 
 std::vector<uint8_t> CompositeValueObj::Bytes() const {
   std::vector<uint8_t> b(c.size_bytes());
@@ -449,7 +439,7 @@ Value ReadResult(const ProbedType& p, const rt::Array& out) {
   NdArray a = NdArray::Empty({}, p.scalar);
   std::memcpy(a.data(), bytes.data(), ScalarSize(p.scalar));
   // Warp's host calls give Python scalars for scalar results.
-  return ScalarValue(a.Item());
+  return ScalarToValue(a.Item());
 }
 
 bool Representable(const ProbedType& p) {

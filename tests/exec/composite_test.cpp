@@ -243,3 +243,85 @@ def k(a: wp.array[wp.mat33], out: wp.array2d[wp.mat33], vals: wp.array2d[wp.vec3
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+// What Warp 1.19's rand.h defines the stream as: a PCG hash of the state per draw.
+uint32_t Pcg(uint32_t state) {
+  uint32_t b = state * 747796405u + 2891336453u;
+  uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
+  return (c >> 22u) ^ c;
+}
+
+TEST(CompositeExec, RandomStreamsAdvanceTheirState) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(seed: int, ints: wp.array2d[int], floats: wp.array2d[float]):
+    i = wp.tid()
+    state = wp.rand_init(seed, i)
+    for j in range(4):
+        ints[i, j] = wp.randi(state)
+        floats[i, j] = wp.randf(state, -1.0, 3.0)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 9;
+  int32_t seed = 1234;
+  std::vector<int32_t> ints(size_t(n) * 4);
+  std::vector<float> floats(size_t(n) * 4);
+  tilec_array ia = View(ints.data(), {n, 4}), fa = View(floats.data(), {n, 4});
+  Launch(c.Entry("k"), {&seed, &ia, &fa}, {n});
+  for (int i = 0; i < n; ++i) {
+    uint32_t state = Pcg(uint32_t(seed) + Pcg(uint32_t(i)));
+    for (int j = 0; j < 4; ++j) {
+      state = Pcg(state);
+      EXPECT_EQ(ints[size_t(i * 4 + j)], int32_t(state)) << i << " " << j;
+      state = Pcg(state);
+      float u = float(state >> 8) * (1.0f / 16777216.0f);
+      EXPECT_EQ(floats[size_t(i * 4 + j)], 4.0f * u + -1.0f) << i << " " << j;
+    }
+  }
+}
+
+TEST(CompositeExec, ComponentExtremaScalarDivideIdentityAndQuatNormalize) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(a: wp.array[wp.vec3], s: wp.array2d[float], v: wp.array[wp.vec3], q: wp.array[wp.quat], m: wp.array[wp.mat33]):
+    i = wp.tid()
+    x = a[i]
+    s[i, 0] = wp.min(x)
+    s[i, 1] = wp.max(x)
+    v[i] = 2.0 / x
+    q[i] = wp.normalize(wp.quat(x[0], x[1], x[2], 0.5) * float(i % 2))
+    m[i] = wp.identity(n=3, dtype=float) * x[0]
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 6;
+  std::vector<V3> a = RandomV3(n, 9);
+  std::vector<float> s(size_t(n) * 2);
+  std::vector<V3> v(static_cast<size_t>(n));
+  std::vector<Q4> q(static_cast<size_t>(n));
+  std::vector<M3> m(static_cast<size_t>(n));
+  tilec_array aa = View(a.data(), {n}), sa = View(s.data(), {n, 2}), va = View(v.data(), {n}), qa = View(q.data(), {n}),
+              ma = View(m.data(), {n});
+  Launch(c.Entry("k"), {&aa, &sa, &va, &qa, &ma}, {n});
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(s[size_t(i * 2)], std::min({a[i].x, a[i].y, a[i].z}));
+    EXPECT_EQ(s[size_t(i * 2 + 1)], std::max({a[i].x, a[i].y, a[i].z}));
+    EXPECT_EQ(v[i].y, 2.0f / a[i].y);
+    if (i % 2 == 0) {
+      // Warp: a zero quaternion normalizes to the identity.
+      EXPECT_EQ(q[i].x, 0.0f);
+      EXPECT_EQ(q[i].w, 1.0f);
+    } else {
+      float l = std::sqrt(a[i].x * a[i].x + a[i].y * a[i].y + a[i].z * a[i].z + 0.25f);
+      EXPECT_EQ(q[i].x, a[i].x * (1.0f / l));
+      EXPECT_EQ(q[i].w, 0.5f * (1.0f / l));
+    }
+    for (int r = 0; r < 3; ++r)
+      for (int col = 0; col < 3; ++col) EXPECT_EQ(m[i].m[r][col], r == col ? a[i].x : 0.0f);
+  }
+}
+
+}  // namespace
+}  // namespace tilec
