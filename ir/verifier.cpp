@@ -272,7 +272,11 @@ class Verifier {
         const Type& vt = op.operand(1 + at.ndim)->type();
         if (vt != at.ElemValueType()) Error(&op, "value " + T(vt) + " differs from the array element " + T(at.ElemValueType()));
         if (c == OpCode::AtomicAdd) {
-          if (!vt.is_int() && !vt.is_float()) Error(&op, "atomic add needs a numeric element, found " + T(vt));
+          // Vectors and matrices add component by component.
+          bool composite = vt.is_struct() && m_.structs()[size_t(vt.elem.struct_index)].composite.valid() &&
+                           SupportsAtomicAdd(m_.structs()[size_t(vt.elem.struct_index)].composite.scalar);
+          if (!vt.is_int() && !vt.is_float() && !composite)
+            Error(&op, "atomic add needs a numeric element, found " + T(vt));
           if (op.result()->type() != vt) Error(&op, "result " + T(op.result()->type()) + " differs from the value " + T(vt));
         }
         return;

@@ -26,7 +26,16 @@ bool AtomicIndexRank(CallContext& c) {
                 std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
     return false;
   }
-  if (!array->elem.is_struct() && !SupportsAtomicAdd(array->elem.scalar)) {
+  if (array->elem.is_struct()) {
+    // Vectors and matrices add component by component, as in Warp; other structs do not.
+    const Composite* k = c.checker.CompositeOf(c.types.FromElem(array->elem));
+    if (!k || !SupportsAtomicAdd(k->scalar)) {
+      c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::A),
+              "`wp.atomic_add` does not support arrays of struct `" + array->elem_struct_name +
+                  "`; it adds scalars, vectors and matrices");
+      return false;
+    }
+  } else if (!SupportsAtomicAdd(array->elem.scalar)) {
     c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::A),
             "`wp.atomic_add` does not support `" + std::string(ScalarName(array->elem.scalar)) +
                 "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");

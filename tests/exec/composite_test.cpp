@@ -325,3 +325,48 @@ def k(a: wp.array[wp.vec3], s: wp.array2d[float], v: wp.array[wp.vec3], q: wp.ar
 
 }  // namespace
 }  // namespace tilec
+
+namespace tilec {
+namespace {
+
+TEST(CompositeExec, AtomicAddOfVectorsIsPerComponent) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(acc: wp.array[wp.vec3], m: wp.array[wp.mat22], v: wp.array[wp.vec3], old: wp.array[wp.vec3]):
+    i = wp.tid()
+    old[i] = wp.atomic_add(acc, i % 2, v[i])
+    wp.atomic_add(m, 0, wp.mat22(v[i].x, 0.0, 0.0, 1.0))
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 64;
+  std::vector<V3> v(static_cast<size_t>(n)), old(static_cast<size_t>(n)), acc(2, V3{0, 0, 0});
+  for (int i = 0; i < n; ++i) v[size_t(i)] = {float(i), 1.0f, -0.5f * float(i % 3)};
+  std::vector<float> m(4, 0.0f);
+  struct M2 { float e[4]; };
+  tilec_array aa = View(acc.data(), {2}), ma = View(reinterpret_cast<M2*>(m.data()), {1}), va = View(v.data(), {n}),
+              oa = View(old.data(), {n});
+  Launch(c.Entry("k"), {&aa, &ma, &va, &oa}, {n});
+  // Integral values: every order of the adds gives the same sums.
+  for (int slot = 0; slot < 2; ++slot) {
+    float x = 0, y = 0, z = 0;
+    std::vector<float> olds;
+    for (int i = slot; i < n; i += 2) {
+      x += v[size_t(i)].x;
+      y += v[size_t(i)].y;
+      z += v[size_t(i)].z;
+      olds.push_back(old[size_t(i)].y);
+    }
+    EXPECT_EQ(acc[size_t(slot)].x, x);
+    EXPECT_EQ(acc[size_t(slot)].y, y);
+    EXPECT_EQ(acc[size_t(slot)].z, z);
+    // The previous .y values are 0, 1, ..., count-1 in some order: each add saw the others'.
+    std::sort(olds.begin(), olds.end());
+    for (size_t k = 0; k < olds.size(); ++k) EXPECT_EQ(olds[k], float(k));
+  }
+  EXPECT_EQ(m[0], float(n * (n - 1) / 2));
+  EXPECT_EQ(m[1], 0.0f);
+  EXPECT_EQ(m[3], float(n));
+}
+
+}  // namespace
+}  // namespace tilec

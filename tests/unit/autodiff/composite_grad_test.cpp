@@ -115,5 +115,24 @@ def decomp(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d
             "decomp", 2, 5, 2e-5);
 }
 
+// A vec3d array has the layout of a (N, 3) float64 array: the harness's arrays stand in for it.
+TEST(CompositeGrad, AtomicAddOfVectors) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def acc(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array[wp.vec3d]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2])
+    b = wp.vec3d(y[i, 0], y[i, 1], y[i, 2])
+    wp.atomic_add(out, i % 2, wp.cross(a, b) * x[i, 0])
+)",
+                              "acc");
+  GradCheck opt;
+  opt.grid = {4};
+  CheckGradients(k.c,
+                 {HostArray::Float({4, 3}, Rows(4, -1.3, 0.37)), HostArray::Float({4, 3}, Rows(4, 0.9, -0.29)),
+                  HostArray::Float({2, 3}, Seq(6, 0, 0))},
+                 opt);
+}
+
 }  // namespace
 }  // namespace tilec::adtest
