@@ -53,6 +53,10 @@ Value* Builder::Unary(OpCode code, Value* a) {
   return Create(code, {a}, {ElementwiseResult(a->type(), a->type())})->result();
 }
 
+Value* Builder::Fma(Value* a, Value* b, Value* c) {
+  return Create(OpCode::Fma, {a, b, c}, {ElementwiseResult(a->type(), a->type())})->result();
+}
+
 Value* Builder::Clamp(Value* x, Value* lo, Value* hi) {
   return Create(OpCode::Clamp, {x, lo, hi}, {ElementwiseResult(x->type(), x->type())})->result();
 }

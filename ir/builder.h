@@ -40,6 +40,7 @@ class Builder {
   Value* Binary(OpCode code, Value* a, Value* b);
   Value* Unary(OpCode code, Value* a);
   Value* Clamp(Value* x, Value* lo, Value* hi);
+  Value* Fma(Value* a, Value* b, Value* c);  // a*b + c, rounded once
   Value* Cmp(CmpPred pred, Value* a, Value* b);
   Value* Logic(OpCode code, Value* a, Value* b);  // And / Or on bools
   Value* Select(Value* cond, Value* a, Value* b);

@@ -297,6 +297,7 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Round: return unary_intrinsic(llvm::Intrinsic::round);
     case OpCode::Rint: return unary_intrinsic(llvm::Intrinsic::rint);
     case OpCode::Trunc: return unary_intrinsic(llvm::Intrinsic::trunc);
+    case OpCode::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {a[0], a[1], a[2]});
     case OpCode::Cbrt: case OpCode::Erf: case OpCode::Atan2: {
       // No LLVM intrinsic: the C library's function, which the NVPTX target maps to libdevice
       // (codegen/nvptx/ptx_emit.cpp, LinkMath).

@@ -141,9 +141,12 @@ ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir
       const Composite& ka = CompositeOfValue(a);
       const Composite& kc = CompositeOfValue(c);
       std::vector<ir::Value*> ac = Components(a), cc = Components(c), r;
-      // A vector is a column on the right and a row on the left.
+      // A vector is a column on the right and a row on the left. Warp sums a product of two
+      // float32/64 matrices with fused multiply-adds from zero (its muladd), the other
+      // products with separate ones from the first product.
       int m = ka.is_matrix() ? ka.rows : 1, inner = ka.is_matrix() ? ka.cols : ka.length();
       int n = kc.is_matrix() ? kc.cols : 1;
+      bool fused = ka.is_matrix() && kc.is_matrix() && (ka.scalar == ScalarType::Float32 || ka.scalar == ScalarType::Float64);
       for (int i = 0; i < m; ++i)
         for (int j = 0; j < n; ++j) {
           std::vector<ir::Value*> x, y;
@@ -151,7 +154,13 @@ ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir
             x.push_back(ac[size_t(i * inner + k)]);
             y.push_back(cc[size_t(k * n + j)]);
           }
-          r.push_back(SumOfProducts(b_, x, y));
+          if (!fused) {
+            r.push_back(SumOfProducts(b_, x, y));
+            continue;
+          }
+          ir::Value* sum = b_.ConstFloat(ka.scalar, 0.0);
+          for (int k = 0; k < inner; ++k) sum = b_.Fma(x[size_t(k)], y[size_t(k)], sum);
+          r.push_back(sum);
         }
       return BuildComposite(rt, r);
     }

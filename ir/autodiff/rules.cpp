@@ -56,6 +56,7 @@ constexpr Rule kRules[] = {
     {OpCode::Exp2, Uses::WholeTile, "dx = d*r*ln 2"},
     {OpCode::Cbrt, Uses::WholeTile, "dx = d/(3r^2)"},
     {OpCode::Erf, Uses::WholeTile, "dx = d*2/sqrt(pi)*exp(-x^2)"},
+    {OpCode::Fma, Uses::WholeTile, "da = d*b, db = d*a, dc = d"},
     {OpCode::Atan2, Uses::PerElement, "n = x^2+y^2; n>0: dy = d*x/n, dx = -d*y/n (atan2(y, x))"},
 };
 
@@ -136,6 +137,7 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
       ir::Value* e = b.Unary(OpCode::Exp, neg(mul(x[0], x[0])));
       return {mul(d, mul(e, ConstLike(x[0], 1.12837916709551257390)))};
     }
+    case OpCode::Fma: return {mul(d, x[1]), mul(d, x[0]), d};
     case OpCode::Atan2: {
       // x[0] is y, x[1] is x.
       ir::Value* n = b.Binary(OpCode::Add, mul(x[1], x[1]), mul(x[0], x[0]));

@@ -1,5 +1,5 @@
 // Vector-like types compiled from source and run: the component-wise builtins and products
-// against float32 references computed here in Warp's order (exact), and the prelude's
+// against float32 references computed here in Warp's order (exact; matrix products fused), and the prelude's
 // algorithms against their defining properties in double (rotations preserve length and
 // match Rodrigues' formula, A = U diag(s) V^T, Q diag(d) Q^T, Q R, M M^-1 = I).
 #include <gtest/gtest.h>
@@ -104,7 +104,8 @@ def k(a: wp.array[wp.vec3], b: wp.array[wp.vec3], s: wp.array2d[float], v: wp.ar
     for (int r = 0; r < 3; ++r)
       for (int q = 0; q < 3; ++q) {
         EXPECT_EQ(m[i * 3 + 0].m[r][q], o[r][q]);
-        float ot = o[r][0] * o[q][0] + o[r][1] * o[q][1] + o[r][2] * o[q][2];
+        // Warp's muladd: fused multiply-adds from zero.
+        float ot = std::fmaf(o[r][2], o[q][2], std::fmaf(o[r][1], o[q][1], std::fmaf(o[r][0], o[q][0], 0.0f)));
         EXPECT_EQ(m[i * 3 + 1].m[r][q], ot) << i << " " << r << " " << q;
         EXPECT_EQ(m[i * 3 + 2].m[r][q], r == q ? x[r] : 0.0f);
       }
