@@ -134,6 +134,12 @@ Binding Bind(const Overload& ov, const std::vector<CallArg>& args) {
 // ---------------------------------------------------------------- Call nodes
 
 ExprInfo Checker::CheckCall(const ast::Call& c) {
+  if (const auto* fa = c.func->As<ast::Attribute>(); fa && (fa->attr == "vector" || fa->attr == "matrix"))
+    if (const auto* ta = fa->value->As<ast::Attribute>(); ta && ta->attr == "types") {
+      ExprInfo base = CheckExpr(ta->value.get());
+      if (base.type->kind == TypeKind::Module && base.type->module == ModuleId::Warp)
+        return GenericCompositeType(c, fa->attr == "matrix");
+    }
   ExprInfo callee = CheckExpr(c.func.get());
   std::vector<CallArg> args;
   bool poisoned = callee.type->IsError();

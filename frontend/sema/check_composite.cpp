@@ -354,6 +354,43 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
   return undefined();
 }
 
+ExprInfo Checker::GenericCompositeType(const ast::Call& c, bool matrix) {
+  std::string name = matrix ? "`wp.types.matrix`" : "`wp.types.vector`";
+  const char* size_kw = matrix ? "shape" : "length";
+  std::optional<ConstValue> size, dtype;
+  for (size_t i = 0; i < c.args.size(); ++i) {
+    ExprInfo v = CheckExpr(c.args[i].get());
+    (i == 0 ? size : dtype) = v.value;
+  }
+  for (const ast::Keyword& kw : c.keywords) {
+    ExprInfo v = CheckExpr(kw.value.get());
+    if (kw.name == size_kw) size = v.value;
+    else if (kw.name == "dtype") dtype = v.value;
+    else {
+      Error(Code::UnknownKeyword, kw.name_range, name + " takes `" + size_kw + "` and `dtype`");
+      return Poison();
+    }
+  }
+  auto dim = [](const ConstValue& v) { return v.kind == ConstValue::Kind::Int && v.i >= 1 && v.i <= 64 ? int(v.i) : 0; };
+  int rows = 0, cols = 1;
+  if (size && !matrix) rows = dim(*size);
+  if (size && matrix && size->kind == ConstValue::Kind::Tuple && size->elems.size() == 2) {
+    rows = dim(size->elems[0]);
+    cols = dim(size->elems[1]);
+  }
+  ScalarType s = ScalarType::Float32;
+  bool dtype_ok = !dtype || (dtype->kind == ConstValue::Kind::Type && dtype->type->IsNumeric());
+  if (dtype && dtype_ok) s = dtype->type->scalar;
+  if (rows == 0 || cols == 0 || !dtype_ok) {
+    Error(Code::CompositeArgs, c.range,
+          name + " needs `" + size_kw + "` (" + (matrix ? "a constant (rows, cols)" : "a constant length") +
+              ") and a numeric `dtype`");
+    return Poison();
+  }
+  const Type* t = CompositeType(matrix ? Composite::Matrix(rows, cols, s) : Composite::Vector(rows, s));
+  return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+}
+
 ExprInfo Checker::IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args) {
   const CallArg* n = nullptr;
   const CallArg* dtype = nullptr;

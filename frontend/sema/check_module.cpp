@@ -57,7 +57,8 @@ void Checker::Run() {
   for (FunctionInfo& k : out_.kernels) CheckFunction(k);
   CheckHostLaunches(ast_.body);
   for (const auto& [name, e] : scope_)
-    if (e.kind == ModuleEntry::Kind::Constant) out_.constants.push_back({name, e.value, e.range});
+    if (e.kind == ModuleEntry::Kind::Constant && e.value.kind != ConstValue::Kind::Type)
+      out_.constants.push_back({name, e.value, e.range});
 }
 
 // One walk in source order: imports, constants (so each definition sees the values they had
@@ -267,8 +268,8 @@ void Checker::ModuleAssign(const ast::Stmt& s) {
     if (!n) return;
     ModuleEntry e;
     e.range = s.range;
-    if (v && !host && v->kind != ConstValue::Kind::Type && v->kind != ConstValue::Kind::String &&
-        v->kind != ConstValue::Kind::None) {
+    // Numbers, tuples and types (`vec5 = wp.types.vector(length=5, dtype=float)`) are constants.
+    if (v && !host && v->kind != ConstValue::Kind::String && v->kind != ConstValue::Kind::None) {
       e.kind = ModuleEntry::Kind::Constant;
       e.value = *v;
     } else {
@@ -351,7 +352,6 @@ std::optional<ConstValue> Checker::EvalModuleExpr(const ast::Expr* e, bool& host
   ExprInfo info = CheckExpr(e);
   silent_ = saved;
   host_dependent = !info.value.has_value();
-  if (info.value && info.value->kind == ConstValue::Kind::Type) return std::nullopt;
   return info.value;
 }
 
@@ -468,7 +468,13 @@ const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
   }
   if (const auto* call = e->As<ast::Call>()) {
     int nd = array_ndim(call->func.get());
-    if (nd == 0) return bad(e, "`" + Text(e) + "` is not a type");
+    if (nd == 0) {
+      // wp.types.vector(...) and wp.types.matrix(...) name types; anything else is not one.
+      ExprInfo info = CheckExpr(e);
+      if (info.value && info.value->kind == ConstValue::Kind::Type) return info.value->type;
+      if (info.type->IsError()) return types_.Error();
+      return bad(e, "`" + Text(e) + "` is not a type");
+    }
     if (!allow_array) return bad(e, "arrays cannot be used here");
     std::optional<ElemType> el;
     int ndim = nd < 0 ? 1 : nd;

@@ -4,11 +4,23 @@
 
 #include <algorithm>
 
+#include "host/interp/wp_composite.h"
+
 namespace tilec::host {
 
 namespace {
 
 std::string ConstantLine(const KernelConstant& c) {
+  if (const auto* t = c.value.As<CompositeTypeObj>()) {
+    // A type alias (`vec5 = wp.types.vector(length=5, dtype=float)`): the kernel names it too.
+    std::string dtype = "wp." + std::string(ScalarName(t->c.scalar));
+    if (t->c.kind == CompositeKind::Vector)
+      return c.name + " = wp.types.vector(length=" + std::to_string(t->c.rows) + ", dtype=" + dtype + ")";
+    if (t->c.kind == CompositeKind::Matrix)
+      return c.name + " = wp.types.matrix(shape=(" + std::to_string(t->c.rows) + ", " + std::to_string(t->c.cols) +
+             "), dtype=" + dtype + ")";
+    return c.name + " = wp." + CompositeName(t->c);
+  }
   if (c.value.IsBool()) return c.name + " = " + (c.value.b() ? "True" : "False");
   if (c.value.IsInt()) return c.name + " = " + std::to_string(c.value.i());
   std::string r = Repr(c.value);

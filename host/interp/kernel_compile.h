@@ -14,7 +14,7 @@ namespace tilec::host {
 
 struct KernelConstant {
   std::string name;
-  Value value;  // int, float or bool
+  Value value;  // int, float or bool, or a vector-like type
 };
 
 struct KernelCompileRequest {

@@ -6,6 +6,7 @@
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
+#include "host/interp/wp_composite.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -82,7 +83,7 @@ void Remember(WpState& st, WpState::Definition d) {
 std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   std::vector<KernelConstant> out;
   for (auto& [name, v] : in.globals())
-    if (v.IsNumber()) out.push_back({name, v});
+    if (v.IsNumber() || v.As<CompositeTypeObj>()) out.push_back({name, v});
   return out;
 }
 
