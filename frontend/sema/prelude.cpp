@@ -185,8 +185,28 @@ ExprInfo Checker::CallPrelude(const std::string& name, const ast::Expr* node, So
 
 ExprInfo Checker::CallOverloads(int set, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg>& args) {
   const std::vector<int>& cands = out_.overloads[set];
+  // `dtype=` (wp.quat_identity(dtype=wp.float64)) picks the definition whose result has that
+  // scalar type, where no definition takes a `dtype` of its own.
+  std::optional<ScalarType> want;
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i].keyword != "dtype") continue;
+    bool own = false;
+    for (int index : cands)
+      for (int k = 0; k < out_.funcs[index].num_params; ++k) own |= out_.funcs[index].Param(k)->name == "dtype";
+    const ExprInfo& v = args[i].info;
+    if (own || !v.value || v.value->kind != ConstValue::Kind::Type || !v.value->type->IsScalar()) break;
+    want = v.value->type->scalar;
+    args.erase(args.begin() + std::ptrdiff_t(i));
+    break;
+  }
   for (int index : cands) {
     const FunctionInfo& f = out_.funcs[index];
+    if (want) {
+      const Type* rt = f.return_type;
+      const Composite* k = CompositeOf(rt);
+      ScalarType s = k ? k->scalar : rt && rt->IsScalar() ? rt->scalar : ScalarType::Bool;
+      if (s != *want) continue;
+    }
     if (int(args.size()) > f.num_params) continue;
     bool ok = true;
     for (size_t i = 0; i < args.size() && ok; ++i) {
