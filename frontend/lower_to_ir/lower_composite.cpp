@@ -176,7 +176,6 @@ ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir
                                  sub(add(add(mul(aw, bz), mul(bw, az)), mul(ax, by)), mul(bx, ay)),
                                  sub(sub(sub(mul(aw, bw), mul(ax, bx)), mul(ay, by)), mul(az, bz))});
     }
-    case CompositeOp::TransformMul: break;  // the prelude's transform_multiply (a UserFunc call)
     case CompositeOp::Equal:
     case CompositeOp::NotEqual: {
       std::vector<ir::Value*> a = Components(operand(0)), c = Components(operand(1));

@@ -130,7 +130,7 @@ class Lowerer {
   ir::Value* CompositeIndex(int64_t index, const std::vector<ir::Value*>& idx, const Composite& k);
   ir::Value* CompositeValue(const ast::Expr* e, const sema::CallInfo& ci);
   // The operation on operand values (also what tile_map and tile arithmetic apply per
-  // element); null for one with no value form (TransformMul is a prelude call).
+  // element); null for one with no value form.
   ir::Value* CompositeOfValues(sema::CompositeOp op, const std::vector<ir::Value*>& x, const ir::Type& rt,
                                int64_t index = -1, int64_t count = 0);
   // `base` with the component, row or part that `ci` reads replaced by `v`.

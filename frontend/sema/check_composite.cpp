@@ -31,12 +31,6 @@ constexpr CompositeFn kFns[] = {
     {"neg", CompositeOp::Neg, 1},        {"identity", CompositeOp::Identity, 2},
 };
 
-// Six-vectors and 6x6 matrices are Warp's spatial types whatever they are called.
-Composite Canonical(Composite c) {
-  if (c.kind == CompositeKind::Vector && c.rows == 6) c.kind = CompositeKind::SpatialVector;
-  if (c.kind == CompositeKind::Matrix && c.rows == 6 && c.cols == 6) c.kind = CompositeKind::SpatialMatrix;
-  return c;
-}
 
 }  // namespace
 
@@ -54,7 +48,6 @@ std::string_view CompositeOpName(CompositeOp op) {
     case CompositeOp::Divide: return "divide";
     case CompositeOp::MatMul: return "matmul";
     case CompositeOp::QuatMul: return "quat_mul";
-    case CompositeOp::TransformMul: return "transform_mul";
     case CompositeOp::Equal: return "equal";
     case CompositeOp::NotEqual: return "not_equal";
     case CompositeOp::Dot: return "dot";
@@ -86,8 +79,7 @@ int CompositeFnIndex(const std::string& name) {
   return -1;
 }
 
-int Checker::CompositeStruct(const Composite& raw) {
-  Composite c = Canonical(raw);
+int Checker::CompositeStruct(const Composite& c) {
   for (size_t i = 0; i < out_.structs.size(); ++i)
     if (out_.structs[i].composite == c) return int(i);
   int index = int(out_.structs.size());
@@ -542,7 +534,6 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
     case CompositeOp::Scale:
     case CompositeOp::Divide:
     case CompositeOp::QuatMul:
-    case CompositeOp::TransformMul:
     case CompositeOp::Equal:
     case CompositeOp::NotEqual:
       break;

@@ -63,8 +63,7 @@ enum class CompositeOp : uint8_t {
   Scale,       // args[0] composite times args[1] scalar (either order in the source)
   Divide,      // args[0] composite / args[1] scalar
   MatMul,      // matrix * matrix, matrix * vector, vector * matrix
-  QuatMul,     // Hamilton product
-  TransformMul,
+  QuatMul,     // Hamilton product (a transform product is the prelude's transform_multiply)
   Equal, NotEqual,
   Dot, Cross, Length, LengthSq, Normalize, Outer, Transpose, Trace, Diag, GetDiag,
   CwMul, CwDiv, Min, Max, Abs,
