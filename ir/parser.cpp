@@ -579,7 +579,7 @@ class Parser {
     OpCode code = it->second;
     auto op = std::make_unique<Op>(code, Loc{file_, {uint32_t(b), uint32_t(pos_)}});
     Op* raw = op.get();
-    // Not a switch: every op without a form of its own is generic, and a `default:` over
+    // Not a switch: every op without a form of its own is generic, and a catch-all branch over
     // OpCode is what the design rules out.
     bool ok = code == OpCode::If        ? ParseIf(raw, results, nb)
               : code == OpCode::For     ? ParseFor(raw, results, nb)

@@ -21,8 +21,13 @@ ir::Type Lowerer::IrType(const sema::Type* t) {
     case sema::TypeKind::Tile:
       return ir::Type::Tile(IrElem(t->elem), t->shape,
                             t->storage == sema::Storage::Shared ? ir::Storage::Shared : ir::Storage::Register);
-    default: return ir::Type::None();
+    // No IR value: tuples are lowered element by element, the rest are compile-time only.
+    case sema::TypeKind::Error: case sema::TypeKind::Void: case sema::TypeKind::None:
+    case sema::TypeKind::Tuple: case sema::TypeKind::String: case sema::TypeKind::TypeRef:
+    case sema::TypeKind::Module: case sema::TypeKind::Function: case sema::TypeKind::Range:
+      return ir::Type::None();
   }
+  return ir::Type::None();
 }
 
 ir::Value* Lowerer::ConstOf(const sema::ConstValue& c, const ir::Type& t) {
@@ -183,7 +188,9 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
           case ast::CmpOp::LtE: p = ir::CmpPred::Le; break;
           case ast::CmpOp::Gt: p = ir::CmpPred::Gt; break;
           case ast::CmpOp::GtE: p = ir::CmpPred::Ge; break;
-          default: Unsupported(e->range, "this comparison"); return b_.ConstBool(false);
+          case ast::CmpOp::In: case ast::CmpOp::NotIn:
+            Unsupported(e->range, "this comparison");
+            return b_.ConstBool(false);
         }
         ir::Value* r = b_.Cmp(p, a, b);
         acc = acc ? b_.Logic(OpCode::And, acc, r) : r;
@@ -248,7 +255,11 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       }
       return b_.ArrayLoad(arr, idx);
     }
-    default: break;
+    // Literals reach here only as the checker's constants (above); the rest are not kernel code.
+    case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit: case ast::ExprKind::StrLit:
+    case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit: case ast::ExprKind::Slice:
+    case ast::ExprKind::Tuple: case ast::ExprKind::List: case ast::ExprKind::Dict:
+      break;
   }
   Unsupported(e->range, "this expression");
   return ZeroValue(rt.is_none() ? ir::Type::Scalar(ScalarType::Int32) : rt);

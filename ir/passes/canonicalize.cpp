@@ -26,8 +26,11 @@ int64_t Wrap(int64_t v, ScalarType t) {
     case ScalarType::UInt8: return uint8_t(v);
     case ScalarType::UInt16: return uint16_t(v);
     case ScalarType::UInt32: return uint32_t(v);
-    default: return v;
+    case ScalarType::Int64: case ScalarType::UInt64: case ScalarType::Float16: case ScalarType::BFloat16:
+    case ScalarType::Float32: case ScalarType::Float64:
+      return v;
   }
+  return v;
 }
 
 bool Foldable(const Type& t) {
