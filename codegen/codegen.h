@@ -10,6 +10,9 @@
 namespace tilec::codegen {
 
 // The symbol of a kernel's tilec_cpu_kernel_fn entry.
+// Whether the CPU code of `f` runs per-lane work as loops over its lanes, and so depends on
+// its block_dim (bs::Emitter::NeedsLanes).
+bool RunsPerLaneLoops(const ir::Function& f);
 std::string EntrySymbol(const std::string& kernel_name);
 
 struct HostOptions {

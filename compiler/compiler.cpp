@@ -89,6 +89,18 @@ rt::ModuleSignature SignatureOf(const sema::CheckedModule& checked, const ir::Mo
   return sig;
 }
 
+// The variant a host module is: its block_dim (0: any, unless a kernel runs per-lane code,
+// which is compiled for the lanes the pipeline gave it) and launch kind.
+void SetHostVariant(rt::ModuleSignature& sig, const ir::Module& ir, const CompileOptions& opts) {
+  for (rt::KernelSignature& k : sig.kernels) {
+    k.block_dim = k.tiled ? opts.block_dim : 0;
+    k.hybrid = k.tiled && opts.hybrid_launch;
+    if (!k.tiled || k.block_dim != 0) continue;
+    for (const auto& f : ir.functions())
+      if (f->name() == k.name && codegen::RunsPerLaneLoops(*f)) k.block_dim = f->block_dim;
+  }
+}
+
 std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, const ir::Module& ir,
                                         const CompileOptions& opts, InternalError& ice,
                                         const AdjointRejections* rejected) {
@@ -118,7 +130,7 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
   }
   CompiledModule out;
   out.signature = SignatureOf(checked, ir, rejected);
-  for (rt::KernelSignature& k : out.signature.kernels) k.block_dim = k.tiled ? opts.block_dim : 0;
+  SetHostVariant(out.signature, ir, opts);
   out.resolve = [jit](const std::string& symbol) { return jit->Lookup(symbol); };
   out.keep_alive = jit;
   return out;
@@ -167,7 +179,7 @@ std::string CompilerIdentity() {
 std::string PtxCacheKey(const SourceFile& file, const CompileOptions& opts, const std::string& arch,
                         int block_dim) {
   std::ostringstream k;
-  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << "\n"
+  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << " " << opts.hybrid_launch << "\n"
     << file.path() << " " << file.line_base() << " " << file.col_base() << "\n";
   for (const auto& [name, v] : opts.constants) {
     k << name << " " << int(v.kind) << " ";
@@ -245,7 +257,9 @@ bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir,
                        const AdjointRejections* rejected) {
   codegen::HostOptions host;
   host.optimize = opts.optimize;
-  return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(SignatureOf(checked, ir, rejected)), path, error, host);
+  rt::ModuleSignature sig = SignatureOf(checked, ir, rejected);
+  SetHostVariant(sig, ir, opts);
+  return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(sig), path, error, host);
 }
 
 }  // namespace tilec::compiler

@@ -34,6 +34,11 @@ struct CompileOptions {
   // The environment variable TILEC_SIMT_EMULATION=B turns it on for every JIT compile, with B
   // lanes whatever block_dim says (the signature keeps block_dim).
   bool simt_emulation = false;
+  // The variant for Warp's hybrid launch, `wp.launch(k, dim=D, block_dim=B)` of a kernel with
+  // tile operations: prod(D) threads in blocks of block_dim lanes, and `wp.tid()` the thread's
+  // index in D (so it differs between the lanes of a block). Otherwise a tiled kernel's
+  // `wp.tid()` names the block and, one name further, the lane (LANGUAGE.md §4).
+  bool hybrid_launch = false;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry

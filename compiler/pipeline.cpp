@@ -88,6 +88,8 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
   sema::CheckOptions copts;
   copts.external_constants = o.compile.constants;
   copts.enable_test_builtins = o.enable_test_builtins;
+  copts.block_dim = o.compile.block_dim > 0 ? o.compile.block_dim : 256;
+  copts.hybrid_launch = o.compile.hybrid_launch;
   r.checked = sema::Check(*r.ast, r.diags, copts);
   if (r.diags.has_errors()) return false;
   if (stop == Stage::TypedAst) {
@@ -98,6 +100,10 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
   if (!r.ir || r.diags.has_errors()) {
     r.ir.reset();
     return false;
+  }
+  for (auto& f : r.ir->functions()) {
+    f->block_dim = f->tiled ? copts.block_dim : 1;
+    f->hybrid_launch = f->tiled && o.compile.hybrid_launch;
   }
   // Lowering must produce valid IR; the pass list verifies everything after it.
   if (std::vector<std::string> errors = ir::Verify(*r.ir); !errors.empty()) {
@@ -156,6 +162,7 @@ void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
   for (rt::KernelSignature& k : out.signature.kernels) {
     k.ptx = r.ptx.ptx;
     k.block_dim = k.tiled ? PtxOptionsOf(o).block_dim : 0;
+    k.hybrid = k.tiled && o.compile.hybrid_launch;
     for (const codegen::SimtKernelInfo& info : r.ptx.kernels) {
       if (info.name == k.name) k.shared_bytes = info.shared_bytes;
       if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;

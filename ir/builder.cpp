@@ -124,6 +124,10 @@ Value* Builder::AtomicRmw(AtomicKind k, Value* array, const std::vector<Value*>&
   return op->result();
 }
 
+Value* Builder::BlockDim() {
+  return Create(OpCode::BlockDim, {}, {Type::Scalar(ScalarType::Int32)})->result();
+}
+
 Value* Builder::LaneId() {
   return Create(OpCode::LaneId, {}, {Type::Scalar(ScalarType::Int32)})->result();
 }
@@ -277,6 +281,15 @@ Value* Builder::TileExtract(Value* tile, const std::vector<Value*>& indices) {
   std::vector<Value*> ops{tile};
   ops.insert(ops.end(), indices.begin(), indices.end());
   return Create(OpCode::TileExtract, ops, {tile->type().ElemValueType()})->result();
+}
+
+Value* Builder::TileScatterLanes(Value* dst, Value* value, Value* has_value, const std::vector<Value*>& indices,
+                                 bool accumulate) {
+  std::vector<Value*> ops{dst, value, has_value};
+  ops.insert(ops.end(), indices.begin(), indices.end());
+  Op* op = Create(OpCode::TileScatterLanes, ops, {dst->type().WithStorage(Storage::Shared)});
+  op->accumulate() = accumulate;
+  return op->result();
 }
 
 Value* Builder::ArraySlice(Value* array, const std::vector<Value*>& indices) {

@@ -94,6 +94,10 @@ class Builder {
   // `otherwise` (a scalar of the result element type `then` has). A tile_map.
   Value* SelectWhereEqual(Value* a, Value* b, Value* then, Value* otherwise);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
+  // Each lane with `has_value` adds (accumulate) or writes `value` at `indices` of a copy of dst.
+  Value* TileScatterLanes(Value* dst, Value* value, Value* has_value, const std::vector<Value*>& indices,
+                          bool accumulate);
+  Value* BlockDim();
   // The view of `array` at its leading `indices` (fewer than its dimensions).
   Value* ArraySlice(Value* array, const std::vector<Value*>& indices);
   // A copy of `tile` whose element `indices` is `v` (unchanged when outside).

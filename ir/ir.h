@@ -236,6 +236,11 @@ class Function {
   Value* AddParam(const std::string& name, const Type& type, Loc loc = {});
 
   bool tiled = false;            // uses tile operations: launched with launch_tiled
+  // Lanes per block of the variant (a compile-time constant on every device); 0 until the
+  // pipeline sets it. Tile IR text does not carry it.
+  int block_dim = 0;
+  // compiler::CompileOptions::hybrid_launch: `tid` is the thread's index, not the block's.
+  bool hybrid_launch = false;
   bool enable_backward = true;
   // Non-empty for an adjoint kernel made by ir/autodiff: the kernel it differentiates. Its
   // entry takes the forward arguments and then one adjoint slot per parameter

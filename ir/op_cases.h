@@ -12,7 +12,7 @@
 #include "ir/ir.h"
 
 #define TILEC_OPS_Constant(X) X(Const)
-#define TILEC_OPS_Tid(X) X(Tid) X(LaneId)
+#define TILEC_OPS_Tid(X) X(Tid) X(LaneId) X(BlockDim)
 #define TILEC_OPS_Select(X) X(Select)
 #define TILEC_OPS_Elementwise(X)                                                                   \
   X(Cast) X(Add) X(Sub) X(Mul) X(Div) X(FloorDiv) X(Mod) X(Pow) X(Min) X(Max) X(BitAnd) X(BitOr) \
@@ -34,7 +34,7 @@
 #define TILEC_OPS_TileMatmul(X) X(TileMatmul) X(TileDiagAdd) X(TileCholesky) X(TileLowerSolve) X(TileUpperSolve) X(TileTril)
 #define TILEC_OPS_TileShape(X) X(TileBroadcast) X(TileReshape) X(TilePermute)
 #define TILEC_OPS_TileElement(X) \
-  X(TileExtract) X(TileInsert) X(TileView) X(TileAssign) X(TileGather) X(TileScatterAdd)
+  X(TileExtract) X(TileInsert) X(TileView) X(TileAssign) X(TileGather) X(TileScatterAdd) X(TileScatterLanes)
 #define TILEC_OPS_TileMemory(X) \
   X(TileLoad) X(TileStore) X(TileAtomicAdd) X(TileLoadIndexed) X(TileStoreIndexed) X(TileAtomicAddIndexed)
 #define TILEC_OPS_Print(X) X(Print)

@@ -569,7 +569,7 @@ class Verifier {
         for (auto& r : op.results())
           if (!r->type().Is(ScalarType::Int32)) Error(&op, "results must be `int32`");
         return;
-      case OpCode::LaneId:
+      case OpCode::LaneId: case OpCode::BlockDim:
         if (Arity(op, 0, 1) && !op.result()->type().Is(ScalarType::Int32)) Error(&op, "result must be `int32`");
         return;
       case OpCode::Select:
@@ -665,6 +665,19 @@ class Verifier {
         if (op.operand(1)->type() != tt.ElemValueType()) Error(&op, "value must have the tile's element type");
         for (int i = 2; i < 2 + tt.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 2));
         if (op.result()->type() != tt.WithStorage(Storage::Register)) Error(&op, "result must be a register tile of the operand's type");
+        return;
+      }
+      case OpCode::TileScatterLanes: {
+        if (op.num_operands() < 1 || !op.operand(0)->type().is_tile()) {
+          Error(&op, "operand 0 must be a tile");
+          return;
+        }
+        const Type& tt = op.operand(0)->type();
+        if (!Arity(op, 3 + tt.ndim, 1)) return;
+        if (op.operand(1)->type() != tt.ElemValueType()) Error(&op, "value must have the tile's element type");
+        if (!op.operand(2)->type().is_bool()) Error(&op, "has_value must be `bool`, found " + T(op.operand(2)->type()));
+        for (int i = 3; i < 3 + tt.ndim; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 3));
+        if (op.result()->type() != tt.WithStorage(Storage::Shared)) Error(&op, "result must be a shared tile of the operand's type");
         return;
       }
       case OpCode::TileExtract: {

@@ -173,6 +173,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       std::vector<llvm::Value*> idx;
       for (int i = 1; i < op.num_operands(); ++i) idx.push_back(AsI64(Get(op.operand(i)), op.operand(i)->type().elem.scalar));
       arrays_[op.result()] = SliceArray(GetArray(op.operand(0)), op.operand(0)->type().ndim, idx);
+      array_loop_[op.result()] = lane_loop_;
       return;
     }
     case OpCode::ArrayGrad: {
@@ -191,6 +192,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       g.data = grad;
       for (int d = 0; d < src->type().ndim; ++d) g.shape[d] = b_.CreateSelect(none, I64(0), g.shape[d]);
       arrays_[op.result()] = g;
+      array_loop_[op.result()] = lane_loop_;
       return;
     }
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)

@@ -27,15 +27,33 @@ llvm::Value* Emitter::EntryAlloca(llvm::Type* t, const char* name, unsigned alig
 
 llvm::Value* Emitter::Get(const ir::Value* v) {
   auto it = vals_.find(v);
-  return it == vals_.end() ? nullptr : it->second;
+  if (it == vals_.end()) return nullptr;
+  if (!lane_buffers_.count(v)) return it->second;
+  const ir::ElemType& e = v->type().elem;
+  return FromMem(b_.CreateLoad(MemTy(e), TileElemPtr(it->second, e, lane_ ? lane_ : I64(0))), e);
 }
 
-const ArrayVal& Emitter::GetArray(const ir::Value* v) { return arrays_.at(v); }
+const ArrayVal& Emitter::GetArray(const ir::Value* v) {
+  // A view made in a loop over the lanes (or, varying, outside one) is remade where it is used.
+  if (auto it = array_loop_.find(v); it != array_loop_.end() && it->second != lane_loop_ &&
+                                     (it->second != -1 || v->lane_varying()))
+    EmitArrayOp(*v->def());
+  return arrays_.at(v);
+}
 
 void Emitter::EmitKernel(const ir::Function& f) {
   vals_.clear();
   lazy_.clear();
   arrays_.clear();
+  lane_buffers_.clear();
+  array_loop_.clear();
+  block_level_.clear();
+  needs_loop_.clear();
+  kernel_ = &f;
+  lanes_ = NeedsLanes(f) ? Lanes() : 0;
+  lane_ = nullptr;
+  lane_loop_ = -1;
+  lane_loops_ = 0;
   llvm::Type* ptr = b_.getPtrTy();
   llvm::Type* i64 = b_.getInt64Ty();
   auto* fty = llvm::FunctionType::get(b_.getVoidTy(), {ptr, ptr, i64, i64}, false);
@@ -105,8 +123,27 @@ void Emitter::EmitKernel(const ir::Function& f) {
 }
 
 void Emitter::EmitBlock(const ir::Block& b) {
-  for (auto& op : b.ops())
-    if (!ir::IsTerminator(op->code())) EmitOp(*op);
+  // Inside a loop over the lanes, in a tile_map body, or in a kernel without per-lane work,
+  // ops run where they are.
+  const ir::Op* parent = b.parent_op();
+  if (!lanes_ || lane_ || (parent && parent->code() == ir::OpCode::TileMap)) {
+    for (auto& op : b.ops())
+      if (!ir::IsTerminator(op->code())) EmitOp(*op);
+    return;
+  }
+  // Once per block: each run of per-lane ops between cooperative ones becomes one loop.
+  std::vector<const ir::Op*> run;
+  for (auto& op : b.ops()) {
+    if (ir::IsTerminator(op->code())) continue;
+    if (!BlockLevel(*op)) {
+      run.push_back(op.get());
+      continue;
+    }
+    EmitLaneRun(run);
+    run.clear();
+    EmitOp(*op);
+  }
+  EmitLaneRun(run);
 }
 
 // ---------------------------------------------------------------- loops

@@ -112,6 +112,7 @@ bool Emitter::FusableReaders(const ir::Op& op, bool single) {
 
 void Emitter::EmitTileOp(const ir::Op& op) {
   switch (op.code()) {
+    case OpCode::TileScatterLanes: EmitScatterLanes(op); return;
     case OpCode::TileFull: {
       const ir::Type& rt = op.result()->type();
       llvm::Value* dst = AllocTile(rt, "full");

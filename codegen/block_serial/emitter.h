@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include <llvm/IR/IRBuilder.h>
@@ -164,9 +165,21 @@ class Emitter : public OpDispatcher {
                     const std::function<void(const std::vector<llvm::Value*>&, llvm::Value*)>& body);
   void EmitBlock(const ir::Block& b);  // every op but the terminator
 
+  // A scalar's value where the builder is: inside a loop over the lanes, this lane's; in code
+  // that runs once per block, lane 0's (the value a tile operation reads, LANGUAGE.md §4).
   llvm::Value* Get(const ir::Value* v);
   void Set(const ir::Value* v, llvm::Value* lv) { vals_[v] = lv; }
   const ArrayVal& GetArray(const ir::Value* v);
+
+  // ---- lanes (emit_lanes.cpp) ----
+  // A kernel with per-lane work runs it as loops over its `lanes_` lanes between the block's
+  // cooperative operations (region formation at tile operations, as POCL runs OpenCL work
+  // groups); a lane-varying scalar that outlives its loop is kept as a tile of shape
+  // (lanes,), one element per lane, so `wp.tile(x)` reads it as it is.
+  static bool NeedsLanes(const ir::Function& f);
+  bool IsLaneBuffer(const ir::Value* v) const { return lane_buffers_.count(v) != 0; }
+  // tile_scatter_lanes (the per-lane bridge into a tile).
+  void EmitScatterLanes(const ir::Op& op);
   llvm::Value* I64(int64_t v) { return b_.getInt64(uint64_t(v)); }
   llvm::Value* EntryAlloca(llvm::Type* t, const char* name, unsigned align = 16);
 
@@ -185,15 +198,30 @@ class Emitter : public OpDispatcher {
   }
   llvm::Type* ScalarSlotType(const ir::ElemType& e) override { return ValTy(e); }
   llvm::Value* NewTileSlot(const ir::Type& t, const char* name) override { return AllocTile(t, name); }
-  bool TileInSlot(const ir::Value* tile, const Slot& s) override { return Get(tile) == s.ptr; }
-  void StoreTile(const Slot& dst, const ir::Value* tile) override { CopyTile(dst.ptr, Get(tile), dst.type); }
+  bool TileInSlot(const ir::Value* tile, const Slot& s) override { return vals_.count(tile) && vals_.at(tile) == s.ptr; }
+  void StoreTile(const Slot& dst, const ir::Value* tile) override;
   void CopySlot(const Slot& dst, const Slot& src) override { CopyTile(dst.ptr, src.ptr, dst.type); }
-  void BindTile(const ir::Value* v, const Slot& s) override { Set(v, s.ptr); }
+  void BindTile(const ir::Value* v, const Slot& s) override {
+    Set(v, s.ptr);
+    if (!v->type().is_tile()) lane_buffers_.insert(v);
+  }
   llvm::Function* HalfHelper(const char* name);  // f16/bf16 <-> f32 conversions
   bs::Emitter& Scalar() override { return *this; }
   llvm::Value* ProgramIndex() override { return linear_; }
   llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
-  llvm::Value* LaneIndex() override { return I64(0); }
+  llvm::Value* LaneIndex() override { return lane_ ? lane_ : I64(0); }
+  int Lanes() override { return kernel_->tiled ? (kernel_->block_dim > 0 ? kernel_->block_dim : 1) : 1; }
+  const ir::Function& Kernel() override { return *kernel_; }
+  llvm::Value* LaunchRank() override;
+  ir::Type SlotType(const ir::Value* v) override;
+
+  // ---- lanes (emit_lanes.cpp) ----
+  bool BlockLevel(const ir::Op& op);        // a cooperative op, or control flow around one
+  bool NeedsLaneLoop(const ir::Op& op);     // per-lane work: runs once per lane
+  void EmitLaneRun(const std::vector<const ir::Op*>& run);
+  ir::Type LaneType(const ir::Value* v) const;  // the (lanes,) tile that keeps v per lane
+  // Fills a lane buffer with one value (a uniform value stored into a per-lane slot).
+  void FillLanes(llvm::Value* buf, const ir::Value* v);
 
   const ir::Module& irm_;
   llvm::Module& mod_;
@@ -220,6 +248,17 @@ class Emitter : public OpDispatcher {
   void EmitElementLoop(const ir::Type& rt, const std::vector<ir::Value*>& operands,
                        const std::function<void(const std::vector<llvm::Value*>*, llvm::Value*)>& body);
   std::unordered_map<const ir::Value*, ArrayVal> arrays_;
+  const ir::Function* kernel_ = nullptr;
+  int lanes_ = 0;                  // lanes of per-lane loops; 0: the kernel runs none
+  llvm::Value* lane_ = nullptr;    // the lane (i64) inside a loop over the lanes, else null
+  int lane_loop_ = -1;             // which loop over the lanes the builder is in (-1: none)
+  int lane_loops_ = 0;
+  // Values whose vals_ entry is a (lanes,) buffer, one element per lane.
+  std::unordered_set<const ir::Value*> lane_buffers_;
+  // The loop over the lanes an array view was made in: a view is remade where it is used
+  // outside it (its operands are then read for that lane, or for lane 0).
+  std::unordered_map<const ir::Value*, int> array_loop_;
+  std::unordered_map<const ir::Op*, bool> block_level_, needs_loop_;
   std::unordered_map<int, llvm::StructType*> struct_types_;
 };
 

@@ -54,7 +54,8 @@ void StructuredEmitter::EmitControl(const ir::Op& op) {
 
 // ---------------------------------------------------------------- slots
 
-Slot StructuredEmitter::MakeSlot(const ir::Type& t) {
+Slot StructuredEmitter::MakeSlot(const ir::Value* v) {
+  ir::Type t = SlotType(v);
   if (t.is_tile()) return {NewTileSlot(t, "carried"), t};
   return {SlotAlloca(ScalarSlotType(t.elem), "slot", 8), t};
 }
@@ -69,16 +70,16 @@ void StructuredEmitter::StoreSlots(const std::vector<Slot>& slots, const std::ve
   // through a temporary before any slot is overwritten.
   std::vector<Slot> staged(vals.size(), Slot{nullptr, ir::Type()});
   for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]->type().is_tile()) continue;
+    if (!slots[i].type.is_tile()) continue;
     for (size_t j = 0; j < slots.size(); ++j)
       if (j != i && TileInSlot(vals[i], slots[j])) {
-        staged[i] = {NewTileSlot(vals[i]->type(), "swap"), vals[i]->type()};
+        staged[i] = {NewTileSlot(slots[i].type, "swap"), slots[i].type};
         StoreTile(staged[i], vals[i]);
         break;
       }
   }
   for (size_t i = 0; i < vals.size(); ++i) {
-    if (!vals[i]->type().is_tile()) Builder().CreateStore(ValueOf(vals[i]), slots[i].ptr);
+    if (!slots[i].type.is_tile()) Builder().CreateStore(ValueOf(vals[i]), slots[i].ptr);
     else if (staged[i].ptr) CopySlot(slots[i], staged[i]);
     else if (!TileInSlot(vals[i], slots[i])) StoreTile(slots[i], vals[i]);
   }
@@ -100,7 +101,7 @@ llvm::BasicBlock* StructuredEmitter::NewBlock(const char* name) {
 void StructuredEmitter::EmitIf(const ir::Op& op) {
   llvm::IRBuilder<>& b = Builder();
   std::vector<Slot> slots;
-  for (auto& r : op.results()) slots.push_back(MakeSlot(r->type()));
+  for (auto& r : op.results()) slots.push_back(MakeSlot(r.get()));
   llvm::BasicBlock* then_bb = NewBlock("if.then");
   llvm::BasicBlock* else_bb = NewBlock("if.else");
   llvm::BasicBlock* merge = NewBlock("if.end");
@@ -127,7 +128,7 @@ void StructuredEmitter::EmitFor(const ir::Op& op) {
   std::vector<Slot> slots;
   std::vector<ir::Value*> inits;
   for (int i = 3; i < op.num_operands(); ++i) {
-    slots.push_back(MakeSlot(op.operand(i)->type()));
+    slots.push_back(MakeSlot(body.arg(i - 2)));
     inits.push_back(op.operand(i));
   }
   StoreSlots(slots, inits);
@@ -157,8 +158,8 @@ void StructuredEmitter::EmitWhile(const ir::Op& op) {
   const ir::Block& before = *op.region(0);
   const ir::Block& after = *op.region(1);
   std::vector<Slot> state, results;
-  for (const ir::Value* v : op.operands()) state.push_back(MakeSlot(v->type()));
-  for (auto& r : op.results()) results.push_back(MakeSlot(r->type()));
+  for (int i = 0; i < before.num_args(); ++i) state.push_back(MakeSlot(before.arg(i)));
+  for (auto& r : op.results()) results.push_back(MakeSlot(r.get()));
   StoreSlots(state, op.operands());
   llvm::BasicBlock* cond_bb = NewBlock("while.cond");
   llvm::BasicBlock* body_bb = NewBlock("while.body");

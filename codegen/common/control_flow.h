@@ -48,6 +48,8 @@ class StructuredEmitter {
   virtual void EmitRegion(const ir::Block& b) = 0;  // every op but the terminator
   virtual llvm::Value* SlotAlloca(llvm::Type* t, const char* name, unsigned align) = 0;
   virtual llvm::Type* ScalarSlotType(const ir::ElemType& e) = 0;
+  // The type of the slot that carries `v` (a lowering may keep a scalar as a tile of lanes).
+  virtual ir::Type SlotType(const ir::Value* v) { return v->type(); }
 
   // ---- tile layout: how a tile is kept in, copied into and bound from a slot ----
   virtual llvm::Value* NewTileSlot(const ir::Type& t, const char* name) = 0;
@@ -64,7 +66,7 @@ class StructuredEmitter {
   // After a control op's results are bound at the merge point.
   virtual void AfterControlResults(const ir::Op& op) { (void)op; }
 
-  Slot MakeSlot(const ir::Type& t);
+  Slot MakeSlot(const ir::Value* v);
   void StoreSlots(const std::vector<Slot>& slots, const std::vector<ir::Value*>& vals);
   void BindSlot(const ir::Value* v, const Slot& s);
 

@@ -40,25 +40,46 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
   AfterOp(op);
 }
 
+// tid's results are coordinates of the running thread (LANGUAGE.md §4). A kernel without tile
+// operations runs one thread per grid index. A tiled launch of rank n runs blocks over the n
+// extents: results below n are the block's coordinates, result n is the lane, later ones 0. A
+// hybrid launch (wp.launch with block_dim) numbers threads block * B + lane over the extents.
+// One name is the linear index of the thread (of the block in a tiled launch).
 void OpDispatcher::EmitTid(const ir::Op& op) {
   llvm::IRBuilder<>& b = Builder();
-  if (op.code() == ir::OpCode::LaneId) {
-    Define(op.result(), b.CreateTrunc(LaneIndex(), b.getInt32Ty(), "lane"));
-    return;
+  switch (op.code()) {
+    case ir::OpCode::LaneId: Define(op.result(), b.CreateTrunc(LaneIndex(), b.getInt32Ty(), "lane")); return;
+    case ir::OpCode::BlockDim: Define(op.result(), b.getInt32(uint32_t(Lanes()))); return;
+    case ir::OpCode::Tid: break;
+    TILEC_CASES(Constant) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare) TILEC_CASES(Logic)
+    TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)
+    TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      ir::op_cases::NotHandledHere(op, "tid emission");
   }
+  const ir::Function& f = Kernel();
+  bool hybrid = f.tiled && f.hybrid_launch;
+  llvm::Value* index = ProgramIndex();
+  if (hybrid) index = b.CreateAdd(b.CreateMul(index, b.getInt64(uint64_t(Lanes()))), LaneIndex(), "thread");
+  // One name: the linear index of the thread (or of the block, in a tiled launch).
   if (op.num_results() == 1) {
-    Define(op.result(), b.CreateTrunc(ProgramIndex(), b.getInt32Ty(), "tid"));
+    Define(op.result(), b.CreateTrunc(index, b.getInt32Ty(), "tid"));
     return;
   }
   // Row-major coordinates over the four launch extents (unused trailing ones are 1).
-  llvm::Value* rest = ProgramIndex();
+  llvm::Value* rest = index;
   std::vector<llvm::Value*> coords(ir::kMaxDims);
   for (int d = ir::kMaxDims - 1; d >= 0; --d) {
     coords[size_t(d)] = b.CreateURem(rest, LaunchDim(d));
     rest = b.CreateUDiv(rest, LaunchDim(d));
   }
-  for (int k = 0; k < op.num_results(); ++k)
-    Define(op.result(k), b.CreateTrunc(coords[size_t(k)], b.getInt32Ty(), "tid" + std::to_string(k)));
+  llvm::Value* rank = f.tiled && !hybrid ? LaunchRank() : nullptr;
+  for (int k = 0; k < op.num_results(); ++k) {
+    llvm::Value* c = coords[size_t(k)];
+    // Past the launch's extents every coordinate is 0, so the lane is added where k == rank.
+    if (rank) c = b.CreateAdd(c, b.CreateSelect(b.CreateICmpEQ(rank, b.getInt64(uint64_t(k))), LaneIndex(), b.getInt64(0)));
+    Define(op.result(k), b.CreateTrunc(c, b.getInt32Ty(), "tid" + std::to_string(k)));
+  }
 }
 
 }  // namespace tilec::codegen

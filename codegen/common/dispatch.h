@@ -21,9 +21,14 @@ class OpDispatcher : public StructuredEmitter {
   // The grid index (i64) of the block program being run, and the launch extents.
   virtual llvm::Value* ProgramIndex() = 0;
   virtual llvm::Value* LaunchDim(int d) = 0;
-  // The lane (i64) running this code: a GPU thread; on the block-serial CPU lowering lane 0
-  // until per-lane code runs as loops over the lanes.
+  // The lane (i64) running this code: a GPU thread; on the block-serial CPU lowering the
+  // current iteration of a loop over the lanes (lane 0 in code that runs once per block).
   virtual llvm::Value* LaneIndex() = 0;
+  // Lanes per block of the kernel being emitted (1 without tile operations), and the kernel.
+  virtual int Lanes() = 0;
+  virtual const ir::Function& Kernel() = 0;
+  // The launch's number of dimensions (i64), from tilec_launch::ndim.
+  virtual llvm::Value* LaunchRank() = 0;
 
   // ---- tile layout: the families whose code depends on where a tile's elements live ----
   virtual void EmitElementwise(const ir::Op& op) = 0;  // scalar or tile

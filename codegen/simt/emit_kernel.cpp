@@ -1,6 +1,6 @@
 // SIMT lowering: kernel bodies (parameters, the loop over block programs), the SIMT side of
-// op dispatch and structured control flow (conditions are block-uniform, so every lane takes the
-// same path and barriers inside regions are legal), and the module-level driver.
+// op dispatch (barriers, lane 0's values for tile operations) and structured control flow
+// (the plan puts barriers only where every lane arrives), and the module-level driver.
 #include <cstddef>
 
 #include <llvm/IR/Verifier.h>
@@ -44,10 +44,13 @@ void Emitter::OnLane0(const std::function<void()>& body) {
 
 SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   vals_.clear();
+  own_vals_.clear();
+  own_arrays_.clear();
   tiles_.clear();
   arrays_.clear();
   param_slots_.clear();
   B_ = f.tiled ? block_dim_ : 1;
+  fn_ = &f;
   Plan plan = Plan::Build(irm_, f, B_);
   plan_ = &plan;
   frame_ = target_.BeginKernel(f, mod_, scalar_, plan, B_);
@@ -109,6 +112,11 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   return layout;
 }
 
+llvm::Value* Emitter::LaunchRank() {
+  llvm::Value* p = b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, ndim));
+  return b_.CreateSExt(b_.CreateLoad(b_.getInt32Ty(), p, "ndim"), b_.getInt64Ty());
+}
+
 void Emitter::EmitBlock(const ir::Block& b) {
   if (!in_map_)
     for (auto& arg : b.args()) WriteCopy(arg.get());
@@ -117,12 +125,63 @@ void Emitter::EmitBlock(const ir::Block& b) {
 }
 
 void Emitter::BeforeOp(const ir::Op& op) {
-  if (!in_map_ && plan_->BarrierBefore(&op)) target_.Barrier(b_);
+  if (in_map_) return;
+  if (plan_->BarrierBefore(&op)) target_.Barrier(b_);
+  ReadLane0Values(op);
+}
+
+void Emitter::ReadLane0Values(const ir::Op& op) {
+  const Plan::Lane0Reads* l0 = plan_->Lane0(&op);
+  if (!l0) return;
+  llvm::Value* base = SharedPtr(plan_->slot(l0->slot).offset);
+  auto at = [&](size_t k, uint32_t extra) {
+    return b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), base, l0->offsets[k] + extra);
+  };
+  // An array view: data pointer, then extent and stride of each dimension.
+  auto dim_at = [&](size_t k, int d, bool stride) { return at(k, 8u + 16u * uint32_t(d) + (stride ? 8u : 0u)); };
+  OnLane0([&] {
+    for (size_t k = 0; k < l0->values.size(); ++k) {
+      const ir::Value* v = l0->values[k];
+      if (v->type().is_array()) {
+        const bs::ArrayVal& a = arrays_.at(v);
+        b_.CreateStore(a.data, at(k, 0));
+        for (int d = 0; d < v->type().ndim; ++d) {
+          b_.CreateStore(a.shape[d], dim_at(k, d, false));
+          b_.CreateStore(a.strides[d], dim_at(k, d, true));
+        }
+      } else {
+        b_.CreateStore(scalar_.ToMem(Get(v), v->type().elem), at(k, 0));
+      }
+    }
+  });
+  target_.Barrier(b_);
+  for (size_t k = 0; k < l0->values.size(); ++k) {
+    const ir::Value* v = l0->values[k];
+    if (v->type().is_array()) {
+      bs::ArrayVal a = arrays_.at(v);
+      own_arrays_.emplace_back(v, a);
+      a.data = b_.CreateLoad(a.data->getType(), at(k, 0));
+      for (int d = 0; d < v->type().ndim; ++d) {
+        a.shape[d] = b_.CreateLoad(b_.getInt64Ty(), dim_at(k, d, false));
+        a.strides[d] = b_.CreateLoad(b_.getInt64Ty(), dim_at(k, d, true));
+      }
+      arrays_[v] = a;
+    } else {
+      own_vals_.emplace_back(v, Get(v));
+      Set(v, scalar_.FromMem(b_.CreateLoad(scalar_.MemTy(v->type().elem), at(k, 0)), v->type().elem));
+    }
+  }
 }
 
 void Emitter::AfterOp(const ir::Op& op) {
+  if (in_map_) return;
+  // Scalar code after the op sees each lane's own values again.
+  for (auto& [v, lv] : own_vals_) Set(v, lv);
+  for (auto& [v, a] : own_arrays_) arrays_[v] = a;
+  own_vals_.clear();
+  own_arrays_.clear();
   // Control flow writes its results' copies itself, after the merge.
-  if (!in_map_ && !ir::HasTrait(op.code(), ir::kRegions))
+  if (!ir::HasTrait(op.code(), ir::kRegions))
     for (auto& r : op.results()) WriteCopy(r.get());
 }
 

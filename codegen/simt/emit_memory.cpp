@@ -1,8 +1,9 @@
 // SIMT lowering of global memory. Each lane handles the tile elements it owns; addresses are
 // 64-bit byte offsets from byte strides; every coordinate is checked on both sides in every
 // dimension (out-of-bounds reads give zero, stores and adds are skipped and report zero).
-// Scalar side effects run on lane 0; a used scalar atomic result is broadcast through shared
-// memory. Atomic adds whose previous values are unused may become reductions (target).
+// Scalar element accesses and atomics run on every lane, each with its own operands and its own
+// previous value, as on Warp's GPU. Atomic adds whose previous values are unused may become
+// reductions (target).
 #include <cstddef>
 
 #include "ir/op_cases.h"
@@ -37,31 +38,6 @@ llvm::Value* Emitter::ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::
     if (used) result = b_.CreateInsertValue(result, old, {unsigned(k)});
   }
   return result;
-}
-
-// A scalar atomic runs once per block program, on lane 0; its previous value, when used, is
-// broadcast to every lane through a shared slot. `run(want_old)` emits the atomic and returns
-// the previous value (null when it was not asked for and not computed).
-void Emitter::LanewiseAtomic(const ir::Op& op, const ir::ElemType& e, llvm::Type* mt,
-                             const std::function<llvm::Value*(bool)>& run) {
-  bool used = in_map_ || plan_->IsUsed(op.result());
-  if (B_ == 1 || in_map_) {
-    llvm::Value* old = run(used);
-    Set(op.result(), old ? old : scalar_.Zero(e));
-    return;
-  }
-  int slot = plan_->Broadcast(&op);
-  llvm::Value* bptr = slot >= 0 ? SharedPtr(plan_->slot(slot).offset) : nullptr;
-  OnLane0([&] {
-    llvm::Value* old = run(used && bptr);
-    if (bptr) b_.CreateStore(scalar_.ToMem(old, e), bptr);
-  });
-  if (!bptr) {
-    Set(op.result(), scalar_.Zero(e));
-    return;
-  }
-  target_.Barrier(b_);
-  Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, bptr), e));
 }
 
 void Emitter::EmitArrayOp(const ir::Op& op) {
@@ -114,21 +90,19 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
     case OpCode::ArrayLoad:
       Set(op.result(), scalar_.FromMem(b_.CreateLoad(mt, ptr), at.elem));
       return;
-    case OpCode::ArrayStore: {
-      llvm::Value* v = scalar_.ToMem(Get(op.operand(1 + at.ndim)), at.elem);
-      OnLane0([&] { b_.CreateStore(v, ptr); });
+    case OpCode::ArrayStore:
+      b_.CreateStore(scalar_.ToMem(Get(op.operand(1 + at.ndim)), at.elem), ptr);
       return;
-    }
     case OpCode::AtomicAdd: {
-      llvm::Value* v = Get(op.operand(1 + at.ndim));
-      LanewiseAtomic(op, at.elem, mt, [&](bool want_old) { return ElemAtomicAdd(ptr, v, at.elem, want_old); });
+      bool used = in_map_ || plan_->IsUsed(op.result());
+      llvm::Value* old = ElemAtomicAdd(ptr, Get(op.operand(1 + at.ndim)), at.elem, used);
+      Set(op.result(), old ? old : scalar_.Zero(at.elem));
       return;
     }
     case OpCode::AtomicRmw: {
       llvm::Value* v = Get(op.operand(op.num_operands() - 1));
       llvm::Value* cmp = op.rmw() == ir::AtomicKind::Cas ? Get(op.operand(1 + at.ndim)) : nullptr;
-      LanewiseAtomic(op, at.elem, mt,
-                     [&](bool) { return scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar); });
+      Set(op.result(), scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar));
       return;
     }
     case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:  // returned above

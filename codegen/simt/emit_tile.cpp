@@ -2,7 +2,7 @@
 // register slots and shared regions, shared copies for cross-lane reads, elementwise ops,
 // construction, tile_map, reductions and scans (every lane combines from the shared copy in
 // row-major order, the same order as the CPU, so results agree bit for bit), shape ops,
-// element reads and print.
+// element reads, the per-lane scatter into a tile, and print.
 #include "ir/op_cases.h"
 #include "codegen/simt/emitter.h"
 
@@ -131,6 +131,7 @@ void Emitter::EmitElementwise(const ir::Op& op) {
 void Emitter::EmitTileOp(const ir::Op& op) {
   const ir::Type& rt = op.result()->type();
   switch (op.code()) {
+    case OpCode::TileScatterLanes: EmitScatterLanes(op); return;
     case OpCode::TileFull: {
       TileRep dst = NewTile(op.result());
       llvm::Value* v = Get(op.operand(0));
@@ -476,10 +477,92 @@ void Emitter::EmitScan(const ir::Op& op) {
 }
 
 
+llvm::Value* Emitter::ElemAdd(llvm::Value* a, llvm::Value* b, const ir::ElemType& e) {
+  if (e.is_struct()) {
+    // The fields an atomic add would add (bs::Emitter::EmitElemAtomicAdd); the others keep a's.
+    const ir::StructDef& s = irm_.structs()[size_t(e.struct_index)];
+    llvm::Value* r = a;
+    for (size_t k = 0; k < s.fields.size(); ++k) {
+      const ir::StructField& f = s.fields[k];
+      if (!f.type.is_struct() && !SupportsAtomicAdd(f.type.scalar)) continue;
+      // Fields are in memory form, which is the value form for every type added here.
+      llvm::Value* fa = b_.CreateExtractValue(a, {unsigned(k)});
+      llvm::Value* fb = b_.CreateExtractValue(b, {unsigned(k)});
+      r = b_.CreateInsertValue(r, ElemAdd(fa, fb, f.type), {unsigned(k)});
+    }
+    return r;
+  }
+  // The arithmetic of bs::Emitter::EmitAtomicAdd without the atomic: 16-bit floats add in
+  // float32 and round once, bool ors.
+  const ScalarType t = e.scalar;
+  if (t == ScalarType::Float16 || t == ScalarType::BFloat16)
+    return scalar_.FromF32(b_.CreateFAdd(scalar_.ToF32(a, t), scalar_.ToF32(b, t)), t);
+  if (t == ScalarType::Bool) return b_.CreateOr(a, b);
+  return IsFloat(t) ? b_.CreateFAdd(a, b) : b_.CreateAdd(a, b);
+}
+
+// Bit-identical with the CPU lowering, which applies the lanes one after another in increasing
+// order: every lane stages its (element, linear index) and starts the result from its own
+// elements of dst; after a barrier lane 0 applies the entries in lane order, so float sums
+// round alike and the highest lane writing an element wins. The plan's barrier follows before
+// any lane reads the result.
+void Emitter::EmitScatterLanes(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  const ir::ElemType& e = rt.elem;
+  llvm::Type* mt = scalar_.MemTy(e);
+  TileRep dst = NewTile(op.result());
+  if (!dst.shared) ir::op_cases::NotHandledHere(op, "SIMT tile emitter (tile_scatter_lanes needs a shared result)");
+  ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) { StoreElem(dst, e, slot, lin, LoadElem(op.operand(0), slot, lin)); });
+
+  llvm::Value* stage = SharedPtr(plan_->slot(plan_->Staging(&op)).offset);
+  llvm::Value* stage_at = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), stage, plan_->StagingIndexOffset(op));
+  llvm::Value* go = Get(op.operand(2));
+  llvm::Value* at = I64(0);
+  for (int d = 0; d < rt.ndim; ++d) {
+    const ir::Value* iv = op.operand(3 + d);
+    llvm::Value* c = scalar_.AsI64(Get(iv), iv->type().elem.scalar);
+    go = b_.CreateAnd(go, b_.CreateICmpULT(c, I64(rt.shape[d])));
+    at = b_.CreateAdd(b_.CreateMul(at, I64(rt.shape[d])), c);
+  }
+  b_.CreateStore(scalar_.ToMem(Get(op.operand(1)), e), b_.CreateInBoundsGEP(mt, stage, {lane_}));
+  b_.CreateStore(b_.CreateSelect(go, at, I64(-1)), b_.CreateInBoundsGEP(b_.getInt64Ty(), stage_at, {lane_}));
+  if (B_ > 1) target_.Barrier(b_);
+
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock* apply = llvm::BasicBlock::Create(ctx_, "scatter.lane0", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "scatter.done", fn);
+  b_.CreateCondBr(b_.CreateICmpEQ(lane_, I64(0)), apply, done);
+  b_.SetInsertPoint(apply);
+  Loop(I64(0), I64(B_), [&](llvm::Value* k) {
+    llvm::Value* to = b_.CreateLoad(b_.getInt64Ty(), b_.CreateInBoundsGEP(b_.getInt64Ty(), stage_at, {k}));
+    llvm::BasicBlock* hit = llvm::BasicBlock::Create(ctx_, "scatter.hit", fn);
+    llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "scatter.next", fn);
+    b_.CreateCondBr(b_.CreateICmpSGE(to, I64(0)), hit, next);
+    b_.SetInsertPoint(hit);
+    llvm::Value* v = b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, stage, {k}));
+    llvm::Value* p = b_.CreateInBoundsGEP(mt, dst.ptr, {to});
+    if (op.accumulate())
+      v = scalar_.ToMem(ElemAdd(scalar_.FromMem(b_.CreateLoad(mt, p), e), scalar_.FromMem(v, e), e), e);
+    b_.CreateStore(v, p);
+    b_.CreateBr(next);
+    b_.SetInsertPoint(next);
+  });
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  tiles_[op.result()] = dst;
+}
+
 // The same text as the CPU device: scalars as Warp prints them (%g for floats), a tile as its
-// elements in brackets, rows on separate lines. Only lane 0 prints.
+// elements in brackets, rows on separate lines. A print of scalars runs on every lane, as on
+// Warp's GPU; one of a tile is the block's, printed by lane 0.
 void Emitter::EmitPrint(const ir::Op& op) {
-  OnLane0([&] {
+  bool of_tile = false;
+  for (const ir::Value* v : op.operands()) of_tile |= v->type().is_tile();
+  auto lanes = [&](const std::function<void()>& body) {
+    if (of_tile) OnLane0(body);
+    else body();
+  };
+  lanes([&] {
     std::string fmt;
     std::vector<llvm::Value*> args;
     auto flush = [&] {

@@ -1,8 +1,9 @@
 // SIMT lowering of one Tile IR kernel: each lane runs the block program; register tile
 // element L lives in lane L mod B, slot L div B; shared tiles are row-major in the block's
-// shared buffer at the plan's offsets; scalar code runs on every lane (block-uniform) and its
-// side effects on lane 0. Scalar arithmetic is shared with the block-serial emitter, so both
-// execution models compute bit-identical element values.
+// shared buffer at the plan's offsets; scalar code, side effects included, runs on every lane
+// with that lane's values, and a tile operation reads lane 0's value of a lane-varying scalar.
+// Scalar arithmetic is shared with the block-serial emitter, so both execution models compute
+// bit-identical element values.
 #pragma once
 #include <functional>
 #include <unordered_map>
@@ -53,6 +54,9 @@ class Emitter : public OpDispatcher {
   llvm::Value* ProgramIndex() override { return prog_; }
   llvm::Value* LaunchDim(int d) override { return launch_dims_[d]; }
   llvm::Value* LaneIndex() override { return lane_; }
+  int Lanes() override { return B_; }
+  const ir::Function& Kernel() override { return *fn_; }
+  llvm::Value* LaunchRank() override;
   void BeforeOp(const ir::Op& op) override;
   void AfterOp(const ir::Op& op) override;
   void AfterControlResults(const ir::Op& op) override;
@@ -75,11 +79,16 @@ class Emitter : public OpDispatcher {
   void EmitTileOp(const ir::Op& op) override;
   void EmitReduce(const ir::Op& op);
   void EmitScan(const ir::Op& op);
+  void EmitScatterLanes(const ir::Op& op);
+  // a + b of two elements (value form), component-wise for structs, as the CPU lowering adds.
+  llvm::Value* ElemAdd(llvm::Value* a, llvm::Value* b, const ir::ElemType& e);
+  // Lane 0's values of the op's lane-varying scalars (Plan::Lane0) replace every lane's own
+  // until AfterOp puts them back.
+  void ReadLane0Values(const ir::Op& op);
   void EmitPrint(const ir::Op& op) override;
 
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op) override;
-  void LanewiseAtomic(const ir::Op& op, const ir::ElemType& e, llvm::Type* mt, const std::function<llvm::Value*(bool)>& run);
   void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
 
@@ -95,6 +104,7 @@ class Emitter : public OpDispatcher {
   Target& target_;
   int block_dim_;  // of tiled kernels
   int B_ = 1;      // of the kernel being emitted
+  const ir::Function* fn_ = nullptr;
   const Plan* plan_ = nullptr;
   KernelFrame frame_;
   llvm::Value* lane_ = nullptr;
@@ -105,6 +115,9 @@ class Emitter : public OpDispatcher {
   std::unordered_map<const ir::Value*, TileRep> tiles_;
   std::unordered_map<const ir::Value*, bs::ArrayVal> arrays_;
   std::unordered_map<const ir::Value*, llvm::Value*> param_slots_;  // array parameters' records
+  // What ReadLane0Values replaced: each lane's own scalar or array view.
+  std::vector<std::pair<const ir::Value*, llvm::Value*>> own_vals_;
+  std::vector<std::pair<const ir::Value*, bs::ArrayVal>> own_arrays_;
 };
 
 }  // namespace tilec::codegen::simt

@@ -1,6 +1,8 @@
 // Builds the SIMT plan: shared placement, live intervals with first-fit reuse, and a barrier
 // analysis over the structured IR (loops iterate to a fixed point; the whole body sits in the
-// grid loop). A barrier goes where an access would race with one since the last barrier.
+// grid loop). A barrier goes where an access would race with one since the last barrier, and
+// never inside lane-varying control flow (some lanes would not reach it): such a region's
+// accesses count as those of the op that holds it.
 #include "codegen/simt/plan.h"
 #include "ir/op_cases.h"
 
@@ -19,12 +21,23 @@ uint32_t Plan::ElemBytes(const ir::ElemType& e) const {
   return uint32_t(ScalarSize(e.scalar));
 }
 
+uint32_t Plan::Lane0Bytes(const ir::Value* v) const {
+  const ir::Type& t = v->type();
+  return t.is_array() ? uint32_t(8 * (1 + 2 * t.ndim)) : ElemBytes(t.elem);
+}
+
+uint32_t Plan::StagingIndexOffset(const ir::Op& op) const {
+  return (ElemBytes(op.operand(0)->type().elem) * uint32_t(block_dim_) + 7u) & ~7u;
+}
+
 namespace {
 
 // Who touches memory: Owner = lane L mod B touches element L of one layout (key), so two
 // owner accesses with the same key never race; Lane0 = lane 0 only; All = every lane the
-// same location; Any = lanes touch locations owned by other lanes.
-enum class Pattern : uint8_t { Owner, Lane0, All, Any };
+// same location; Any = lanes touch locations owned by other lanes; Lane = scalar code, each
+// lane its own element access (two lanes' on one address are the program's race, as on a GPU,
+// and one lane's accesses are in program order, so they never need a barrier between them).
+enum class Pattern : uint8_t { Owner, Lane0, All, Any, Lane };
 
 struct Access {
   const void* region = nullptr;  // null: shared memory; otherwise the array value
@@ -42,6 +55,7 @@ bool Conflicts(const Access& p, const Access& a) {
   if (!p.write && !a.write) return false;
   if (p.atomic && a.atomic) return false;
   if (p.pat == Pattern::Lane0 && a.pat == Pattern::Lane0) return false;
+  if (p.pat == Pattern::Lane && a.pat == Pattern::Lane) return false;
   if (p.pat == Pattern::Owner && a.pat == Pattern::Owner && p.key == a.key) return false;
   return true;
 }
@@ -70,6 +84,63 @@ bool ReadsAcrossLanes(const ir::Op& op, int i) {
 
 bool IsLoop(OpCode c) { return c == OpCode::For || c == OpCode::While; }
 bool IsControl(OpCode c) { return c == OpCode::If || IsLoop(c); }
+
+// Whether some lanes may run the op's regions and others not (the verifier's rule).
+bool LaneVaryingControl(const ir::Op& op) {
+  switch (op.code()) {
+    case OpCode::If: return op.operand(0)->lane_varying();
+    case OpCode::For:
+      return op.operand(0)->lane_varying() || op.operand(1)->lane_varying() || op.operand(2)->lane_varying();
+    case OpCode::While: {
+      const ir::Op* cond = op.region(0)->terminator();
+      return cond && cond->num_operands() && cond->operand(0)->lane_varying();
+    }
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
+    TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)
+    TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
+      return false;
+  }
+  return false;
+}
+
+// The ops the lanes of a block perform together (the verifier's rule): those that make, read
+// or write a tile. Control flow and terminators carry tiles but compute nothing from scalars.
+bool Cooperative(const ir::Op& op) {
+  if (IsControl(op.code()) || ir::IsTerminator(op.code()) || op.code() == OpCode::Print) return false;
+  for (const ir::Value* v : op.operands())
+    if (v->type().is_tile()) return true;
+  for (auto& r : op.results())
+    if (r->type().is_tile()) return true;
+  return ir::FamilyOf(op.code()) == ir::OpFamily::TileMemory;
+}
+
+// The lane-varying non-tile values a cooperative op reads with lane 0's value: its operands
+// but the per-lane ones, and what a tile_map's body takes from outside it.
+std::vector<const ir::Value*> Lane0Values(const ir::Op& op) {
+  std::vector<const ir::Value*> out;
+  if (!Cooperative(op)) return out;
+  auto add = [&](const ir::Value* v) {
+    if (!v->type().is_tile() && v->lane_varying() && std::find(out.begin(), out.end(), v) == out.end())
+      out.push_back(v);
+  };
+  const bool per_lane = op.code() == OpCode::TileExtract || op.code() == OpCode::TileScatterLanes;
+  for (int i = 0; i < (per_lane ? 1 : op.num_operands()); ++i) add(op.operand(i));
+  if (op.code() == OpCode::TileMap) {
+    std::unordered_set<const ir::Value*> inside;
+    ir::Walk(const_cast<ir::Block*>(op.region(0)), [&](ir::Op* o) {
+      for (auto& r : o->results()) inside.insert(r.get());
+      for (auto& reg : o->regions())
+        for (auto& a : reg->args()) inside.insert(a.get());
+    });
+    for (auto& a : op.region(0)->args()) inside.insert(a.get());
+    ir::Walk(const_cast<ir::Block*>(op.region(0)), [&](ir::Op* o) {
+      for (const ir::Value* v : o->operands())
+        if (!inside.count(v)) add(v);
+    });
+  }
+  return out;
+}
 
 }  // namespace
 
@@ -154,9 +225,23 @@ class PlanBuilder {
             interval(r.get(), first, last);
             p_.primary_[r.get()] = NewSlot(TileBytes(r->type()), first, last);
           }
-      if ((op->code() == OpCode::AtomicAdd || op->code() == OpCode::AtomicRmw) && p_.block_dim_ > 1 &&
-          p_.IsUsed(op->result()))
-        p_.bcast_[op] = NewSlot(p_.ElemBytes(op->result()->type().elem), idx_.at(op), idx_.at(op));
+      if (op->code() == OpCode::TileScatterLanes) {
+        uint32_t bytes = p_.StagingIndexOffset(*op) + 8u * uint32_t(p_.block_dim_);
+        p_.staging_[op] = NewSlot(bytes, idx_.at(op), idx_.at(op));
+      }
+      if (p_.block_dim_ > 1) {
+        Plan::Lane0Reads l0;
+        l0.values = Lane0Values(*op);
+        uint32_t bytes = 0;
+        for (const ir::Value* v : l0.values) {
+          l0.offsets.push_back(bytes);
+          bytes += (p_.Lane0Bytes(v) + 15u) & ~15u;
+        }
+        if (!l0.values.empty()) {
+          l0.slot = NewSlot(bytes, idx_.at(op), idx_.at(op));
+          p_.lane0_[op] = std::move(l0);
+        }
+      }
     }
     for (const ir::Value* v : cross) {
       if (p_.primary_.count(v)) continue;
@@ -287,16 +372,21 @@ class PlanBuilder {
       }
     }
     switch (c) {
-      case OpCode::ArrayLoad: pre.push_back(Global(op.operand(0), false, false, Pattern::All)); break;
-      case OpCode::ArrayStore: pre.push_back(Global(op.operand(0), true, false, Pattern::Lane0)); break;
-      case OpCode::AtomicAdd: case OpCode::AtomicRmw: {
-        pre.push_back(Global(op.operand(0), true, true, Pattern::Lane0));
-        int s = p_.Broadcast(&op);
-        if (s >= 0) {
-          pre.push_back(SharedAccess(s, true, Pattern::Lane0));
-          internal = true;
-          post.push_back(SharedAccess(s, false, Pattern::All));
-        }
+      // Scalar code: every lane does its own access.
+      case OpCode::ArrayLoad: pre.push_back(Global(op.operand(0), false, false, Pattern::Lane)); break;
+      case OpCode::ArrayStore: pre.push_back(Global(op.operand(0), true, false, Pattern::Lane)); break;
+      case OpCode::AtomicAdd: case OpCode::AtomicRmw:
+        pre.push_back(Global(op.operand(0), true, true, Pattern::Lane));
+        break;
+      case OpCode::TileScatterLanes: {
+        // Each lane stages its entry and starts the result from its own elements of dst; after
+        // the internal barrier lane 0 reads every entry and writes anywhere in the result.
+        int st = p_.Staging(&op);
+        pre.push_back(SharedAccess(st, true, Pattern::Owner));
+        int prim = p_.Primary(op.result());
+        if (prim >= 0) pre.push_back(SharedAccess(prim, true, Pattern::Owner));
+        internal = true;
+        post.push_back(SharedAccess(st, false, Pattern::Any));
         break;
       }
       case OpCode::TileLoad:
@@ -316,8 +406,9 @@ class PlanBuilder {
       case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
-      TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print) TILEC_CASES(Control)
-      TILEC_CASES(Terminator)
+      TILEC_CASES(TileShape) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView: case OpCode::TileAssign:
+      case OpCode::TileGather: case OpCode::TileScatterAdd:
         break;
     }
     // Results that lanes write at positions other lanes own (tile_sort's ranks) race with any
@@ -360,10 +451,32 @@ class PlanBuilder {
     return in;
   }
 
+  // Everything the ops inside lane-varying control flow touch. The verifier keeps tiles out
+  // of such regions, so these are scalar code's accesses, which never race with one another.
+  std::vector<Access> VaryingRegionAccesses(const ir::Op& control) {
+    std::vector<Access> out;
+    for (auto& r : control.regions())
+      ir::Walk(const_cast<ir::Block*>(r.get()), [&](ir::Op* op) {
+        if (IsControl(op->code()) || ir::IsTerminator(op->code())) return;
+        std::vector<Access> pre, post;
+        bool internal = false;
+        OpAccesses(*op, pre, internal, post);
+        out.insert(out.end(), pre.begin(), pre.end());
+        out.insert(out.end(), post.begin(), post.end());
+      });
+    return out;
+  }
+
   State Run(const ir::Block* b, State s, bool record) {
     for (auto& arg : b->args()) CopyWrites(s, arg.get(), record);
     for (auto& up : b->ops()) {
       const ir::Op* op = up.get();
+      if (IsControl(op->code()) && LaneVaryingControl(*op)) {
+        // Some lanes skip the regions, so any barrier they need goes before the op.
+        Check(s, VaryingRegionAccesses(*op), op, record);
+        for (auto& r : op->results()) CopyWrites(s, r.get(), record);
+        continue;
+      }
       switch (op->code()) {
         case OpCode::If: {
           State t = Run(op->region(0), s, record);
@@ -398,13 +511,22 @@ class PlanBuilder {
           std::vector<Access> pre, post;
           bool internal = false;
           OpAccesses(*op, pre, internal, post);
-          Check(s, pre, op, record);
+          if (const Plan::Lane0Reads* l0 = p_.Lane0(op)) {
+            // Lane 0 writes its values, a barrier, then every lane reads them and runs the op.
+            Check(s, {SharedAccess(l0->slot, true, Pattern::Lane0)}, op, record);
+            if (record) lane0_ops_.insert(op);
+            s.clear();
+            AddTo(s, SharedAccess(l0->slot, false, Pattern::All));
+            for (const Access& a : pre) AddTo(s, a);
+          } else {
+            Check(s, pre, op, record);
+          }
           if (internal) {
             if (record) internal_ops_.insert(op);
-            p_.internal_barriers_ = int(internal_ops_.size());
             s.clear();
             for (const Access& a : post) AddTo(s, a);
           }
+          p_.internal_barriers_ = int(internal_ops_.size() + lane0_ops_.size());
           break;
         }
       }
@@ -421,7 +543,8 @@ class PlanBuilder {
   std::vector<std::pair<const ir::Op*, bool>> in_map_;  // every op in pre-order, and whether inside a map
   std::map<std::string, int64_t> keys_;
   std::set<int64_t> variant_keys_;  // layout keys that name a runtime offset
-  std::unordered_set<const ir::Op*> internal_ops_;
+  std::unordered_set<const ir::Op*> internal_ops_;  // ops with a barrier inside
+  std::unordered_set<const ir::Op*> lane0_ops_;     // ops that read lane 0's values behind one
 };
 
 Plan Plan::Build(const ir::Module& m, const ir::Function& f, int block_dim) {

@@ -13,7 +13,8 @@
 namespace tilec::codegen::simt {
 
 // One shared-memory allocation: a tile that lives in shared memory, a shared copy of a
-// register tile that other lanes must read, or a broadcast slot for a scalar result.
+// register tile that other lanes must read, lane 0's values of an op's lane-varying scalars,
+// or the staging area of tile_scatter_lanes.
 struct SharedSlot {
   uint32_t offset = 0;
   uint32_t bytes = 0;
@@ -31,8 +32,27 @@ class Plan {
   int Primary(const ir::Value* v) const { return Find(primary_, v); }
   // A register tile that also gets a shared copy right after its definition; -1 if not.
   int Copy(const ir::Value* v) const { return Find(copy_, v); }
-  // The broadcast slot of a scalar atomic add whose result is used; -1 if none.
-  int Broadcast(const ir::Op* op) const { return Find(bcast_, op); }
+  // A cooperative op reads lane 0's value of each lane-varying scalar (or array view) it takes,
+  // on every device (LANGUAGE.md §4), so lane 0 publishes them in `slot`, value k at byte
+  // `offsets[k]`, behind a barrier before the op. Operands that stay per lane (tile_extract's
+  // indices, tile_scatter_lanes' value, flag and indices) are not listed; tile_map's captured
+  // values are. Null if the op reads none.
+  struct Lane0Reads {
+    int slot = -1;
+    std::vector<const ir::Value*> values;
+    std::vector<uint32_t> offsets;
+  };
+  const Lane0Reads* Lane0(const ir::Op* op) const {
+    auto it = lane0_.find(op);
+    return it == lane0_.end() ? nullptr : &it->second;
+  }
+  // Bytes lane 0 publishes for `v`: a scalar's element, or an array view's data pointer,
+  // extents and strides (8 bytes each).
+  uint32_t Lane0Bytes(const ir::Value* v) const;
+  // tile_scatter_lanes stages each lane's element in `slot` (B elements from byte 0) and its
+  // linear index there (i64, -1: nothing to apply) from byte StagingIndexOffset; -1 if none.
+  int Staging(const ir::Op* op) const { return Find(staging_, op); }
+  uint32_t StagingIndexOffset(const ir::Op& op) const;
   const SharedSlot& slot(int i) const { return slots_[size_t(i)]; }
   uint32_t shared_bytes() const { return shared_bytes_; }
 
@@ -48,7 +68,7 @@ class Plan {
   uint32_t ElemBytes(const ir::ElemType& e) const;
 
   // The tile value a slot holds, and whether as a shared copy of a register tile (null for a
-  // broadcast slot).
+  // lane-0 or staging slot).
   const ir::Value* SlotValue(int slot, bool& is_copy) const;
   int num_slots() const { return int(slots_.size()); }
 
@@ -67,7 +87,8 @@ class Plan {
   int block_dim_ = 1;
   std::unordered_map<const ir::Value*, int> primary_;
   std::unordered_map<const ir::Value*, int> copy_;
-  std::unordered_map<const ir::Op*, int> bcast_;
+  std::unordered_map<const ir::Op*, Lane0Reads> lane0_;
+  std::unordered_map<const ir::Op*, int> staging_;
   std::vector<SharedSlot> slots_;
   uint32_t shared_bytes_ = 0;
   std::unordered_set<const void*> barriers_;

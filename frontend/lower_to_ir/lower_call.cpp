@@ -2,6 +2,7 @@
 // checker's resolved CallInfo), struct constructors build field by field, and @wp.func calls
 // are inlined with their own variable scope.
 #include <limits>
+#include <optional>
 
 #include "frontend/lower_to_ir/lowerer.h"
 
@@ -107,6 +108,105 @@ ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c)
     std::vector<ir::Value*> operands{x[0], t == a ? c : a};  // the element, then the scalar
     return L.CompositeOfValues(op == OpCode::Div ? CompositeOp::Divide : CompositeOp::Scale, operands, et);
   });
+}
+
+// ---- lanes and tiles
+
+ir::Value* I32(Lowerer& L, int64_t v) { return L.b_.ConstInt(ScalarType::Int32, v); }
+
+// wp.tile(x): each lane writes its value (or each of its components) at its lane in the last
+// dimension of a zero tile of `rt`.
+ir::Value* TileOfLanes(Lowerer& L, ir::Value* x, const ir::Type& rt) {
+  ir::Value* lane = L.b_.LaneId();
+  ir::Value* all = L.b_.ConstBool(true);
+  ir::Value* t = L.b_.TileFull(L.ZeroValue(rt.ElemValueType()), rt.Shape());
+  if (rt.ndim == 1) return L.b_.TileScatterLanes(t, L.Convert(x, rt.ElemValueType()), all, {lane}, false);
+  std::vector<ir::Value*> comps = L.Components(x);
+  const int64_t cols = rt.ndim == 3 ? rt.shape[1] : 1;
+  for (size_t k = 0; k < comps.size(); ++k) {
+    std::vector<ir::Value*> idx = {I32(L, int64_t(k) / cols)};
+    if (rt.ndim == 3) idx.push_back(I32(L, int64_t(k) % cols));
+    idx.push_back(lane);
+    t = L.b_.TileScatterLanes(t, L.Convert(comps[k], rt.ElemValueType()), all, idx, false);
+  }
+  return t;
+}
+
+// wp.untile(t): the inverse of TileOfLanes, each lane reading its own column.
+ir::Value* Untile(Lowerer& L, ir::Value* t, const ir::Type& rt) {
+  ir::Value* lane = L.b_.LaneId();
+  const ir::Type& tt = t->type();
+  if (tt.ndim == 1) return L.b_.TileExtract(t, {lane});
+  std::vector<ir::Value*> comps;
+  const int64_t rows = tt.shape[0], cols = tt.ndim == 3 ? tt.shape[1] : 1;
+  for (int64_t r = 0; r < rows; ++r)
+    for (int64_t c = 0; c < cols; ++c) {
+      std::vector<ir::Value*> idx = {I32(L, r)};
+      if (tt.ndim == 3) idx.push_back(I32(L, c));
+      idx.push_back(lane);
+      comps.push_back(L.b_.TileExtract(t, idx));
+    }
+  return L.BuildComposite(rt, comps);
+}
+
+// Warp's rand_pcg (native/rand.h) on a uint32.
+ir::Value* Pcg(ir::Builder& b, ir::Value* state) {
+  auto u = [&](uint32_t v) { return b.ConstInt(ScalarType::UInt32, int64_t(v)); };
+  ir::Value* x = b.Binary(OpCode::Add, b.Binary(OpCode::Mul, state, u(747796405u)), u(2891336453u));
+  ir::Value* sh = b.Binary(OpCode::Add, b.Binary(OpCode::Shr, x, u(28u)), u(4u));
+  ir::Value* c = b.Binary(OpCode::Mul, b.Binary(OpCode::BitXor, b.Binary(OpCode::Shr, x, sh), x), u(277803737u));
+  return b.Binary(OpCode::BitXor, b.Binary(OpCode::Shr, c, u(22u)), c);
+}
+
+// tile_randi / tile_randf as Warp's GPU computes them (native/tile.h): lane l starts from
+// rand_pcg(l + rng) and draws, one rand_pcg per draw, the elements l, l + B, l + 2B, ... of
+// the row-major order. So element L is draw L / B + 1 of lane L % B's stream: a tile_map over
+// the linear indices, each element replaying its lane's stream up to its draw.
+ir::Value* TileRandom(Lowerer& L, ir::Value* rng, const std::optional<sema::ConstValue>& lo,
+                      const std::optional<sema::ConstValue>& hi, const ir::Type& rt) {
+  ir::Builder& b = L.b_;
+  const ScalarType u32 = ScalarType::UInt32;
+  rng = L.Convert(rng, ir::Type::Scalar(u32));
+  ir::Value* lanes = b.BlockDim();
+  ir::Value* lin = b.TileArange(ScalarType::Int32, 0, 1, rt.NumElements());
+  ir::Op* map = b.TileMap({lin}, rt.elem);
+  {
+    ir::Builder::InsertionGuard g(b);
+    ir::Block* body = map->region(0);
+    b.SetInsertionPoint(body);
+    ir::Value* x = body->arg(0);
+    ir::Value* lane = b.Binary(OpCode::Mod, x, lanes);
+    ir::Value* draws = b.Binary(OpCode::Add, b.Binary(OpCode::Div, x, lanes), I32(L, 1));
+    ir::Value* start = Pcg(b, b.Binary(OpCode::Add, b.Cast(lane, u32), rng));
+    ir::Op* loop = b.For(I32(L, 0), draws, I32(L, 1), {start});
+    {
+      ir::Builder::InsertionGuard g2(b);
+      b.SetInsertionPoint(loop->region(0));
+      b.Yield({Pcg(b, loop->region(0)->arg(1))});
+    }
+    ir::Value* state = loop->result(0);
+    ir::Value* v;
+    if (rt.elem.scalar == ScalarType::Int32) {
+      // randi(state, min, max): the uint32 `state % (max - min) + min`, as an int
+      if (lo && hi) {
+        ir::Value* span = b.ConstInt(u32, int64_t(uint32_t(hi->AsInt() - lo->AsInt())));
+        state = b.Binary(OpCode::Add, b.Binary(OpCode::Mod, state, span), b.ConstInt(u32, int64_t(uint32_t(lo->AsInt()))));
+      }
+      v = b.Cast(state, ScalarType::Int32);
+    } else {
+      // randf: the top 24 bits times 2^-24; with a range, (max - min) * u + min, which Warp's
+      // GPU build (nvrtc --fmad=true) contracts into one fused multiply-add.
+      ir::Value* top = b.Cast(b.Binary(OpCode::Shr, state, b.ConstInt(u32, 8)), ScalarType::Float32);
+      v = b.Binary(OpCode::Mul, top, b.ConstFloat(ScalarType::Float32, 1.0 / 16777216.0));
+      if (lo && hi) {
+        const float flo = float(lo->AsDouble()), fhi = float(hi->AsDouble());
+        v = b.Fma(b.ConstFloat(ScalarType::Float32, double(fhi - flo)), v, b.ConstFloat(ScalarType::Float32, double(flo)));
+      }
+    }
+    b.Yield({v});
+  }
+  ir::Value* r = map->result();
+  return rt.ndim > 1 ? b.TileReshape(r, rt.Shape()) : r;
 }
 
 }  // namespace
@@ -406,6 +506,30 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       return b_.FirstIndexOf(t, b_.TileReduce(lw.reduce, t, -1));
     }
     case LK::TileMap: return LowerTileMap(ci, rt);
+    case LK::BlockDim: return b_.BlockDim();
+    case LK::TileOfLanes: return TileOfLanes(*this, Expr(arg(P::X)), rt);
+    case LK::Untile: return Untile(*this, Expr(arg(P::A)), rt);
+    case LK::TileFromThread: {
+      // Lane thread_idx alone writes its value into a one-element tile, which every lane then
+      // reads (a thread_idx outside the block leaves the zero there).
+      ir::Value* v = Convert(Expr(arg(P::Value)), rt.ElemValueType());
+      ir::Value* from = Convert(Expr(arg(P::ThreadIdx)), ir::Type::Scalar(ScalarType::Int32));
+      ir::Value* one = b_.TileFull(ZeroValue(rt.ElemValueType()), {1});
+      one = b_.TileScatterLanes(one, v, b_.Cmp(ir::CmpPred::Eq, b_.LaneId(), from), {I32(*this, 0)}, false);
+      return b_.TileFull(b_.TileExtract(one, {I32(*this, 0)}), rt.Shape(), rt.storage);
+    }
+    case LK::TileScatterLanes: {
+      // Warp updates `a` in place; the variable it names is rebound to the updated tile.
+      ir::Value* a = Expr(arg(P::A));
+      std::vector<ir::Value*> idx;
+      for (P p : {P::I, P::J, P::K, P::L})
+        if (const ast::Expr* x = arg(p)) idx.push_back(Convert(Expr(x), ir::Type::Scalar(ScalarType::Int32)));
+      ir::Value* v = Convert(Expr(arg(P::Value)), a->type().ElemValueType());
+      ir::Value* has = ToBool(Expr(arg(P::HasValue)));
+      WriteTile(arg(P::A), b_.TileScatterLanes(a, v, has, idx, lw.accumulate));
+      return nullptr;
+    }
+    case LK::TileRandom: return TileRandom(*this, Expr(arg(P::Rng)), const_arg(P::Min), const_arg(P::Max), rt);
     case LK::AtomicAdd: {
       ir::Value* a = ArrayOf(ci.args[0]);
       if (!a) return ZeroValue(rt);

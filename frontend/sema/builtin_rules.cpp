@@ -771,6 +771,9 @@ bool FormTid(CallContext& c, ExprInfo& out) {
     return false;
   }
   int n = c.TidUnpack();
+  // In a hybrid launch every coordinate is the thread's; otherwise the block's (the last of
+  // several names may be the lane: CheckAssign marks it).
+  out.uniform = !c.checker.options().hybrid_launch;
   out.type = n > 1 ? c.types.Tuple(std::vector<const Type*>(n, c.types.Int32())) : c.types.Int32();
   c.fn()->tid_ndim = std::max(c.fn()->tid_ndim, n);
   return true;

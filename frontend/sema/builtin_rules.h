@@ -57,6 +57,11 @@ extern const RuleSpec CommonNumericArgs;   // min/max/pow/clamp arguments of one
 extern const RuleSpec AtomicRmwArgs;       // atomic_sub/min/...: ndim indices, a dtype the kind takes,
                                            // compare and value of it              E0113, E0130, E0106
 extern const RuleSpec TupleArg;            // len: the argument is a tuple                  E0131
+extern const RuleSpec LaneValue;           // wp.tile's `x`, tile_from_thread's `value`: scalar or struct E0106
+extern const RuleSpec UntileShape;         // untile: (B,), (M, B) or (M, N, B) of scalars for M, N > 1 E0211, E0213
+extern const RuleSpec ScatterArgs;         // scatters: an index per dim of `a`, value of its dtype, `a` a
+                                           // variable (promoted to shared), add: arithmetic E0215, E0212, E0213, E0224
+extern const RuleSpec RandRange;           // tile_randi/randf: min < max (randi: int32)          E0303
 
 }  // namespace tilec::sema::rules
 
@@ -97,5 +102,11 @@ extern const ResultSpec LaneId;              // a lane-varying int32
 extern const ResultSpec Bool;                // isnan, isinf, isfinite
 extern const ResultSpec StaticValue;         // wp.static: the argument's type and constant value
 extern const ResultSpec TupleLength;         // len: an int32 constant
+extern const ResultSpec BlockDim;            // wp.block_dim(): a uniform int32
+extern const ResultSpec TileOfLanes;         // wp.tile: (B,) of x's type, or its components (M, B)/(M, N, B)
+extern const ResultSpec Untiled;             // untile: a lane-varying element, vector or matrix
+extern const ResultSpec TileFromThread;      // `shape` of value's type, `storage`
+extern const ResultSpec RandiTile;           // `shape` of int32, `storage`
+extern const ResultSpec RandfTile;           // `shape` of float32, `storage`
 
 }  // namespace tilec::sema::results

@@ -1,5 +1,9 @@
 // The rules of the builtins that read or write part of a tile, reorder it, or multiply
-// tiles: tile_view, tile_assign, tile_sort and tile_matmul (the rest are builtin_rules.cpp).
+// tiles: tile_view, tile_assign, tile_sort and tile_matmul; and of the bridges between lanes
+// and tiles (wp.tile, untile, tile_from_thread, the scatters) and tile_randi/tile_randf (the
+// rest are builtin_rules.cpp).
+#include <cmath>
+#include <cstdint>
 #include <optional>
 
 #include "frontend/sema/builtin_rules.h"
@@ -217,6 +221,161 @@ bool FormViewOfT(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+
+// ---------------------------------------------------------------- lanes and tiles
+
+// wp.tile's `x`, tile_from_thread's `value`: one lane's value, a scalar or a struct (vectors and
+// matrices are structs of their components).
+bool LaneValue(CallContext& c) {
+  Param p = c.overload.Index(Param::X) >= 0 ? Param::X : Param::Value;
+  const Type* t = c.TypeOf(p);
+  if (t->IsScalar() || t->kind == TypeKind::Struct) return true;
+  c.Error(Code::ArgumentTypeMismatch, c.Range(p),
+          "`" + std::string(ParamName(p)) + "` of " + c.bname +
+              " is one lane's value: a scalar, vector, matrix or struct, found `" + TypeName(t) + "`");
+  return false;
+}
+
+// untile(a): the trailing extent is the lanes of the block; one or two leading extents make
+// each lane's value a vector or a matrix of a's scalars.
+bool UntileShape(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  const int64_t lanes = c.checker.options().block_dim;
+  if (t->ndim > 3 || t->shape.back() != lanes) {
+    c.Error(Code::TileShapeMismatch, c.Range(Param::A),
+            c.bname + " needs a tile of shape `(" + std::to_string(lanes) + ",)`, `(M, " + std::to_string(lanes) +
+                ")` or `(M, N, " + std::to_string(lanes) + ")` (block_dim " + std::to_string(lanes) + " last), but " +
+                c.Quoted(Param::A) + " is `" + DimsText(t->shape) + "`");
+    return false;
+  }
+  if (t->ndim > 1 && (t->elem.is_struct() || t->elem.scalar == ScalarType::Bool)) {
+    c.Error(Code::TileOperatorUnsupported, c.Range(Param::A),
+            c.bname + " makes each lane a " + (t->ndim == 2 ? "vector" : "matrix") + " of the tile's scalars, but " +
+                c.Quoted(Param::A) + " holds `" + ElemName(t->elem, t->elem_struct_name) + "`");
+    return false;
+  }
+  return true;
+}
+
+// tile_scatter_add / tile_scatter_masked(a, i[, j, k, l], value, has_value): one index per
+// dimension of `a`, `value` of its element type, `a` a variable (updated in place). Adding needs
+// elements with an addition: numbers, vectors and matrices.
+bool ScatterArgs(CallContext& c) {
+  const Type* t = c.TypeOf(Param::A);
+  int n = 0;
+  for (Param p : {Param::I, Param::J, Param::K, Param::L}) n += c.overload.Index(p) >= 0;
+  if (n != t->ndim) {
+    c.Error(Code::TileIndexCount, c.callee_range,
+            c.bname + ": tile " + c.Quoted(Param::A) + " has " + Dimensions(t->ndim) + " but " + std::to_string(n) +
+                " index" + (n == 1 ? " was" : "es were") + " given");
+    return false;
+  }
+  const Type* et = c.types.FromElem(t->elem);
+  CallArg& v = c.Arg(Param::Value);
+  if (!c.checker.Convert(v.expr, v.info, et)) {
+    c.Error(Code::TileDTypeMismatch, v.range,
+            "`value` of " + c.bname + " is `" + TypeName(v.info.type) + "` but tile " + c.Quoted(Param::A) +
+                " holds `" + TypeName(et) + "`");
+    return false;
+  }
+  const bool adds = c.overload.Index(Param::Atomic) >= 0;
+  if (adds && (t->elem.is_struct() ? !c.checker.CompositeOf(et) : t->elem.scalar == ScalarType::Bool)) {
+    c.Error(Code::TileOperatorUnsupported, c.Range(Param::A),
+            c.bname + " adds numbers, vectors or matrices, but " + c.Quoted(Param::A) + " holds `" + TypeName(et) +
+                "`; use `wp.tile_scatter_masked` to write them");
+    return false;
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::A).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::A),
+            "`a` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one; found " +
+                c.Quoted(Param::A));
+    return false;
+  }
+  return true;
+}
+// Warp places the scattered tile in shared memory: the variable (and every use of it) is.
+void CommitScatter(CallContext& c) {
+  auto sym = c.out().symbols.find(c.Arg(Param::A).expr);
+  if (sym == c.out().symbols.end()) return;  // a view: its base keeps its storage
+  LocalSymbol* s = const_cast<LocalSymbol*>(sym->second);
+  s->promoted_to_shared = true;
+  s->type = c.types.WithStorage(s->type, Storage::Shared);
+}
+
+// tile_randi/tile_randf's `min` and `max` (both or neither, by overload): min < max, as Warp
+// checks them: randi's as int32, randf's after rounding to float32.
+bool RandRange(CallContext& c) {
+  if (c.overload.Index(Param::Min) < 0) return true;
+  const ConstValue* lo = c.Const(Param::Min);
+  const ConstValue* hi = c.Const(Param::Max);
+  if (lo->kind == ConstValue::Kind::Float || hi->kind == ConstValue::Kind::Float) {
+    if (float(hi->AsDouble()) > float(lo->AsDouble())) return true;
+  } else {
+    for (const ConstValue* v : {lo, hi})
+      if (v->AsInt() < INT32_MIN || v->AsInt() > INT32_MAX) {
+        c.Error(Code::InvalidConstant, c.Range(v == lo ? Param::Min : Param::Max),
+                c.bname + ": `" + FormatConst(*v) + "` is not representable as int32");
+        return false;
+      }
+    if (hi->AsInt() > lo->AsInt()) return true;
+  }
+  c.Error(Code::InvalidConstant, c.Range(Param::Max),
+          c.bname + ": `max` (" + FormatConst(*hi) + ") must be greater than `min` (" + FormatConst(*lo) + ")");
+  return false;
+}
+
+bool FormBlockDim(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Int32();
+  out.provenance = Provenance{"`" + c.checker.Text(c.node) + "` is the launch's block_dim", c.node->range, true};
+  return true;
+}
+
+// wp.tile(x): (block_dim,) of x's type; without preserve_type a vector, quaternion or spatial
+// vector spreads its components over a leading extent and a matrix over two (Warp's
+// tile_value_func: transforms and other structs stay whole).
+bool FormTileOfLanes(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::X);
+  const int64_t lanes = c.checker.options().block_dim;
+  const ConstValue* keep = c.Const(Param::PreserveType);
+  const Composite* k = c.checker.CompositeOf(t);
+  std::vector<int64_t> shape{lanes};
+  ElemType elem = t->AsElem();
+  if (k && !(keep && keep->Truthy()) && k->kind != CompositeKind::Transform) {
+    shape = k->is_matrix() ? std::vector<int64_t>{k->rows, k->cols, lanes} : std::vector<int64_t>{k->rows, lanes};
+    elem = c.types.Scalar(k->scalar)->AsElem();
+  }
+  out.type = c.types.Tile(elem, shape, Storage::Register);
+  out.uniform = true;  // one tile of the block, whatever the lanes contributed
+  return true;
+}
+
+bool FormUntiled(CallContext& c, ExprInfo& out) {
+  const Type* t = c.TypeOf(Param::A);
+  if (t->ndim == 1) out.type = c.types.FromElem(t->elem);
+  else if (t->ndim == 2) out.type = c.checker.CompositeType(Composite::Vector(int(t->shape[0]), t->elem.scalar));
+  else out.type = c.checker.CompositeType(Composite::Matrix(int(t->shape[0]), int(t->shape[1]), t->elem.scalar));
+  out.uniform = false;
+  out.provenance = Provenance{"`" + c.checker.Text(c.node) + "` is each lane's own element", c.node->range, true};
+  return true;
+}
+
+bool FormTileFromThread(CallContext& c, ExprInfo& out) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  out.type = c.types.Tile(c.TypeOf(Param::Value)->AsElem(), dims, c.StorageArg());
+  out.uniform = true;
+  return true;
+}
+
+bool FormRandomTile(CallContext& c, ExprInfo& out, ScalarType s) {
+  std::vector<int64_t> dims;
+  c.ShapeDims(dims);
+  out.type = c.types.Tile(c.types.Scalar(s)->AsElem(), dims, c.StorageArg());
+  return true;
+}
+bool FormRandiTile(CallContext& c, ExprInfo& out) { return FormRandomTile(c, out, ScalarType::Int32); }
+bool FormRandfTile(CallContext& c, ExprInfo& out) { return FormRandomTile(c, out, ScalarType::Float32); }
+
 }  // namespace
 
 namespace rules {
@@ -228,12 +387,28 @@ const RuleSpec AssignArgs{"AssignArgs", {Code::BadTileRegion, Code::TileDTypeMis
                           {P::Dst, P::Src}, &sema::AssignArgs};
 const RuleSpec SortArgs{"SortArgs", {Code::BadTileSort, Code::InPlaceTargetNotVariable}, {P::Keys, P::Values},
                         &sema::SortArgs};
+const RuleSpec LaneValue{"LaneValue", {Code::ArgumentTypeMismatch}, {}, &sema::LaneValue};
+const RuleSpec UntileShape{"UntileShape", {Code::TileShapeMismatch, Code::TileOperatorUnsupported}, {P::A},
+                           &sema::UntileShape};
+const RuleSpec ScatterArgs{"ScatterArgs",
+                           {Code::TileIndexCount, Code::TileDTypeMismatch, Code::TileOperatorUnsupported,
+                            Code::InPlaceTargetNotVariable},
+                           {P::A, P::I, P::Value, P::HasValue},
+                           &sema::ScatterArgs,
+                           &sema::CommitScatter};
+const RuleSpec RandRange{"RandRange", {Code::InvalidConstant}, {P::Rng}, &sema::RandRange};
 }  // namespace rules
 
 namespace results {
 using P = Param;
 const ResultSpec MatmulOfAB{"MatmulOfAB", {P::A, P::B}, &FormMatmulOfAB};
 const ResultSpec ViewOfT{"ViewOfT", {P::T, P::Offset}, &FormViewOfT};
+const ResultSpec BlockDim{"BlockDim", {}, &FormBlockDim};
+const ResultSpec TileOfLanes{"TileOfLanes", {P::X, P::PreserveType}, &FormTileOfLanes};
+const ResultSpec Untiled{"Untiled", {P::A}, &FormUntiled};
+const ResultSpec TileFromThread{"TileFromThread", {P::Shape, P::Value, P::Storage}, &FormTileFromThread};
+const ResultSpec RandiTile{"RandiTile", {P::Shape, P::Storage}, &FormRandiTile};
+const ResultSpec RandfTile{"RandfTile", {P::Shape, P::Storage}, &FormRandfTile};
 }  // namespace results
 
 }  // namespace tilec::sema

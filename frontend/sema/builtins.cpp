@@ -303,6 +303,58 @@ std::vector<Builtin> MakeTable() {
          true, Differentiable::Yes, "docs/tile_sort.rst", LowerUpdating(LowerKind::TileSort, {N::Keys, N::Values})});
   }
 
+  // ---- lanes and tiles (Warp's hybrid kernels: every lane runs the scalar code)
+  add({"block_dim", "wp", {{{}, &Res::BlockDim, {}}}, false, Differentiable::No, "docs/lanes.rst",
+       Lower(LowerKind::BlockDim)});
+  add({"tile", "wp",
+       {{{Req(N::X, K::Runtime, P::Any), OptInt(N::PreserveType, K::Const, P::Scalar, 0)},
+         &Res::TileOfLanes, {&R::LaneValue}}},
+       true, Differentiable::Yes, "docs/lanes.rst", Lower(LowerKind::TileOfLanes)});
+  add({"untile", "wp", {{{ta}, &Res::Untiled, {&R::UntileShape}}}, true, Differentiable::Yes, "docs/lanes.rst",
+       Lower(LowerKind::Untile)});
+  {
+    // Warp marks tile_from_thread not differentiable.
+    ParamSpec value = Req(N::Value, K::Runtime, P::Any), lane = Req(N::ThreadIdx, K::Runtime, P::Int);
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::StorageValid, &R::LaneValue};
+    add({"tile_from_thread", "wp",
+         {{{Req(N::Shape, K::Const, P::IntTuple), value, lane, OptStorage()}, &Res::TileFromThread, rules},
+          {{Req(N::Shape, K::Const, P::Int), value, lane, OptStorage()}, &Res::TileFromThread, rules}},
+         true, Differentiable::No, "docs/lanes.rst", Lower(LowerKind::TileFromThread)});
+  }
+  for (bool adds : {true, false}) {
+    // One overload per rank, as Warp's. has_value must be a bool, so that a rank-2 call's
+    // (a, i, j, value, has_value) cannot bind as a rank-1 call's (a, i, value, has_value, atomic).
+    std::vector<Overload> ov;
+    static const Param kIdx[] = {N::I, N::J, N::K, N::L};
+    for (int n = 1; n <= 4; ++n) {
+      Overload o{{ta}, &Res::Void, {&R::ScatterArgs}};
+      for (int d = 0; d < n; ++d) o.params.push_back(Req(kIdx[d], K::Runtime, P::Int));
+      o.params.push_back(Req(N::Value, K::Runtime, P::Any));
+      o.params.push_back(Req(N::HasValue, K::Runtime, P::Bool));
+      // `atomic` changes nothing: lanes add one after another in lane order on every device.
+      if (adds) o.params.push_back(OptInt(N::Atomic, K::Const, P::Bool, 1));
+      ov.push_back(o);
+    }
+    Lowering l = LowerUpdating(LowerKind::TileScatterLanes, {N::A});
+    l.accumulate = adds;
+    add({adds ? "tile_scatter_add" : "tile_scatter_masked", "wp", ov, true, Differentiable::Yes, "docs/lanes.rst", l});
+  }
+  // ---- random tiles: Warp's per-lane streams (tile.h), as on its GPU
+  for (bool is_float : {false, true}) {
+    ParamSpec rng = Req(N::Rng, K::Runtime, P::Int);
+    ArgPattern bound = is_float ? P::Float : P::Int;
+    ParamSpec lo = Req(N::Min, K::Const, bound), hi = Req(N::Max, K::Const, bound);
+    std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::StorageValid, &R::RandRange};
+    const ResultSpec* res = is_float ? &Res::RandfTile : &Res::RandiTile;
+    ParamSpec tuple = Req(N::Shape, K::Const, P::IntTuple), one = Req(N::Shape, K::Const, P::Int);
+    add({is_float ? "tile_randf" : "tile_randi", "wp",
+         {{{tuple, rng, OptStorage()}, res, rules},
+          {{one, rng, OptStorage()}, res, rules},
+          {{tuple, rng, lo, hi, OptStorage()}, res, rules},
+          {{one, rng, lo, hi, OptStorage()}, res, rules}},
+         true, Differentiable::No, "docs/tile_random.rst", Lower(LowerKind::TileRandom)});
+  }
+
   // ---- linear algebra
   {
     ParamSpec b = Req(N::B, K::Runtime, P::Tile), out = Req(N::Out, K::Runtime, P::Tile);
@@ -617,6 +669,13 @@ const char* ParamName(Param p) {
     case Param::MatL: return "L";
     case Param::MatU: return "U";
     case Param::FillMode: return "fill_mode";
+    case Param::PreserveType: return "preserve_type";
+    case Param::ThreadIdx: return "thread_idx";
+    case Param::HasValue: return "has_value";
+    case Param::Atomic: return "atomic";
+    case Param::Rng: return "rng";
+    case Param::Min: return "min";
+    case Param::Max: return "max";
   }
   return "?";
 }

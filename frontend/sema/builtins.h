@@ -29,6 +29,7 @@ enum class ArgPattern : uint8_t {
   Numeric,    // scalar other than bool
   Int,        // integer scalar
   Float,      // floating-point scalar
+  Bool,       // bool (the scatters' has_value: an int there selects the next rank's overload)
   IntTuple,   // tuple of integer scalars (shapes, offsets)
   Array,
   Tile,
@@ -52,6 +53,7 @@ enum class Param : uint8_t {
   Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
   Compare, Expr, BoundsCheck, Aligned,
   D, MatA, MatL, MatU, FillMode,  // tile_diag_add's `d`; the linear-algebra `A`, `L`, `U`, `fill_mode`
+  PreserveType, ThreadIdx, HasValue, Atomic, Rng, Min, Max,  // the per-lane bridges and tile_rand*
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -132,6 +134,12 @@ enum class LowerKind : uint8_t {
   Math,              // scalar `op`; also what tile_map applies per element
   MathForm,          // scalar math built from several ops (`form`); tile_map applies it too
   Print,
+  BlockDim,
+  TileOfLanes,       // wp.tile: each lane's `x` (its components, unless preserve_type) at the lane
+  Untile,            // each lane's element (or vector/matrix of elements) of `a` at the lane
+  TileFromThread,    // lane `thread_idx`'s `value` filling `shape`
+  TileScatterLanes,  // `value` at `i`..`l` of `a` for the lanes with `has_value`, rebinding `a`
+  TileRandom,        // tile_randi / tile_randf (by the result's dtype): Warp's per-lane streams
 };
 
 // The math builtins that are compositions of IR ops, as Warp defines them (builtin.h there).
@@ -155,6 +163,7 @@ struct Lowering {
   ir::ReduceKind reduce = ir::ReduceKind::Add;  // TileReduce
   std::vector<int64_t> perm;                 // TilePermute
   bool inclusive = true;                     // TileScan
+  bool accumulate = false;                   // TileScatterLanes: add (else write)
   // The arguments the call updates in place (tile_axpy's `dest`, tile_sort's `keys` and
   // `values`, ...): a loop around the call carries the variables they name.
   std::vector<Param> updates;

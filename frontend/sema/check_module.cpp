@@ -405,8 +405,13 @@ void Checker::CheckHostLaunchExpr(const ast::Expr* e) {
   if (k == scope_.end() || k->second.kind != ModuleEntry::Kind::Kernel) return;
   const FunctionInfo& kernel = out_.kernels[k->second.index];
   if (!kernel.tiled) return;
+  // Warp's hybrid launch: `wp.launch(k, dim=..., block_dim=B)` runs blocks of B threads.
+  for (const ast::Keyword& kw : c->keywords)
+    if (kw.name == "block_dim") return;
+  if (c->args.size() >= 6) return;
   auto b = Error(Code::TiledKernelLaunchedUntiled, c->args[0]->range,
-                 "kernel `" + kernel.name + "` uses tile operations and must be launched with `wp.launch_tiled`");
+                 "kernel `" + kernel.name + "` uses tile operations: launch it with `wp.launch_tiled(..., block_dim=...)`, "
+                 "or with `wp.launch(..., block_dim=...)` for one thread per index of `dim`");
   b.AddNote(file(), kernel.first_tile_op, "first tile operation of `" + kernel.name + "` is here");
 }
 

@@ -56,6 +56,12 @@ void Checker::CheckFunction(FunctionInfo& fn) {
   auto saved_assign = std::move(assignments_);
   auto saved_conds = std::move(varying_conds_);
   auto saved_returns = std::move(returns_);
+  auto saved_loops = std::move(loop_uniformity_);
+  const ast::Stmt* saved_vret = varying_return_;
+  const ast::Expr* saved_vret_cond = varying_return_cond_;
+  loop_uniformity_.clear();
+  varying_return_ = nullptr;
+  varying_return_cond_ = nullptr;
   const auto* saved_snapshot = snapshot_;
   int saved_depth = loop_depth_;
   locals_.clear();
@@ -115,6 +121,9 @@ void Checker::CheckFunction(FunctionInfo& fn) {
   locals_ = std::move(saved_locals);
   assignments_ = std::move(saved_assign);
   varying_conds_ = std::move(saved_conds);
+  loop_uniformity_ = std::move(saved_loops);
+  varying_return_ = saved_vret;
+  varying_return_cond_ = saved_vret_cond;
   returns_ = std::move(saved_returns);
   snapshot_ = saved_snapshot;
   loop_depth_ = saved_depth;
@@ -169,7 +178,9 @@ void Checker::CheckStmt(const ast::Stmt& s) {
       bool varying = !c.uniform;
       if (varying) varying_conds_.push_back(w.cond.get());
       ++loop_depth_;
+      BeginLoopUniformity();
       CheckBody(w.body);
+      EndLoopUniformity();
       --loop_depth_;
       if (varying) varying_conds_.pop_back();
       break;
@@ -180,10 +191,12 @@ void Checker::CheckStmt(const ast::Stmt& s) {
       if (loop_depth_ == 0)
         Error(Code::UnsupportedStatement, s.range,
               std::string("`") + (s.Is<ast::Break>() ? "break" : "continue") + "` outside a loop");
+      NoteVaryingExit(s);
       break;
     case ast::StmtKind::Pass: break;
     case ast::StmtKind::Return: {
       const auto& r = *s.As<ast::Return>();
+      NoteVaryingExit(s);
       if (fn_->is_kernel) {
         if (r.value) Error(Code::BadReturn, r.value->range, "kernels cannot return a value; write results to an array");
         break;
@@ -261,6 +274,10 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
       return;
     }
     const auto* vt = value ? value->As<ast::Tuple>() : nullptr;
+    // `block, lane = wp.tid()` in a kernel with tile operations: one name more than the launch
+    // has dimensions is the lane, and the launch's rank is known only when it runs, so the
+    // last of several names may differ between the lanes of a block.
+    bool tid_lane = value && IsTidCall(value) && tup->elts.size() > 1;
     for (size_t k = 0; k < tup->elts.size(); ++k) {
       ExprInfo ei;
       const ast::Expr* ve = vt ? vt->elts[k].get() : nullptr;
@@ -268,7 +285,7 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
         ei = out_.expr_info[ve];
       } else {
         ei.type = info.type->elems[k];
-        ei.uniform = info.uniform;
+        ei.uniform = info.uniform && !(tid_lane && k + 1 == tup->elts.size());
         ei.provenance = info.provenance;
         if (info.value) ei.value = info.value->elems[k], ei.weak = info.weak;
       }
@@ -333,6 +350,20 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
             "cannot store a `" + TypeName(info.type) + "` into `" + Text(target) + "` of type `" +
                 TypeName(slot.type) + "`");
     }
+    // A field or component written with a lane-varying value makes the whole local vary.
+    const ast::Expr* root = base;
+    while (const auto* a = root->As<ast::Attribute>()) root = a->value.get();
+    while (const auto* sb = root->As<ast::Subscript>()) root = sb->value.get();
+    if (const auto* rn = root->As<ast::Name>(); rn && (!info.uniform || InVaryingRegion()))
+      if (auto it = locals_.find(rn->id); it != locals_.end() && it->second->uniform && it->second->type &&
+                                          !it->second->type->IsArray()) {
+        it->second->uniform = false;
+        if (auto why = VaryingOrigin(value)) varying_why_[it->second] = *why;
+        else if (InVaryingRegion())
+          varying_why_[it->second] = Provenance{"`" + rn->id + "` is written under `" + Text(varying_conds_.back()) +
+                                                    "`, which may differ between threads",
+                                                target->range, true};
+      }
     return;
   }
   Error(Code::InvalidAssignTarget, target->range, "cannot assign to `" + Text(target) + "`");
@@ -400,7 +431,25 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
     }
   }
   ++sym->assignment_count;
+  bool was_uniform = sym->uniform;
   sym->uniform = sym->uniform && info.uniform && !InVaryingRegion();
+  if (was_uniform && !sym->uniform) {
+    std::string line = std::to_string(Line(n.range));
+    if (!info.uniform && value && IsTidCall(value))
+      varying_why_[sym] = Provenance{options_.hybrid_launch
+                                         ? "`" + n.id + "` comes from `wp.tid()` (line " + line +
+                                               "): in a launch with `block_dim` it is each thread's own index"
+                                         : "`" + n.id + "` comes from `wp.tid()` (line " + line +
+                                               "): the name after the block's coordinates is the lane",
+                                     n.range, true};
+    else if (!info.uniform && VaryingOrigin(value))
+      varying_why_[sym] = *VaryingOrigin(value);
+    else if (InVaryingRegion())
+      varying_why_[sym] = Provenance{"`" + n.id + "` is assigned under `" + Text(varying_conds_.back()) + "` (line " +
+                                         std::to_string(Line(varying_conds_.back()->range)) +
+                                         "), which may differ between threads",
+                                     n.range, true};
+  }
   const std::vector<SourceRange>& all = assignments_[n.id];
   if (sym->kind == SymbolKind::Local && all.size() == 1 && info.value) {
     sym->constant = info.value;
@@ -539,9 +588,103 @@ void Checker::CheckFor(const ast::For& s) {
   }
   if (varying) varying_conds_.push_back(s.iter.get());
   ++loop_depth_;
+  BeginLoopUniformity();
   CheckBody(s.body);
+  EndLoopUniformity();
   --loop_depth_;
   if (varying) varying_conds_.pop_back();
+}
+
+// ---------------------------------------------------------------- the uniformity proof's notes
+
+void Checker::NoteVaryingExit(const ast::Stmt& s) {
+  if (!InVaryingRegion()) return;
+  const ast::Expr* cond = varying_conds_.back();
+  if (s.Is<ast::Return>()) {
+    if (!varying_return_) {
+      varying_return_ = &s;
+      varying_return_cond_ = cond;
+    }
+    // Lanes that return leave every enclosing loop early too.
+    for (LoopUniformity& l : loop_uniformity_)
+      if (!l.exit) l.exit = &s, l.exit_cond = cond;
+    return;
+  }
+  if (!loop_uniformity_.empty() && !loop_uniformity_.back().exit) {
+    loop_uniformity_.back().exit = &s;
+    loop_uniformity_.back().exit_cond = cond;
+  }
+}
+
+void Checker::EndLoopUniformity() {
+  LoopUniformity l = std::move(loop_uniformity_.back());
+  loop_uniformity_.pop_back();
+  if (l.exit) ReportLoopExit(l);
+  // Reported here, so the enclosing loops do not report them again.
+  if (l.exit)
+    for (LoopUniformity& outer : loop_uniformity_)
+      std::erase_if(outer.tile_ops, [&](const auto& op) {
+        for (const auto& mine : l.tile_ops)
+          if (mine.first == op.first) return true;
+        return false;
+      });
+}
+
+void Checker::ReportLoopExit(const LoopUniformity& l) {
+  std::string word = l.exit->Is<ast::Break>() ? "break" : l.exit->Is<ast::Continue>() ? "continue" : "return";
+  for (const auto& [node, what] : l.tile_ops) {
+    auto b = Error(Code::NonUniformTileOp, node->range,
+                   what + " must be reached by every thread of the block, but the `" + word + "` on line " +
+                       std::to_string(Line(l.exit->range)) + " is under `" + Text(l.exit_cond) +
+                       "`, which may differ between threads, so the lanes leave the loop at different trips");
+    b.AddNote(file(), l.exit->range, "some threads may leave the loop here");
+    NoteVarying(b, l.exit_cond);
+  }
+}
+
+// The root of an expression's lane dependence: a local's recorded origin, or a call whose
+// result is each lane's own.
+std::optional<Provenance> Checker::VaryingOrigin(const ast::Expr* e) {
+  if (!e) return std::nullopt;
+  if (const auto* n = e->As<ast::Name>()) {
+    auto it = out_.symbols.find(n);
+    if (it != out_.symbols.end())
+      if (auto w = varying_why_.find(it->second); w != varying_why_.end()) return w->second;
+    return std::nullopt;
+  }
+  if (const auto* c = e->As<ast::Call>()) {
+    auto ei = out_.expr_info.find(e);
+    bool call_varies = ei != out_.expr_info.end() && !ei->second.uniform;
+    for (const ast::ExprPtr& a : c->args)
+      if (auto o = VaryingOrigin(a.get())) return o;
+    for (const ast::Keyword& k : c->keywords)
+      if (auto o = VaryingOrigin(k.value.get())) return o;
+    if (call_varies)
+      return Provenance{"`" + Text(e) + "` gives each thread of the block its own value", e->range, true};
+    return std::nullopt;
+  }
+  std::vector<const ast::Expr*> kids;
+  if (const auto* u = e->As<ast::Unary>()) kids = {u->operand.get()};
+  else if (const auto* bi = e->As<ast::Binary>()) kids = {bi->lhs.get(), bi->rhs.get()};
+  else if (const auto* bo = e->As<ast::BoolOp>()) for (const auto& v : bo->values) kids.push_back(v.get());
+  else if (const auto* cmp = e->As<ast::Compare>()) {
+    kids.push_back(cmp->left.get());
+    for (const auto& v : cmp->comparators) kids.push_back(v.get());
+  } else if (const auto* ie = e->As<ast::IfExp>()) kids = {ie->cond.get(), ie->then_value.get(), ie->else_value.get()};
+  else if (const auto* at = e->As<ast::Attribute>()) kids = {at->value.get()};
+  else if (const auto* su = e->As<ast::Subscript>()) kids = {su->value.get(), su->index.get()};
+  else if (const auto* tu = e->As<ast::Tuple>()) for (const auto& v : tu->elts) kids.push_back(v.get());
+  for (const ast::Expr* k : kids)
+    if (auto o = VaryingOrigin(k)) return o;
+  // A per-lane element read: `a[i]` with a varying index.
+  if (e->Is<ast::Subscript>())
+    if (auto ei = out_.expr_info.find(e); ei != out_.expr_info.end() && !ei->second.uniform)
+      return Provenance{"`" + Text(e) + "` gives each thread of the block its own value", e->range, true};
+  return std::nullopt;
+}
+
+void Checker::NoteVarying(diag::DiagnosticEngine::Builder& b, const ast::Expr* cond) {
+  if (std::optional<Provenance> why = VaryingOrigin(cond)) b.AddNote(file(), why->range, why->message);
 }
 
 }  // namespace tilec::sema

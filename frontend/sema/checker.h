@@ -69,6 +69,11 @@ class Checker {
   void CountTarget(const ast::Expr* target);
   LocalSymbol* NewLocal(const std::string& name, SymbolKind kind, const Type* type, SourceRange range);
   bool InVaryingRegion() const { return !varying_conds_.empty(); }
+  // Whether `e` is a call of `wp.tid()` (already checked).
+  bool IsTidCall(const ast::Expr* e) const {
+    auto it = out_.call_info.find(e);
+    return it != out_.call_info.end() && it->second.builtin && it->second.builtin->lower.kind == LowerKind::Tid;
+  }
 
   // check_expr.cpp
  public:
@@ -185,6 +190,25 @@ class Checker {
   std::map<std::string, std::vector<SourceRange>> assignments_;  // per name, in the body
   int loop_depth_ = 0;
   std::vector<const ast::Expr*> varying_conds_;
+  // The uniformity proof's view of loops and early exits: a `break`/`continue` under a
+  // lane-varying condition makes the lanes leave the loop at different trips, so every tile
+  // operation of that loop is under it; a `return` under one, every tile operation after it.
+  struct LoopUniformity {
+    std::vector<std::pair<const ast::Expr*, std::string>> tile_ops;  // in the body, not yet reported
+    const ast::Stmt* exit = nullptr;        // the first varying break/continue/return in it
+    const ast::Expr* exit_cond = nullptr;   // the varying condition it is under
+  };
+  std::vector<LoopUniformity> loop_uniformity_;
+  const ast::Stmt* varying_return_ = nullptr;  // a `return` under a varying condition, earlier
+  const ast::Expr* varying_return_cond_ = nullptr;
+  // Why a local may differ between lanes: the root of its lane dependence, for E0302's notes.
+  std::unordered_map<const LocalSymbol*, Provenance> varying_why_;
+  void NoteVarying(diag::DiagnosticEngine::Builder& b, const ast::Expr* cond);
+  std::optional<Provenance> VaryingOrigin(const ast::Expr* e);
+  void ReportLoopExit(const LoopUniformity& l);
+  void BeginLoopUniformity() { loop_uniformity_.emplace_back(); }
+  void EndLoopUniformity();
+  void NoteVaryingExit(const ast::Stmt& s);
   std::vector<std::pair<const Type*, SourceRange>> returns_;
   const ast::Call* tid_call_ = nullptr;  // `wp.tid()` being unpacked by an assignment
   int tid_unpack_ = 0;

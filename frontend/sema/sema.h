@@ -26,6 +26,10 @@ struct CheckOptions {
   // Enables hidden builtins that exist only to test the checker: `wp.lane_id()` returns a
   // lane-varying int32, the one way to exercise the uniformity analysis in version 1.
   bool enable_test_builtins = false;
+  // Lanes per block of the variant being checked: `wp.tile(x)` has shape (block_dim,).
+  int block_dim = 256;
+  // compiler::CompileOptions::hybrid_launch: every result of `wp.tid()` may differ per lane.
+  bool hybrid_launch = false;
 };
 
 // ---------------------------------------------------------------- per-expression results

@@ -25,6 +25,7 @@ struct KernelCompileRequest {
   // Lanes per block of the variant (CompileOptions::block_dim): launch_tiled's default until a
   // launch asks for another.
   int block_dim = 256;
+  bool hybrid_launch = false;  // the variant for wp.launch(..., block_dim=B) of a tiled kernel
 };
 
 struct KernelCompileResult {

@@ -97,26 +97,28 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
   return args;
 }
 
-// The kernel to launch on `device`: the variant for this launch's block_dim (host code, or on a
-// GPU PTX for the device's architecture), compiled on first use and kept. A plain launch
-// (block_dim 0) takes the kernel as defined.
+// The kernel to launch on `device`: the variant for this launch's block_dim and kind (host
+// code, or on a GPU PTX for the device's architecture), compiled on first use and kept. A plain
+// launch (block_dim 0) takes the kernel as defined.
 const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& device, int block_dim,
-                            const std::string& fname) {
+                            const std::string& fname, bool hybrid = false) {
   rt::Device d = device ? *device : rt::GetDefaultDevice();
+  KernelCompileRequest req = *k.request;
+  req.block_dim = block_dim;
+  req.hybrid_launch = hybrid;
+  auto failed = [&](const KernelCompileResult& r, const std::string& what) {
+    PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for " + what);
+    e.diagnostics = r.diagnostics;
+    throw e;
+  };
   if (!d.is_cuda()) {
     const rt::KernelSignature& sig = k.kernel.signature();
-    if (!sig.tiled || block_dim == 0 || sig.block_dim == block_dim) return k.kernel;
-    if (auto it = k.cpu_variants.find(block_dim); it != k.cpu_variants.end()) return it->second;
-    KernelCompileRequest req = *k.request;
-    req.block_dim = block_dim;
+    if (!sig.tiled || block_dim == 0 || (sig.block_dim == block_dim && sig.hybrid == hybrid)) return k.kernel;
+    auto key = std::make_pair(block_dim, hybrid);
+    if (auto it = k.cpu_variants.find(key); it != k.cpu_variants.end()) return it->second;
     KernelCompileResult r = CompileKernel(req);
-    if (!r.ok) {
-      PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for block_dim " +
-                                          std::to_string(block_dim));
-      e.diagnostics = r.diagnostics;
-      throw e;
-    }
-    return k.cpu_variants.emplace(block_dim, r.kernel).first->second;
+    if (!r.ok) failed(r, "block_dim " + std::to_string(block_dim));
+    return k.cpu_variants.emplace(key, r.kernel).first->second;
   }
   rt::CheckDevice(d);
   int cc = rt::CudaComputeCapability(d);
@@ -124,14 +126,10 @@ const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& devic
   if (arch.empty())
     RuntimeError(fname + "(): `" + d.Name() + "` has compute capability " + std::to_string(cc / 10) + "." +
                  std::to_string(cc % 10) + "; tilec generates code for sm_75 and newer");
-  auto key = std::make_pair(arch, block_dim);
+  auto key = std::make_tuple(arch, block_dim, hybrid);
   if (auto it = k.gpu_variants.find(key); it != k.gpu_variants.end()) return it->second;
-  KernelCompileResult r = CompileKernelPtx(*k.request, arch, block_dim);
-  if (!r.ok) {
-    PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for " + arch);
-    e.diagnostics = r.diagnostics;
-    throw e;
-  }
+  KernelCompileResult r = CompileKernelPtx(req, arch, block_dim);
+  if (!r.ok) failed(r, arch);
   return k.gpu_variants.emplace(key, r.kernel).first->second;
 }
 
@@ -515,8 +513,17 @@ Value MakeWarpModule(Interpreter& in) {
     auto dim = DimArg(b.Get(1), "launch()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch");
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
-    if (k.kernel.signature().tiled)
-      RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., block_dim=...)");
+    if (k.kernel.signature().tiled) {
+      // Warp's hybrid launch: one thread per index of dim, in blocks of block_dim threads.
+      if (!b.Has(5))
+        RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., "
+                     "block_dim=...), or with wp.launch(..., block_dim=...) for one thread per index of dim");
+      int64_t block_dim = ToInt(b.Get(5), "launch() block_dim");
+      if (block_dim < 1 || block_dim > 1024)
+        ValueError("launch(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
+      rt::LaunchHybrid(KernelFor(k, device, int(block_dim), "launch", true), dim, args, int(block_dim), device);
+      return Value();
+    }
     rt::Launch(KernelFor(k, device, 0, "launch"), dim, args, device);
     return Value();
   });

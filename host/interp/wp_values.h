@@ -2,6 +2,7 @@
 // per-session state (definitions seen so far, for compiling kernels with their constants).
 #pragma once
 #include <map>
+#include <tuple>
 #include <memory>
 #include <optional>
 #include <string>
@@ -43,8 +44,9 @@ struct KernelObj : Object {
   std::string source;  // the module text it was compiled from
   std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`
   // CUDA variants compiled on first launch, by (PTX architecture, block_dim).
-  std::map<std::pair<std::string, int>, rt::Kernel> gpu_variants;
-  std::map<int, rt::Kernel> cpu_variants;  // by block_dim, other than the one `kernel` has
+  // CUDA variants compiled on first launch, by (PTX architecture, block_dim, hybrid launch).
+  std::map<std::tuple<std::string, int, bool>, rt::Kernel> gpu_variants;
+  std::map<std::pair<int, bool>, rt::Kernel> cpu_variants;  // by block_dim and hybrid, other than `kernel`
 };
 
 // A `@wp.func`: callable only from kernels.

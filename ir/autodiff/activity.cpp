@@ -94,6 +94,7 @@ class Graph {
         Edge(op.operand(0), op.result());
         Edge(op.operand(2), op.result());
         return;
+      case OpCode::TileScatterLanes: all_to_result(0, 2); return;
       case OpCode::TileMatmul: all_to_result(0, 3); return;
       case OpCode::TileDiagAdd: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: all_to_result(0, 2); return;
       case OpCode::TileCholesky: case OpCode::TileTril: all_to_result(0, 1); return;

@@ -80,6 +80,8 @@ ir::Function* BuildAdjoint(ir::Module& m, const ir::Function& fwd, diag::Diagnos
 
   ir::Function* adj = m.AddFunction(AdjointName(fwd.name()), fwd.loc());
   adj->tiled = fwd.tiled;
+  adj->block_dim = fwd.block_dim;
+  adj->hybrid_launch = fwd.hybrid_launch;
   adj->adjoint_of = fwd.name();
   detail::Generator gen(m, fwd, *adj, act);
   gen.Run();

@@ -17,9 +17,25 @@ void Generator::ReverseBlock(const ir::Block& b) {
   for (size_t i = b.ops().size(); i-- > 0;) ReverseOp(*b.ops()[i]);
 }
 
+bool Generator::CooperativeReadsScalars(const ir::Op& op) {
+  if (op.code() == OpCode::TileScatterLanes || op.code() == OpCode::TileExtract) return false;
+  for (const ir::Value* v : op.operands())
+    if (v->type().is_tile()) return true;
+  for (auto& r : op.results())
+    if (r->type().is_tile()) return true;
+  return false;
+}
+
 void Generator::ReverseOp(const ir::Op& op) {
   OpCode c = op.code();
   b_.set_loc(op.loc());
+  // Control flow reverses its regions' ops first, then accumulates for its own operands.
+  struct Restore {
+    const ir::Op*& slot;
+    const ir::Op* saved;
+    ~Restore() { slot = saved; }
+  } restore{reversing_, reversing_};
+  reversing_ = &op;
   switch (RuleOf(c)) {
     case RuleFamily::If: IfRule(op); return;
     case RuleFamily::For: ForRule(op); return;
@@ -46,8 +62,8 @@ RuleFamily RuleOf(OpCode c) {
       return RuleFamily::Memory;
     case OpCode::Select: case OpCode::FieldGet: case OpCode::FieldSet: case OpCode::TileFull:
     case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView:
-    case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileSort:
-    case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
+    case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileScatterLanes:
+    case OpCode::TileSort: case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
     case OpCode::TileUpperSolve: case OpCode::TileTril:
       return RuleFamily::Other;
     case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:

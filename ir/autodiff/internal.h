@@ -58,6 +58,10 @@ class Generator {
   // Adds `contrib` into v's adjoint (summing a tile contribution for a scalar v); no-op for
   // inactive values.
   void Accum(const ir::Value* v, ir::Value* contrib);
+  // The forward op whose rule runs (Accum masks what a tile op gives its scalar operands).
+  const ir::Op* reversing_ = nullptr;
+  // A tile operation that reads scalar operands as lane 0's values (not the per-lane bridge).
+  static bool CooperativeReadsScalars(const ir::Op& op);
   ir::Value* Zero(const ir::Type& t);
   ir::Value* AddValues(ir::Value* a, ir::Value* b);
   ir::Value* Grad(const ir::Value* array);  // the array_grad view of a parameter

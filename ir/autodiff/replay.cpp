@@ -115,6 +115,12 @@ void Generator::Accum(const ir::Value* v, ir::Value* contrib) {
     ir::Value* zero = b_.ConstInt(ScalarType::Int32, 0);
     contrib = b_.TileExtract(b_.TileSum(contrib), {zero});
   }
+  // Every lane runs the adjoint's scalar code, but a tile operation read lane 0's value of a
+  // scalar operand (LANGUAGE.md §4), so only lane 0's copy receives the tile op's adjoint.
+  if (fwd_.tiled && reversing_ && !v->type().is_tile() && !v->type().is_array() && CooperativeReadsScalars(*reversing_)) {
+    ir::Value* lane0 = b_.Cmp(ir::CmpPred::Eq, b_.LaneId(), b_.ConstInt(ScalarType::Int32, 0));
+    contrib = b_.Select(lane0, contrib, Zero(contrib->type()));
+  }
   if (ir::Value* cur = Adj(v)) adj_[v] = AddValues(cur, contrib);
   else adj_[v] = contrib;
 }

@@ -248,11 +248,8 @@ void Generator::OtherRule(const ir::Op& op) {
       if (!Active(t)) return;
       std::vector<ir::Value*> idx;
       for (int i = 1; i < op.num_operands(); ++i) idx.push_back(P(op.operand(i)));
-      ir::Value* cur = AdjOrZero(t);
-      ir::Value* elem = AddValues(b_.TileExtract(cur, idx), d);
-      std::vector<ir::Value*> ops{cur, elem};
-      ops.insert(ops.end(), idx.begin(), idx.end());
-      adj_map()[t] = b_.Create(OpCode::TileInsert, ops, {AdjType(t->type())})->result();
+      // Every lane that read an element adds its own adjoint there (each lane's d differs).
+      adj_map()[t] = b_.TileScatterLanes(AdjOrZero(t), d, b_.ConstBool(true), idx, true);
       return;
     }
     case OpCode::TileInsert: {
@@ -294,6 +291,29 @@ void Generator::OtherRule(const ir::Op& op) {
       // r = dst + src scattered at idx  =>  ddst = d, dsrc = d[idx]
       if (Active(op.operand(0))) Accum(op.operand(0), d);
       if (Active(op.operand(2))) Accum(op.operand(2), b_.TileGather(d, P(op.operand(1)), int(op.axis())));
+      return;
+    }
+    case OpCode::TileScatterLanes: {
+      // Added: r = dst + each lane's value at its index  =>  ddst = d, dvalue = has ? d[i] : 0.
+      // Written: the last lane to write an element is the one that survives  =>  ddst = d with
+      // the written elements zeroed, and dvalue = d[i] on the surviving lane only. An index
+      // outside reads zero from d, so it passes nothing.
+      const ir::Value* dst = op.operand(0);
+      const ir::Value* val = op.operand(1);
+      ir::Value* has = P(op.operand(2));
+      std::vector<ir::Value*> idx;
+      for (int k = 3; k < op.num_operands(); ++k) idx.push_back(P(op.operand(k)));
+      ir::Value* elem_zero = Zero(d->type().ElemValueType());
+      if (Active(dst)) Accum(dst, op.accumulate() ? d : b_.TileScatterLanes(d, elem_zero, has, idx, false));
+      if (!Active(val)) return;
+      ir::Value* take = has;
+      if (!op.accumulate()) {
+        ir::Value* lane = b_.LaneId();
+        ir::Value* writer = b_.TileScatterLanes(b_.TileFull(b_.ConstInt(ScalarType::Int32, -1), dst->type().Shape()),
+                                                lane, has, idx, false);
+        take = b_.Logic(OpCode::And, take, b_.Cmp(ir::CmpPred::Eq, b_.TileExtract(writer, idx), lane));
+      }
+      Accum(val, b_.Select(take, b_.TileExtract(d, idx), elem_zero));
       return;
     }
     case OpCode::TileMatmul: {

@@ -11,6 +11,7 @@ namespace {
 
 class Uniformity {
  public:
+  explicit Uniformity(const Function& f) : fn_(&f) {}
   bool Run(Block* b) {
     changed_ = false;
     WalkBlock(b);
@@ -18,13 +19,21 @@ class Uniformity {
   }
 
  private:
+  // A tile is one value of the block (an operation reads lane 0's value of a varying scalar
+  // operand), so only scalars, structs and array views vary.
   void Mark(Value* v) {
-    if (v && !v->lane_varying()) {
+    if (v && !v->lane_varying() && !v->type().is_tile()) {
       v->set_lane_varying(true);
       changed_ = true;
     }
   }
   static bool Varying(const Value* v) { return v && v->lane_varying(); }
+  static bool ReadsGradient(const Value* array) {
+    const Op* def = array->def();
+    if (!def) return false;
+    if (def->code() == OpCode::ArrayGrad) return true;
+    return def->code() == OpCode::ArraySlice && ReadsGradient(def->operand(0));
+  }
   void MarkResults(Op& op) {
     for (auto& r : op.results()) Mark(r.get());
   }
@@ -38,6 +47,21 @@ class Uniformity {
     bool any = HasTrait(op.code(), kLaneVarying);
     for (const Value* v : op.operands()) any |= Varying(v);
     switch (op.code()) {
+      case OpCode::Tid:
+        // The thread's coordinates in a hybrid launch; otherwise the block's, and one name
+        // past the launch's rank (known only at launch) the lane.
+        if (fn_->hybrid_launch && fn_->tiled) MarkResults(op);
+        else if (fn_->tiled && op.num_results() > 1) Mark(op.result(op.num_results() - 1));
+        return;
+      case OpCode::ArrayLoad:
+        // An adjoint reads a gradient and clears it, lane after lane, so that one lane gets it:
+        // what each lane reads there differs.
+        if (any || (fn_->tiled && ReadsGradient(op.operand(0)))) MarkResults(op);
+        return;
+      case OpCode::AtomicAdd: case OpCode::AtomicRmw:
+        // Every lane performs its own atomic and receives its own previous value.
+        if (fn_->tiled || any) MarkResults(op);
+        return;
       case OpCode::If: {
         // The branch taken differs per lane: so does whatever the if yields.
         if (Varying(op.operand(0))) MarkResults(op);
@@ -93,8 +117,10 @@ class Uniformity {
         if (any) MarkResults(op);
         return;
       }
-      TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
-      TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild)
+      case OpCode::LaneId: case OpCode::BlockDim:
+      TILEC_CASES(Constant) TILEC_CASES(Select) TILEC_CASES(Elementwise)
+      TILEC_CASES(Compare) TILEC_CASES(Logic) case OpCode::ArrayStore: case OpCode::ArrayDim:
+      case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Struct) TILEC_CASES(TileBuild)
       TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
       TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
         if (any) MarkResults(op);
@@ -102,6 +128,7 @@ class Uniformity {
     }
   }
 
+  const Function* fn_;
   bool changed_ = false;
 };
 
@@ -117,7 +144,7 @@ void Reset(Block* b) {
 
 void AnalyzeUniformity(Function& f) {
   Reset(f.body());
-  Uniformity u;
+  Uniformity u(f);
   while (u.Run(f.body())) {
   }
 }

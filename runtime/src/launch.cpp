@@ -51,11 +51,15 @@ void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
 
 Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
                const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
-               bool tiled_launch) {
+               bool tiled_launch, bool hybrid = false) {
   if (kernel.is_null()) throw Error("launch of a null kernel");
   const KernelSignature& k = kernel.signature();
   if (!tiled_launch && k.tiled)
-    throw Error("kernel `" + k.name + "` uses tile operations; launch it with `wp.launch_tiled`");
+    throw Error("kernel `" + k.name + "` uses tile operations; launch it tiled (LaunchTiled) or in blocks of "
+                "threads (LaunchHybrid)");
+  if (tiled_launch && k.tiled && k.hybrid != hybrid)
+    throw Error("kernel `" + k.name + "` was compiled for " + (k.hybrid ? "hybrid" : "tiled") + " launches, launched " +
+                (hybrid ? "hybrid" : "tiled"));
   if (dim.empty() || dim.size() > TILEC_MAX_DIMS)
     throw Error("kernel `" + k.name + "`: `dim` must have 1 to 4 entries, got " +
                 std::to_string(dim.size()));
@@ -133,6 +137,14 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
       throw Error("kernel `" + k.name + "`: the launch grid has more than 2^62 indices");
     out.total *= out.launch.dim[d];
   }
+  // A hybrid launch runs its threads as whole blocks: the block programs are the groups of
+  // block_dim consecutive threads.
+  if (hybrid) {
+    if (out.total % block_dim != 0)
+      throw Error("kernel `" + k.name + "` uses tile operations, so its launch runs whole blocks: `dim` has " +
+                  std::to_string(out.total) + " threads, not a multiple of block_dim " + std::to_string(block_dim));
+    out.total /= block_dim;
+  }
   return out;
 }
 
@@ -180,8 +192,8 @@ void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<vo
 
 void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
          const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
-         bool tiled) {
-  Packed p = Prepare(kernel, dim, args, block_dim, device, tiled);
+         bool tiled, bool hybrid = false) {
+  Packed p = Prepare(kernel, dim, args, block_dim, device, tiled, hybrid);
   if (p.total > 0) {
     if (p.device.is_cpu())
       RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total);
@@ -189,7 +201,7 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
       RunCuda(kernel, p, false, {});
   }
   if (Tape* tape = Tape::Current())
-    tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device});
+    tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device, hybrid});
 }
 
 }  // namespace
@@ -211,9 +223,15 @@ void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
   Run(kernel, dim, args, block_dim, device, true);
 }
 
+void LaunchHybrid(const Kernel& kernel, const std::vector<int64_t>& dim,
+                  const std::vector<KernelArg>& args, int block_dim,
+                  std::optional<Device> device) {
+  Run(kernel, dim, args, block_dim, device, true, true);
+}
+
 void LaunchAdjoint(const RecordedLaunch& r) {
   bool tiled = r.block_dim > 0;
-  Packed p = Prepare(r.kernel, r.dim, r.args, r.block_dim, r.device, tiled);
+  Packed p = Prepare(r.kernel, r.dim, r.args, r.block_dim, r.device, tiled, r.hybrid);
   if (p.total == 0) return;
   const size_t n = p.values.size();
   if (p.device.is_cpu()) {

@@ -70,6 +70,14 @@ void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
                  const std::vector<KernelArg>& args, int block_dim,
                  std::optional<Device> device = std::nullopt);
 
+// Warp's hybrid launch of a kernel with tile operations (`wp.launch(k, dim, block_dim=B)`):
+// one thread per index of `dim`, in blocks of `block_dim` consecutive threads (the element
+// count must be a multiple of block_dim). The kernel must be its hybrid variant
+// (KernelSignature::hybrid).
+void LaunchHybrid(const Kernel& kernel, const std::vector<int64_t>& dim,
+                  const std::vector<KernelArg>& args, int block_dim,
+                  std::optional<Device> device = std::nullopt);
+
 // Checks a launch without running it; returns the device it would run on. Launch and
 // LaunchTiled call this first. block_dim 0 means a plain launch.
 Device ValidateLaunch(const Kernel& kernel, const std::vector<int64_t>& dim,

@@ -75,6 +75,9 @@ struct KernelSignature {
   // has_adjoint, `adjoint_symbol` as .entry functions; see abi.h for their parameters.
   std::string ptx;
   int block_dim = 0;                  // lanes per block this variant was compiled for (0: any)
+  // The variant for LaunchHybrid (compiler::CompileOptions::hybrid_launch): wp.tid() is the
+  // thread's index. Such a variant takes only hybrid launches, and the others only tiled ones.
+  bool hybrid = false;
   uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
   uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
 };

@@ -16,6 +16,7 @@ struct RecordedLaunch {
   std::vector<KernelArg> args;
   int block_dim = 0;  // 0: plain launch
   Device device;
+  bool hybrid = false;  // LaunchHybrid
 };
 
 class Tape {

@@ -243,5 +243,28 @@ TEST(Ptx, MixedOpsAcceptedByPtxas) {
     for (int bd : {1, 3, 32, 256}) ExpectPtxasAccepts(Compile(m, arch, bd).ptx, arch, "mixed ops");
 }
 
+// Per-lane scalar code, lane 0's values read by tile operations (shared memory and a barrier),
+// and tile_scatter_lanes of scalars, 16-bit floats and structs.
+TEST(Ptx, LanesAndScatterLanesAcceptedByPtxas) {
+  ir::Module m;
+  testing::AddLanesKernel(m);
+  testing::AddScatterLanesKernel(m, "scatter_f32", ScalarType::Float32, false);
+  testing::AddScatterLanesKernel(m, "scatter_f16", ScalarType::Float16, false);
+  testing::AddScatterLanesKernel(m, "scatter_bf16", ScalarType::BFloat16, false);
+  testing::AddScatterLanesKernel(m, "scatter_v3", ScalarType::Float32, true);
+  for (const char* arch : kArchs)
+    for (int bd : {1, 3, 32, 256}) ExpectPtxasAccepts(Compile(m, arch, bd).ptx, arch, "lanes and scatter_lanes");
+}
+
+// Scalar atomics run on every lane: a used previous value is the lane's own atom, an unused
+// one a red, neither under a lane-0 branch.
+TEST(Ptx, ScalarAtomicIsPerLane) {
+  ir::Module m;
+  testing::AddLanesKernel(m);
+  std::string body = EntryBody(Compile(m, "sm_80", 32).ptx, "lanes");
+  EXPECT_GT(CountMatches(body, R"(atom\.global\.add\.u32)"), 0) << body;
+  EXPECT_GT(CountMatches(body, R"(red\.global\.add\.f32)"), 0) << body;
+}
+
 }  // namespace
 }  // namespace tilec

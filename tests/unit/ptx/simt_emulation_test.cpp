@@ -4,8 +4,10 @@
 #include <gtest/gtest.h>
 
 #include <cstring>
+#include <functional>
 #include <random>
 
+#include "codegen/simt/plan.h"
 #include "codegen/simt/simt.h"
 #include "tests/exec/exec_util.h"
 #include "tests/unit/ptx/kernels.h"
@@ -250,8 +252,9 @@ TEST(SimtEmulation, ScatterAddMatchesReferenceAndCpu) {
 namespace tilec {
 namespace {
 
-// Control flow, carried tiles, map, sum, extract, a broadcast scalar atomic and a scalar store
-// read back: bit-equal to the CPU device for every block size, and ptxas accepts the PTX.
+// Control flow, carried tiles, map, sum, extract, a per-lane scalar atomic and a scalar store
+// read back: bit-equal to the CPU device for every block size, and ptxas accepts the PTX. The
+// counter counts lanes, so it is checked apart: G * block_dim.
 TEST(SimtEmulation, MixedOpsMatchCpu) {
   ir::Module m;
   testing::AddMixedKernel(m);
@@ -274,7 +277,8 @@ TEST(SimtEmulation, MixedOpsMatchCpu) {
   auto cpu = Cpu(m);
   ASSERT_TRUE(cpu);
   std::vector<float> want = run(*cpu, 0);
-  EXPECT_EQ(want.back(), float(groups));
+  EXPECT_EQ(want.back(), float(groups));  // compiled for any block_dim: one lane per block
+  want.pop_back();
   // probe[g] = 1000 * x[4g+1, 2] + acc[3, 7], acc = 0.25 + 0.5 * x * (0 + 1 + 2).
   for (int g = 0; g < groups; ++g) {
     float e = x[size_t((4 * g + 1) * 8 + 2)], xa = x[size_t((4 * g + 3) * 8 + 7)];
@@ -284,9 +288,159 @@ TEST(SimtEmulation, MixedOpsMatchCpu) {
     auto jit = Emulate(m, bd);
     ASSERT_TRUE(jit);
     std::vector<float> got = run(*jit, bd);
+    EXPECT_EQ(got.back(), float(groups * bd)) << "block_dim " << bd;
+    got.pop_back();
     ASSERT_EQ(got.size(), want.size());
     EXPECT_EQ(0, std::memcmp(got.data(), want.data(), got.size() * sizeof(float))) << "block_dim " << bd;
   }
+}
+
+// LANGUAGE.md §4, version 2: scalar side effects once per lane, lane 0's value where a tile
+// operation reads a lane-varying scalar, per-lane tile_extract (kernels.h, AddLanesKernel).
+TEST(SimtEmulation, ScalarSideEffectsOncePerLane) {
+  ir::Module m;
+  testing::AddLanesKernel(m);
+  const int groups = 3;
+  for (int bd : kBlockDims) {
+    auto jit = Emulate(m, bd);
+    ASSERT_TRUE(jit);
+    const int n = groups * bd;
+    std::vector<int32_t> counter(1, 0), seen(size_t(n), 0), ids(size_t(n), -1);
+    std::vector<float> fcount(1, 0.0f), tiles(size_t(groups * 8 + 8), -1.0f), ext(size_t(n), -1.0f), evens(1, 0.0f);
+    tilec_array ca = View(counter.data(), {1}), sa = View(seen.data(), {n}), ia = View(ids.data(), {n});
+    tilec_array fa = View(fcount.data(), {1}), ta = View(tiles.data(), {groups * 8 + 8});
+    tilec_array ea = View(ext.data(), {n}), va = View(evens.data(), {1});
+    std::vector<float> mat(32), rows(size_t(groups * 8), -1.0f);
+    for (size_t k = 0; k < mat.size(); ++k) mat[k] = float(k);
+    tilec_array ma = View(mat.data(), {4, 8}), ra = View(rows.data(), {groups * 8});
+    Launch(jit->Lookup(codegen::EntrySymbol("lanes")), {&ca, &sa, &ia, &fa, &ta, &ea, &va, &ma, &ra}, {groups}, bd);
+    std::string what = "block_dim " + std::to_string(bd);
+    EXPECT_EQ(counter[0], n) << what;
+    EXPECT_EQ(fcount[0], float(n)) << what;
+    EXPECT_EQ(seen, std::vector<int32_t>(size_t(n), 1)) << what;  // every previous value once
+    for (int g = 0; g < groups; ++g)
+      for (int l = 0; l < bd; ++l) {
+        EXPECT_EQ(ids[size_t(g * bd + l)], l) << what;
+        EXPECT_EQ(ext[size_t(g * bd + l)], float(l % 8 + 100 * g)) << what;
+      }
+    std::vector<float> want_tiles(tiles.size(), -1.0f);
+    for (int k = 0; k < groups * 8; ++k) want_tiles[size_t(k)] = 1.0f;
+    EXPECT_EQ(tiles, want_tiles) << what;
+    EXPECT_EQ(evens[0], float(groups * ((bd + 1) / 2))) << what;
+    for (int k = 0; k < groups * 8; ++k) EXPECT_EQ(rows[size_t(k)], float(2 * (k % 8))) << what;  // 2 mat[0, :]
+  }
+}
+
+// A barrier inside lane-varying control flow would wait for lanes that never come: the one the
+// varying if's load needs (after the tile_store) is placed before the if.
+TEST(SimtEmulation, NoBarrierUnderLaneVaryingControl) {
+  ir::Module m;
+  testing::AddLanesKernel(m);
+  const ir::Function& f = *m.functions()[0];
+  codegen::simt::Plan plan = codegen::simt::Plan::Build(m, f, 32);
+  const ir::Op* branch = nullptr;
+  for (auto& op : f.body()->ops())
+    if (op->code() == ir::OpCode::If) branch = op.get();
+  ASSERT_TRUE(branch);
+  ASSERT_TRUE(branch->operand(0)->lane_varying());
+  EXPECT_TRUE(plan.BarrierBefore(branch));
+  for (auto& r : branch->regions())
+    for (auto& op : r->ops()) EXPECT_FALSE(plan.BarrierBefore(op.get())) << ir::OpName(op->code());
+}
+
+// tile_scatter_lanes (kernels.h, AddScatterLanesKernel) under emulation: the lanes' values
+// applied in increasing lane order, as the CPU device applies them, for every block_dim.
+// `E` is the element as stored; `reference(bd)` gives the expected acc (empty: compare with
+// the CPU device only).
+template <class E>
+void RunScatterLanes(ScalarType elem, bool as_struct, const std::function<std::vector<E>(int)>& reference) {
+  const int groups = 2;
+  auto build = [&](int cpu_lanes) {
+    auto m = std::make_unique<ir::Module>();
+    testing::AddScatterLanesKernel(*m, "scatter_lanes", elem, as_struct);
+    m->functions()[0]->block_dim = cpu_lanes;
+    return m;
+  };
+  auto run = [&](codegen::JitModule& jit, int bd, std::vector<E>& acc, std::vector<int32_t>& wr) {
+    acc.assign(size_t(groups * 4), E{});
+    wr.assign(size_t(groups * 4), -7);
+    tilec_array aa = View(acc.data(), {groups * 4}), wa = View(wr.data(), {groups * 4});
+    Launch(jit.Lookup(codegen::EntrySymbol("scatter_lanes")), {&aa, &wa}, {groups}, bd);
+  };
+  auto emulated_m = build(0);
+  for (int bd : kBlockDims) {
+    std::string what = std::string(ScalarName(elem)) + (as_struct ? " struct" : "") + " block_dim " + std::to_string(bd);
+    std::vector<int32_t> want_wr(size_t(groups * 4), -1);
+    for (int g = 0; g < groups; ++g)
+      for (int l = 0; l < bd; ++l) want_wr[size_t(g * 4 + l % 4)] = l;
+    auto jit = Emulate(*emulated_m, bd);
+    ASSERT_TRUE(jit);
+    std::vector<E> acc;
+    std::vector<int32_t> wr;
+    run(*jit, bd, acc, wr);
+    EXPECT_EQ(wr, want_wr) << what;
+    std::vector<E> want = reference(bd);
+    if (!want.empty()) {
+      ASSERT_EQ(want.size(), acc.size());
+      EXPECT_EQ(0, std::memcmp(acc.data(), want.data(), acc.size() * sizeof(E))) << what;
+    }
+    auto cpu_m = build(bd);
+    auto cpu = Cpu(*cpu_m);
+    ASSERT_TRUE(cpu);
+    std::vector<E> cacc;
+    std::vector<int32_t> cwr;
+    run(*cpu, bd, cacc, cwr);
+    EXPECT_EQ(cwr, want_wr) << what << " (CPU)";
+    EXPECT_EQ(0, std::memcmp(acc.data(), cacc.data(), acc.size() * sizeof(E))) << what << " (vs CPU)";
+  }
+}
+
+// acc[k] of one block: 0.5 plus (l + 1) * 0.1 for the lanes l in increasing order with
+// l % 3 != 1 and l % 5 == k, in float32.
+std::vector<float> ScatterReference(int bd, int groups) {
+  std::vector<float> acc(size_t(groups * 4), 0.5f);
+  for (int g = 0; g < groups; ++g)
+    for (int l = 0; l < bd; ++l) {
+      if (l % 3 == 1 || l % 5 >= 4) continue;
+      volatile float v = float(l + 1) * 0.1f;
+      acc[size_t(g * 4 + l % 5)] += v;
+    }
+  return acc;
+}
+
+TEST(SimtEmulation, ScatterLanesFloat32) {
+  RunScatterLanes<float>(ScalarType::Float32, false, [](int bd) { return ScatterReference(bd, 2); });
+}
+
+struct V3 {
+  float x, y, z;
+};
+
+TEST(SimtEmulation, ScatterLanesStructAddsComponentwise) {
+  RunScatterLanes<V3>(ScalarType::Float32, true, [](int bd) {
+    std::vector<float> x = ScatterReference(bd, 2);
+    std::vector<V3> out;
+    for (size_t k = 0; k < x.size(); ++k) {
+      // y adds 2 v per lane: (l + 1) * 0.1 doubled exactly, so its own running sum.
+      float y = 0.5f;
+      const int e = int(k) % 4;
+      for (int l = 0; l < bd; ++l) {
+        if (l % 3 == 1 || l % 5 != e) continue;
+        volatile float v = float(l + 1) * 0.1f;
+        y += v + v;
+      }
+      out.push_back(V3{x[k], y, 0.5f});
+    }
+    return out;
+  });
+}
+
+// 16-bit floats and float64 round as the CPU device does (each lane's add rounded in the
+// element type); compared with it bit for bit.
+TEST(SimtEmulation, ScatterLanesOtherFloatsMatchCpu) {
+  RunScatterLanes<uint16_t>(ScalarType::Float16, false, [](int) { return std::vector<uint16_t>{}; });
+  RunScatterLanes<uint16_t>(ScalarType::BFloat16, false, [](int) { return std::vector<uint16_t>{}; });
+  RunScatterLanes<double>(ScalarType::Float64, false, [](int) { return std::vector<double>{}; });
 }
 
 }  // namespace

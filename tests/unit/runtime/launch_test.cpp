@@ -283,7 +283,7 @@ TEST_F(LaunchTest, ErrorBlockDimOutOfRange) {
 TEST_F(LaunchTest, ErrorTiledKernelWithPlainLaunch) {
   Array out = Array::Zeros({6}, ScalarType::Int32, kCpu);
   EXPECT_EQ(ErrorOf([&] { Launch(K("tiled"), {6}, {out}, kCpu); }),
-            "kernel `tiled` uses tile operations; launch it with `wp.launch_tiled`");
+            "kernel `tiled` uses tile operations; launch it tiled (LaunchTiled) or in blocks of threads (LaunchHybrid)");
 }
 
 TEST_F(LaunchTest, ErrorDeviceMismatch) {

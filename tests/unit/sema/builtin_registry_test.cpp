@@ -70,6 +70,13 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
       }
       return {};
     case LowerKind::Print: return {O::Print};
+    case LowerKind::BlockDim: return {O::BlockDim};
+    // The lane_id op that indexes them is, like a constant index, no operand a gradient reaches.
+    case LowerKind::TileOfLanes: return {O::TileFull, O::TileScatterLanes};
+    case LowerKind::Untile: return {O::TileExtract};
+    case LowerKind::TileFromThread: return {O::TileFull, O::LaneId, O::Cmp, O::TileScatterLanes, O::TileExtract};
+    case LowerKind::TileScatterLanes: return {O::TileScatterLanes};
+    case LowerKind::TileRandom: return {O::BlockDim, O::TileArange, O::TileMap, O::For, O::TileReshape};
   }
   return {};
 }

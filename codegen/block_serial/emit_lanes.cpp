@@ -1,0 +1,235 @@
+// Per-lane code on the block-serial CPU lowering: the ops between two cooperative operations
+// run as one loop over the block's lanes (region formation at tile operations), and a
+// lane-varying scalar that outlives its loop lives in a (lanes,) tile, one element per lane.
+#include <llvm/IR/IRBuilder.h>
+
+#include "codegen/block_serial/emitter.h"
+#include "codegen/codegen.h"
+#include "ir/op_cases.h"
+#include "runtime/include/tilec/abi.h"
+
+namespace tilec::codegen::bs {
+
+using ir::OpCode;
+
+namespace {
+
+bool AnyTileValue(const ir::Op& op) {
+  for (const ir::Value* v : op.operands())
+    if (v->type().is_tile()) return true;
+  for (auto& r : op.results())
+    if (r->type().is_tile()) return true;
+  return false;
+}
+
+// Scalar work whose count is observable: it runs once per lane even when its operands are
+// uniform (LANGUAGE.md §4). A print with a tile operand is one cooperative print. A store runs
+// per lane too: a later lane's load may see an earlier lane's store (an adjoint reads a
+// gradient and zeroes it, so exactly one lane receives it).
+bool PerLaneEffect(const ir::Op& op) {
+  switch (op.code()) {
+    case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::ArrayStore: return true;
+    case OpCode::Print: return !AnyTileValue(op);
+    case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad:
+    case OpCode::ArraySlice:
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)
+    TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      return false;
+  }
+  return false;
+}
+
+bool LaneScalar(const ir::Value* v) { return v->lane_varying() && !v->type().is_tile() && !v->type().is_array(); }
+
+bool AnyOp(const ir::Block& b, const std::function<bool(const ir::Op&)>& pred) {
+  for (auto& op : b.ops()) {
+    if (pred(*op)) return true;
+    for (auto& r : op->regions())
+      if (AnyOp(*r, pred)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool Emitter::NeedsLanes(const ir::Function& f) {
+  if (!f.tiled) return false;
+  const ir::Block& body = *f.body();
+  return AnyOp(body, [](const ir::Op& op) {
+    if (PerLaneEffect(op)) return true;
+    for (auto& r : op.results())
+      if (LaneScalar(r.get())) return true;
+    for (auto& r : op.regions())
+      for (auto& a : r->args())
+        if (LaneScalar(a.get())) return true;
+    return false;
+  });
+}
+
+ir::Type Emitter::LaneType(const ir::Value* v) const {
+  return ir::Type::Tile(v->type().elem, {int64_t(lanes_)});
+}
+
+ir::Type Emitter::SlotType(const ir::Value* v) {
+  if (lanes_ && !lane_ && LaneScalar(v)) return LaneType(v);
+  return v->type();
+}
+
+llvm::Value* Emitter::LaunchRank() {
+  llvm::Value* p = b_.CreateConstGEP1_64(b_.getInt8Ty(), fn_->getArg(1), offsetof(tilec_launch, ndim));
+  return b_.CreateSExt(b_.CreateLoad(b_.getInt32Ty(), p, "ndim"), b_.getInt64Ty());
+}
+
+void Emitter::FillLanes(llvm::Value* buf, const ir::Value* v) {
+  llvm::Value* x = ToMem(Get(v), v->type().elem);
+  EmitCountedLoop(I64(lanes_), [&](llvm::Value* l) { b_.CreateStore(x, TileElemPtr(buf, v->type().elem, l)); });
+}
+
+void Emitter::StoreTile(const Slot& dst, const ir::Value* tile) {
+  if (tile->type().is_tile() || IsLaneBuffer(tile)) CopyTile(dst.ptr, vals_.at(tile), dst.type);
+  else FillLanes(dst.ptr, tile);  // a uniform value carried in a per-lane slot
+}
+
+bool Emitter::BlockLevel(const ir::Op& op) {
+  if (auto it = block_level_.find(&op); it != block_level_.end()) return it->second;
+  bool level = FamilyOf(op.code()) == ir::OpFamily::TileMemory || AnyTileValue(op);
+  // A per-lane read of a tile element (its index varies) runs inside the lanes' loop.
+  if (op.code() == OpCode::TileExtract)
+    for (int i = 1; i < op.num_operands(); ++i) level = level && !op.operand(i)->lane_varying();
+  if (op.code() == OpCode::Print && !AnyTileValue(op)) level = false;
+  for (auto& r : op.regions())
+    level = level || AnyOp(*r, [&](const ir::Op& inner) { return BlockLevel(inner); });
+  return block_level_[&op] = level;
+}
+
+bool Emitter::NeedsLaneLoop(const ir::Op& op) {
+  if (auto it = needs_loop_.find(&op); it != needs_loop_.end()) return it->second;
+  bool needs = PerLaneEffect(op);
+  for (const ir::Value* v : op.operands()) needs = needs || LaneScalar(v);
+  for (auto& r : op.results()) needs = needs || LaneScalar(r.get());
+  for (auto& r : op.regions())
+    needs = needs || AnyOp(*r, [&](const ir::Op& inner) {
+              if (PerLaneEffect(inner)) return true;
+              for (const ir::Value* v : inner.operands())
+                if (LaneScalar(v)) return true;
+              for (auto& res : inner.results())
+                if (LaneScalar(res.get())) return true;
+              return false;
+            });
+  return needs_loop_[&op] = needs;
+}
+
+void Emitter::EmitLaneRun(const std::vector<const ir::Op*>& run) {
+  // Pure block-uniform ops that need nothing computed in the loop run once, before it; memory
+  // operations keep their order, so they stay in the loop with the per-lane ones.
+  std::unordered_set<const ir::Value*> inside;
+  std::vector<const ir::Op*> loop_ops;
+  bool any_loop = false;
+  for (const ir::Op* op : run) any_loop = any_loop || NeedsLaneLoop(*op);
+  if (!any_loop) {
+    for (const ir::Op* op : run) EmitOp(*op);
+    return;
+  }
+  for (const ir::Op* op : run) {
+    bool depends = false;
+    for (const ir::Value* v : op->operands()) depends = depends || inside.count(v);
+    const ir::OpInfo& info = ir::InfoOf(op->code());
+    bool pure = (info.traits & (ir::kReadsMemory | ir::kWritesMemory | ir::kSideEffect)) == 0 && op->num_regions() == 0;
+    if (pure && !depends && !NeedsLaneLoop(*op)) {
+      EmitOp(*op);
+      continue;
+    }
+    loop_ops.push_back(op);
+    for (auto& r : op->results()) inside.insert(r.get());
+  }
+  // What the loop defines is kept for the code after it: per lane, or once when uniform.
+  struct Kept {
+    const ir::Value* v;
+    llvm::Value* slot;
+    bool per_lane;
+  };
+  std::vector<Kept> kept;
+  for (const ir::Op* op : loop_ops)
+    for (auto& r : op->results()) {
+      const ir::Type& t = r->type();
+      if (t.is_array() || t.is_tile()) continue;
+      if (LaneScalar(r.get())) kept.push_back({r.get(), AllocTile(LaneType(r.get()), "lanes"), true});
+      else kept.push_back({r.get(), EntryAlloca(ValTy(t.elem), "uniform", 16), false});
+    }
+  int loop = lane_loops_++;
+  // An adjoint runs the lanes in reverse order, the reverse of the forward's: the lane whose
+  // store survived (the last) is the first to read and clear that element's gradient.
+  bool reverse = !kernel_->adjoint_of.empty();
+  EmitCountedLoop(I64(lanes_), [&](llvm::Value* i) {
+    llvm::Value* lane = reverse ? b_.CreateSub(I64(lanes_ - 1), i, "lane") : i;
+    lane_ = lane;
+    lane_loop_ = loop;
+    for (const ir::Op* op : loop_ops) EmitOp(*op);
+    for (const Kept& k : kept) {
+      llvm::Value* v = Get(k.v);
+      if (k.per_lane) b_.CreateStore(ToMem(v, k.v->type().elem), TileElemPtr(k.slot, k.v->type().elem, lane));
+      else b_.CreateStore(v, k.slot);
+    }
+    lane_ = nullptr;
+    lane_loop_ = -1;
+  });
+  for (const Kept& k : kept) {
+    if (k.per_lane) {
+      Set(k.v, k.slot);
+      lane_buffers_.insert(k.v);
+    } else {
+      Set(k.v, b_.CreateLoad(ValTy(k.v->type().elem), k.slot));
+    }
+  }
+}
+
+void Emitter::EmitScatterLanes(const ir::Op& op) {
+  const ir::Type& rt = op.result()->type();
+  const ir::ElemType& e = rt.elem;
+  llvm::Value* dst = AllocTile(rt, "scatter");
+  // wp.tile(x): every lane writes its own element of a (lanes,) tile, which is then exactly the
+  // per-lane buffer that keeps x.
+  const ir::Op* idx_def = rt.ndim == 1 ? op.operand(3)->def() : nullptr;
+  const ir::Op* has_def = op.operand(2)->def();
+  if (!op.accumulate() && lanes_ && rt.shape[0] == lanes_ && idx_def && idx_def->code() == OpCode::LaneId &&
+      has_def && has_def->code() == OpCode::Const && has_def->value().i != 0 && IsLaneBuffer(op.operand(1))) {
+    CopyTile(dst, vals_.at(op.operand(1)), rt);
+    Set(op.result(), dst);
+    return;
+  }
+  CopyTile(dst, Get(op.operand(0)), rt);
+  // The lanes in increasing order, each reading its own operands, as docs/semantics.md says.
+  llvm::Value* saved_lane = lane_;
+  EmitCountedLoop(I64(lanes_ ? lanes_ : 1), [&](llvm::Value* lane) {
+    lane_ = lane;
+    llvm::Value* go = Get(op.operand(2));
+    llvm::Value* lin = I64(0);
+    for (int d = 0; d < rt.ndim; ++d) {
+      const ir::Value* iv = op.operand(3 + d);
+      llvm::Value* c = AsI64(Get(iv), iv->type().elem.scalar);
+      go = b_.CreateAnd(go, b_.CreateICmpULT(c, I64(rt.shape[d])));
+      lin = b_.CreateAdd(b_.CreateMul(lin, I64(rt.shape[d])), c);
+    }
+    llvm::Function* fn = b_.GetInsertBlock()->getParent();
+    llvm::BasicBlock* then_bb = llvm::BasicBlock::Create(ctx_, "scatter.lane", fn);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "scatter.next", fn);
+    b_.CreateCondBr(go, then_bb, join);
+    b_.SetInsertPoint(then_bb);
+    llvm::Value* ptr = TileElemPtr(dst, e, lin);
+    llvm::Value* v = Get(op.operand(1));
+    if (op.accumulate()) EmitElemAtomicAdd(ptr, v, e);  // one thread: the atomic is uncontended
+    else b_.CreateStore(ToMem(v, e), ptr);
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  });
+  lane_ = saved_lane;
+  Set(op.result(), dst);
+}
+
+}  // namespace tilec::codegen::bs
+
+namespace tilec::codegen {
+bool RunsPerLaneLoops(const ir::Function& f) { return bs::Emitter::NeedsLanes(f); }
+}  // namespace tilec::codegen

@@ -1,0 +1,351 @@
+// The bridges between lanes and tiles (LANGUAGE.md §4-5, Warp's hybrid kernels): wp.tile and
+// wp.untile of scalars and vectors/matrices, tile_from_thread, tile_scatter_add and
+// tile_scatter_masked, wp.block_dim, and tile_randi/tile_randf against Warp's per-lane streams.
+// Every reference is computed here from Warp's documented semantics (rand_pcg written out).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.h"
+#include "compiler/compiler.h"
+#include "tests/exec/exec_util.h"
+
+namespace tilec {
+namespace {
+
+using testing::Launch;
+using testing::View;
+
+// Under host-SIMT emulation the JIT runs every tiled kernel with that many lanes, so the
+// variants are compiled for it instead of the lane counts the tests ask for.
+int EmulationLanes() {
+  const char* env = std::getenv("TILEC_SIMT_EMULATION");
+  int b = env ? std::atoi(env) : 0;
+  return b >= 1 && b <= 1024 ? b : 0;
+}
+int Lanes(int want) { return EmulationLanes() ? EmulationLanes() : want; }
+
+// `text` compiled for `block_dim` lanes, `{B}` replaced by it first.
+struct Variant {
+  std::unique_ptr<SourceFile> file;
+  std::optional<compiler::CompiledModule> module;
+  void* Entry(const std::string& kernel) const {
+    return module ? module->resolve(codegen::EntrySymbol(kernel)) : nullptr;
+  }
+};
+Variant CompileLanes(std::string text, int block_dim) {
+  for (size_t p; (p = text.find("{B}")) != std::string::npos;) text.replace(p, 3, std::to_string(block_dim));
+  Variant v;
+  v.file = std::make_unique<SourceFile>("lanes.tile", "import warp as wp\n" + text);
+  diag::DiagnosticEngine diags;
+  compiler::InternalError ice;
+  compiler::CompileOptions opts;
+  opts.block_dim = block_dim;
+  v.module = compiler::CompileSource(*v.file, diags, opts, ice);
+  std::ostringstream os;
+  diags.Render(os);
+  EXPECT_TRUE(v.module.has_value()) << os.str() << ice.message;
+  return v;
+}
+
+template <class S, int N>
+struct Elem {
+  S c[N];
+};
+using V3 = Elem<float, 3>;
+using M33 = Elem<float, 9>;
+
+// ---------------------------------------------------------------- wp.tile / wp.untile
+
+TEST(Lanes, TileAndUntileRoundTripPerLane) {
+  const int B = Lanes(8), blocks = 3, n = B * blocks;
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def roundtrip(x: wp.array[float], y: wp.array[float], z: wp.array[float]):
+    b, lane = wp.tid()
+    v = x[b * {B} + lane] * 2.0 + 1.0
+    t = wp.tile(v)
+    wp.tile_store(y, t, offset=b * {B})
+    u = wp.untile(t * 3.0)
+    z[b * {B} + lane] = u + float(lane)
+)",
+                           B);
+  std::vector<float> x(static_cast<size_t>(n)), y(static_cast<size_t>(n), -1.0f), z(static_cast<size_t>(n), -1.0f);
+  for (int k = 0; k < n; ++k) x[size_t(k)] = float(k % 11) - 4.0f;
+  tilec_array vx = View(x.data(), {n}), vy = View(y.data(), {n}), vz = View(z.data(), {n});
+  Launch(v.Entry("roundtrip"), {&vx, &vy, &vz}, {blocks}, B);
+  for (int k = 0; k < n; ++k) {
+    float per_lane = x[size_t(k)] * 2.0f + 1.0f;
+    EXPECT_EQ(y[size_t(k)], per_lane) << k;
+    EXPECT_EQ(z[size_t(k)], per_lane * 3.0f + float(k % B)) << k;
+  }
+}
+
+// The tile holds lane l's value at l for every lane count; only its length and the sum of
+// the lane indices depend on B, by definition.
+TEST(Lanes, TileOfLaneTimesTwoForEveryBlockDim) {
+  std::set<int> counts;
+  for (int b : {1, 7, 32, 64, 256}) counts.insert(Lanes(b));
+  for (int B : counts) {
+    Variant v = CompileLanes(R"(
+@wp.kernel
+def doubled(out: wp.array[int], sums: wp.array[int], dims: wp.array[int]):
+    b, lane = wp.tid()
+    t = wp.tile(lane * 2 + b * 1000)
+    wp.tile_store(out, t, offset=b * {B})
+    wp.tile_store(sums, wp.tile_sum(wp.tile(lane)), offset=b)
+    dims[b] = wp.block_dim()
+)",
+                             B);
+    const int blocks = 3;
+    std::vector<int32_t> out(static_cast<size_t>(B * blocks), -1), sums(blocks, -1), dims(blocks, -1);
+    tilec_array vo = View(out.data(), {B * blocks}), vs = View(sums.data(), {blocks}), vd = View(dims.data(), {blocks});
+    Launch(v.Entry("doubled"), {&vo, &vs, &vd}, {blocks}, B);
+    for (int b = 0; b < blocks; ++b) {
+      for (int l = 0; l < B; ++l) EXPECT_EQ(out[size_t(b * B + l)], 2 * l + 1000 * b) << "B=" << B << " b=" << b;
+      EXPECT_EQ(sums[size_t(b)], B * (B - 1) / 2) << "B=" << B;
+      EXPECT_EQ(dims[size_t(b)], B) << "B=" << B;
+    }
+  }
+}
+
+TEST(Lanes, VectorAndMatrixTilesBothForms) {
+  const int B = Lanes(4);
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def comp(x: wp.array[wp.vec3], flat: wp.array2d[float], kept: wp.array[wp.vec3], back: wp.array[wp.vec3],
+         mflat: wp.array3d[float], mback: wp.array[wp.mat33]):
+    b, lane = wp.tid()
+    v = x[lane] * 2.0
+    t = wp.tile(v)
+    wp.tile_store(flat, t)
+    k = wp.tile(v, preserve_type=True)
+    wp.tile_store(kept, k)
+    back[lane] = wp.untile(t) + wp.vec3(1.0, 2.0, 3.0)
+    m = wp.outer(v, x[lane])
+    tm = wp.tile(m)
+    wp.tile_store(mflat, tm)
+    mback[lane] = wp.untile(tm * 2.0)
+)",
+                           B);
+  std::vector<V3> x(static_cast<size_t>(B)), kept(static_cast<size_t>(B)), back(static_cast<size_t>(B));
+  for (int l = 0; l < B; ++l)
+    for (int c = 0; c < 3; ++c) x[size_t(l)].c[c] = float(l * 3 + c) - 2.0f;
+  std::vector<float> flat(static_cast<size_t>(3 * B), -1.0f), mflat(static_cast<size_t>(9 * B), -1.0f);
+  std::vector<M33> mback(static_cast<size_t>(B));
+  tilec_array vx = View(x.data(), {B}), vf = View(flat.data(), {3, B}), vk = View(kept.data(), {B}),
+              vb = View(back.data(), {B}), vm = View(mflat.data(), {3, 3, B}), vmb = View(mback.data(), {B});
+  Launch(v.Entry("comp"), {&vx, &vf, &vk, &vb, &vm, &vmb}, {1}, B);
+  for (int l = 0; l < B; ++l) {
+    for (int c = 0; c < 3; ++c) {
+      float vc = x[size_t(l)].c[c] * 2.0f;
+      EXPECT_EQ(flat[size_t(c * B + l)], vc) << "component " << c << " lane " << l;
+      EXPECT_EQ(kept[size_t(l)].c[c], vc) << l;
+      EXPECT_EQ(back[size_t(l)].c[c], vc + float(c + 1)) << l;
+      for (int d = 0; d < 3; ++d) {
+        float m = vc * x[size_t(l)].c[d];
+        EXPECT_EQ(mflat[size_t((c * 3 + d) * B + l)], m) << c << d << " lane " << l;
+        EXPECT_EQ(mback[size_t(l)].c[c * 3 + d], m * 2.0f) << c << d << " lane " << l;
+      }
+    }
+  }
+}
+
+// ---------------------------------------------------------------- tile_from_thread
+
+TEST(Lanes, TileFromThreadBroadcastsOneLane) {
+  const int B = Lanes(8), blocks = 3;
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def bcast(src: wp.array[float], out: wp.array2d[float], vout: wp.array[wp.vec3]):
+    b, lane = wp.tid()
+    s = src[b * {B} + lane]
+    t = wp.tile_from_thread(shape=(2, 3), value=s, thread_idx=(b + 1) % {B})
+    wp.tile_store(out, t, offset=(2 * b, 0))
+    w = wp.tile_from_thread(2, wp.vec3(s, float(lane), 1.0), {B} - 1, storage="shared")
+    wp.tile_store(vout, w, offset=2 * b)
+)",
+                           B);
+  std::vector<float> src(static_cast<size_t>(B * blocks)), out(static_cast<size_t>(6 * blocks), -1.0f);
+  for (int k = 0; k < B * blocks; ++k) src[size_t(k)] = 0.5f * float(k) + 1.0f;
+  std::vector<V3> vout(static_cast<size_t>(2 * blocks));
+  tilec_array vs = View(src.data(), {B * blocks}), vo = View(out.data(), {2 * blocks, 3}),
+              vv = View(vout.data(), {2 * blocks});
+  Launch(v.Entry("bcast"), {&vs, &vo, &vv}, {blocks}, B);
+  for (int b = 0; b < blocks; ++b) {
+    for (int e = 0; e < 6; ++e) EXPECT_EQ(out[size_t(b * 6 + e)], src[size_t(b * B + (b + 1) % B)]) << b << " " << e;
+    for (int e = 0; e < 2; ++e) {
+      const V3& w = vout[size_t(2 * b + e)];
+      EXPECT_EQ(w.c[0], src[size_t(b * B + B - 1)]);
+      EXPECT_EQ(w.c[1], float(B - 1));
+      EXPECT_EQ(w.c[2], 1.0f);
+    }
+  }
+}
+
+// ---------------------------------------------------------------- scatters
+
+// Lanes collide on bins; a lane without a value, and one whose index is outside the tile,
+// add nothing. Lanes add in increasing lane order, so the float sums are those of that order.
+TEST(Lanes, ScatterAddHistogramWithCollisions) {
+  const int B = Lanes(16), blocks = 2, nbins = 5;
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def hist(data: wp.array[int], sums: wp.array[float], counts: wp.array2d[int]):
+    b, lane = wp.tid()
+    bins = wp.tile_zeros(shape=5, dtype=float, storage="shared")
+    c = wp.tile_zeros(shape=(2, 5), dtype=int)
+    d = data[b * {B} + lane]
+    wp.tile_scatter_add(bins, d, float(lane) * 0.25 + 0.5, d >= 0)
+    wp.tile_scatter_add(c, lane % 2, d, 1, d >= 0, atomic=False)
+    wp.tile_store(sums, bins, offset=b * 5)
+    wp.tile_store(counts, c, offset=(b * 2, 0))
+)",
+                           B);
+  std::vector<int32_t> data(static_cast<size_t>(B * blocks));
+  for (int k = 0; k < B * blocks; ++k) data[size_t(k)] = (k % 9 == 4) ? -1 : (k % 13 == 6) ? 7 : (k * 7 + 3) % nbins;
+  std::vector<float> sums(static_cast<size_t>(nbins * blocks), -1.0f);
+  std::vector<int32_t> counts(static_cast<size_t>(2 * nbins * blocks), -1);
+  tilec_array vd = View(data.data(), {B * blocks}), vs = View(sums.data(), {nbins * blocks}),
+              vc = View(counts.data(), {2 * blocks, nbins});
+  Launch(v.Entry("hist"), {&vd, &vs, &vc}, {blocks}, B);
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<float> want(static_cast<size_t>(nbins), 0.0f);
+    std::vector<int32_t> wantc(static_cast<size_t>(2 * nbins), 0);
+    for (int l = 0; l < B; ++l) {
+      int d = data[size_t(b * B + l)];
+      if (d < 0 || d >= nbins) continue;
+      want[size_t(d)] += float(l) * 0.25f + 0.5f;
+      wantc[size_t((l % 2) * nbins + d)] += 1;
+    }
+    for (int k = 0; k < nbins; ++k) EXPECT_EQ(sums[size_t(b * nbins + k)], want[size_t(k)]) << b << " bin " << k;
+    for (int k = 0; k < 2 * nbins; ++k) EXPECT_EQ(counts[size_t(b * 2 * nbins + k)], wantc[size_t(k)]) << b << " " << k;
+  }
+}
+
+// A permutation (every element written once), a masked write that keeps the other elements,
+// and a 2-D target; the last read after the scatters sees them.
+TEST(Lanes, ScatterMaskedPermutation) {
+  const int B = Lanes(8);
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def perm(src: wp.array[int], dst: wp.array[int], part: wp.array2d[int], seen: wp.array[int]):
+    _block, i = wp.tid()
+    t = wp.tile_zeros(shape={B}, dtype=int, storage="shared")
+    wp.tile_scatter_masked(t, {B} - 1 - i, src[i], True)
+    wp.tile_store(dst, t)
+    p = wp.tile_full(shape=(2, {B}), value=-1, dtype=int)
+    wp.tile_scatter_masked(p, i % 2, i, i * 10, i % 3 != 0)
+    wp.tile_store(part, p)
+    seen[i] = wp.untile(t)
+)",
+                           B);
+  std::vector<int32_t> src(static_cast<size_t>(B)), dst(static_cast<size_t>(B), -5), part(static_cast<size_t>(2 * B), -5), seen(static_cast<size_t>(B), -5);
+  for (int l = 0; l < B; ++l) src[size_t(l)] = l + 1;
+  tilec_array vs = View(src.data(), {B}), vd = View(dst.data(), {B}), vp = View(part.data(), {2, B}),
+              vn = View(seen.data(), {B});
+  Launch(v.Entry("perm"), {&vs, &vd, &vp, &vn}, {1}, B);
+  for (int l = 0; l < B; ++l) {
+    EXPECT_EQ(dst[size_t(l)], B - l) << l;
+    EXPECT_EQ(seen[size_t(l)], B - l) << l;
+  }
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < B; ++c) {
+      bool written = c % 2 == r && c % 3 != 0;
+      EXPECT_EQ(part[size_t(r * B + c)], written ? c * 10 : -1) << r << " " << c;
+    }
+}
+
+// ---------------------------------------------------------------- tile_randi / tile_randf
+
+uint32_t Pcg(uint32_t s) {
+  uint32_t b = s * 747796405u + 2891336453u;
+  uint32_t c = ((b >> ((b >> 28u) + 4u)) ^ b) * 277803737u;
+  return (c >> 22u) ^ c;
+}
+uint32_t RandInit(int seed, int offset) { return Pcg(uint32_t(seed) + Pcg(uint32_t(offset))); }
+// Warp's GPU register layout: element L is draw L / B + 1 of lane L % B, whose state starts
+// at rand_pcg(lane + rng).
+uint32_t DrawState(uint32_t rng, int linear, int B) {
+  uint32_t s = Pcg(uint32_t(linear % B) + rng);
+  for (int d = 0; d <= linear / B; ++d) s = Pcg(s);
+  return s;
+}
+float RandfOf(uint32_t s) { return float(s >> 8) * (1.0f / 16777216.0f); }
+
+TEST(Lanes, TileRandMatchesWarpsStreams) {
+  std::set<int> counts;
+  for (int b : {4, 8}) counts.insert(Lanes(b));
+  for (int B : counts) {
+    Variant v = CompileLanes(R"(
+@wp.kernel
+def rnd(seed: int, i0: wp.array2d[int], i1: wp.array[int], f0: wp.array2d[float], f1: wp.array[float]):
+    b = wp.tid()
+    rng = wp.rand_init(seed, b)
+    wp.tile_store(i0, wp.tile_randi(shape=(3, 5), rng=rng), offset=(3 * b, 0))
+    wp.tile_store(i1, wp.tile_randi(7, rng, min=-20, max=30), offset=7 * b)
+    wp.tile_store(f0, wp.tile_randf((3, 5), rng, storage="shared"), offset=(3 * b, 0))
+    wp.tile_store(f1, wp.tile_randf(shape=7, rng=rng, min=-2.5, max=4.0), offset=7 * b)
+)",
+                             B);
+    const int blocks = 2;
+    int32_t seed = 42;
+    std::vector<int32_t> i0(static_cast<size_t>(15 * blocks)), i1(static_cast<size_t>(7 * blocks));
+    std::vector<float> f0(static_cast<size_t>(15 * blocks)), f1(static_cast<size_t>(7 * blocks));
+    tilec_array vi0 = View(i0.data(), {3 * blocks, 5}), vi1 = View(i1.data(), {7 * blocks}),
+                vf0 = View(f0.data(), {3 * blocks, 5}), vf1 = View(f1.data(), {7 * blocks});
+    Launch(v.Entry("rnd"), {&seed, &vi0, &vi1, &vf0, &vf1}, {blocks}, B);
+    for (int b = 0; b < blocks; ++b) {
+      uint32_t rng = RandInit(seed, b);
+      for (int L = 0; L < 15; ++L) {
+        uint32_t s = DrawState(rng, L, B);
+        EXPECT_EQ(i0[size_t(15 * b + L)], int32_t(s)) << "B=" << B << " b=" << b << " L=" << L;
+        EXPECT_EQ(f0[size_t(15 * b + L)], RandfOf(s)) << "B=" << B << " b=" << b << " L=" << L;
+      }
+      for (int L = 0; L < 7; ++L) {
+        uint32_t s = DrawState(rng, L, B);
+        EXPECT_EQ(i1[size_t(7 * b + L)], int32_t(s % uint32_t(30 - -20) + uint32_t(-20))) << "B=" << B << " L=" << L;
+        // (max - min) * u + min, fused as Warp's GPU build fuses it
+        EXPECT_EQ(f1[size_t(7 * b + L)], std::fma(4.0f - -2.5f, RandfOf(s), -2.5f)) << "B=" << B << " L=" << L;
+      }
+    }
+  }
+}
+
+// The values Warp 1.19 prints for its tile_randi/tile_randf examples on a GPU (block_dim 8).
+TEST(Lanes, TileRandReproducesWarpsGpuExample) {
+  if (EmulationLanes() && EmulationLanes() != 8) GTEST_SKIP() << "the example is for 8 lanes";
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def gen(seed: int, x: wp.array2d[int], y: wp.array2d[float]):
+    i, j = wp.tid()
+    rng = wp.rand_init(seed, i * 2 + j)
+    wp.tile_store(x, wp.tile_randi(shape=(2, 2), rng=rng), offset=(i * 2, j * 2))
+    wp.tile_store(y, wp.tile_randf(shape=(2, 2), rng=rng), offset=(i * 2, j * 2))
+)",
+                           8);
+  int32_t seed = 42;
+  std::vector<int32_t> x(16);
+  std::vector<float> y(16);
+  tilec_array vx = View(x.data(), {4, 4}), vy = View(y.data(), {4, 4});
+  Launch(v.Entry("gen"), {&seed, &vx, &vy}, {2, 2}, 8);
+  EXPECT_EQ(x, (std::vector<int32_t>{798497746, 1803297529, -955788638, 17806966, 1788185933, 1320194893, 2073257406,
+                                     -2009156320, -257534450, -1138585923, 1145322783, -321794125, -2096177388,
+                                     -1835610841, 1159339128, -652221052}));
+  const float want[16] = {0.1859147f,  0.41986287f, 0.7774631f,  0.00414598f, 0.41634446f, 0.3073818f,
+                          0.4827178f,  0.53220683f, 0.9400381f,  0.73490226f, 0.26666623f, 0.9250764f,
+                          0.51194566f, 0.57261354f, 0.26992965f, 0.8481429f};
+  for (int k = 0; k < 16; ++k) EXPECT_FLOAT_EQ(y[size_t(k)], want[k]) << k;
+}
+
+}  // namespace
+}  // namespace tilec
