@@ -2,8 +2,9 @@
 # Benchmarks in one command: builds tilec in Release mode with the bench binaries in
 # build-bench/, installs what only the benchmarks need when it is missing (NumPy and matplotlib
 # from Debian, NVIDIA Warp in a venv under build-bench/), then runs compile latency, PTX
-# quality, CPU throughput, CPU tile reductions and GPU bandwidth, and prints every table. Results (CSV + PNG per
-# table) land in build-bench/bench-results/. Arguments go to bench/py/bench.py (--help, --quick).
+# quality, CPU throughput, CPU tile reductions, per-lane code on the CPU and GPU bandwidth, and
+# prints every table. Results (CSV + PNG per table) land in build-bench/bench-results/.
+# Arguments go to bench/py/bench.py (--help, --quick).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TILEC_BENCH_BUILD_DIR:-$root/build-bench}"

@@ -115,6 +115,8 @@ std::optional<CompiledModule> JitModule(const sema::CheckedModule& checked, cons
   if (const char* env = std::getenv("TILEC_SIMT_EMULATION"); env && std::atoi(env) >= 1 && std::atoi(env) <= 1024) {
     emulate = true;
     block_dim = std::atoi(env);
+  } else if (env && std::string(env) == "block_dim") {
+    emulate = true;  // with the lanes each launch asks for, so pages give their own answers
   }
   if (emulate) {
     codegen::SimtOptions simt;

@@ -32,7 +32,8 @@ struct CompileOptions {
   // Host-SIMT emulation (codegen/simt): the GPU lowering run on the host with block_dim lanes
   // per block as OS threads; same entry ABI as the CPU device. For testing the GPU model.
   // The environment variable TILEC_SIMT_EMULATION=B turns it on for every JIT compile, with B
-  // lanes whatever block_dim says (the signature keeps block_dim).
+  // lanes whatever block_dim says (the signature keeps block_dim); TILEC_SIMT_EMULATION=block_dim
+  // with the block_dim of each variant.
   bool simt_emulation = false;
   // The variant for Warp's hybrid launch, `wp.launch(k, dim=D, block_dim=B)` of a kernel with
   // tile operations: prod(D) threads in blocks of block_dim lanes, and `wp.tid()` the thread's

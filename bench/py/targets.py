@@ -118,6 +118,18 @@ def targets_table(tables):
             failing = sum(1 for v, _ in items if not ok(v))
             t.add(target, f"{len(items)} cases; worst: {case}", fmt(value) + (f" ({failing} below)" if failing else ""),
                   bound, _verdict(failing == 0))
+    lanes = by.get("cpu_lanes")
+    if lanes:
+        items = [(d["lane/tile"], f"{d['elements']} floats, B={d['B']}")
+                 for d in (dict(zip(lanes.columns, r)) for r in lanes.rows) if d["lane/tile"] is not None]
+        target = "CPU per-lane code (wp.tile + tile_sum) within 2x of the tile-only kernel"
+        if items:
+            value, case = max(items, key=lambda it: it[0])
+            failing = sum(1 for v, _ in items if v > 2)
+            t.add(target, f"{len(items)} cases; worst: {case}",
+                  f"{value:.2f}x its time" + (f" ({failing} above)" if failing else ""), "<= 2x", _verdict(failing == 0))
+        else:
+            t.add(target, "no case measured", None, "<= 2x", "n/a")
     ptx = by.get("ptx_quality")
     if ptx:
         for k in SEEDS:
@@ -149,5 +161,5 @@ def targets_table(tables):
     else:
         t.add("GPU gather / scatter-add, rows >= 512 B: >= 75% of copy", "cuda:0", None, ">= 75%",
               "n/a (no GPU in this run)")
-    t.note("verdicts use the medians of the compile table and the best repetitions of the throughput table")
+    t.note("verdicts use the medians of the compile and per-lane tables and the best repetitions of the throughput table")
     return t

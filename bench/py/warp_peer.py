@@ -3,6 +3,9 @@
   throughput --module FILE.tile --cache DIR --configs JSON   CPU launches of the same kernels
   reduce     --module FILE.tile --cache DIR --configs JSON   CPU launches of the row reductions,
              each result checked against NumPy (the note says valid or WRONG RESULT)
+  lanes      --module FILE.tile --cache DIR --configs JSON   CPU launches of the block sums of
+             lanes.tile: the tile-only kernel timed and checked; the per-lane kernel run once
+             to record what Warp's one lane per block makes of it
 Prints CSV on stdout. Warp's CPU device runs a launch on one thread."""
 import argparse
 import importlib.machinery
@@ -161,6 +164,57 @@ def cmd_reduce(wp, args):
         sys.stdout.flush()
 
 
+def lanes_reference(xn, b):
+    return (xn.astype(np.float64) * 2.0 + 1.0).reshape(-1, b).sum(axis=1)
+
+
+def cmd_lanes(wp, args):
+    wp.config.kernel_cache_dir = args.cache
+    emit("elements,B,status,min_s,median_s,reps,iters,note,lane_note")
+    try:
+        mod = import_tile(args.module, "bench_lanes")
+        wp.load_module(mod, device="cpu")
+    except Exception as e:
+        for c in json.loads(args.configs):
+            emit(f"{c['elements']},{c['B']},n/a,,,,,{flat(e)},")
+        return
+    for c in json.loads(args.configs):
+        n, b = c["elements"], c["B"]
+        try:
+            xn = peers.make_rows(n, 1).reshape(n)
+            ref = lanes_reference(xn, b)
+            x = wp.array(xn, dtype=float, device="cpu")
+            # The per-lane kernel as written for the GPU: Warp's CPU device gives each block one
+            # lane, so it stores lane 0's value instead of the block's sum.
+            y = wp.zeros(n // b, dtype=float, device="cpu")
+            wp.launch_tiled(mod.lane_sum, dim=[n // b], inputs=[x, y], block_dim=b, device="cpu")
+            got = y.numpy()
+            if peers.check_reduce("sum", got, ref)[0]:
+                lane_note = "lane_sum gives the sums"
+            elif np.array_equal(got, xn[: n // b] * np.float32(2.0) + np.float32(1.0)):
+                lane_note = "lane_sum gives x[b] * 2 + 1 (one lane per block; block_dim() = 1) not the sums"
+            else:
+                lane_note = "lane_sum gives neither the sums nor one lane's value"
+            kernel = getattr(mod, f"tile_sum_{b}")
+            y = wp.zeros(n // b, dtype=float, device="cpu")
+
+            def run():
+                wp.launch_tiled(kernel, dim=[n // b], inputs=[x, y], block_dim=b, device="cpu")
+            t0 = time.perf_counter()
+            run()
+            first = time.perf_counter() - t0
+            ok, diff = peers.check_reduce("sum", y.numpy(), ref)
+            note = f"{'valid' if ok else 'WRONG RESULT'} (max rel diff {diff:.2g})"
+            if first > c.get("max_s", 1e9):
+                emit(f"{n},{b},skipped,{first},{first},1,1,one launch took {first:.1f} s; {note},{lane_note}")
+            else:
+                mn, med, reps, iters = peers.measure(run, args.reps, args.budget)
+                emit(f"{n},{b},ok,{mn},{med},{reps},{iters},{note},{lane_note}")
+        except Exception as e:  # a kernel Warp rejects is a result, not a crash
+            emit(f"{n},{b},n/a,,,,,{flat(type(e).__name__ + ': ' + str(e))},")
+        sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -182,12 +236,18 @@ def main():
     r.add_argument("--reps", type=int, default=5)
     r.add_argument("--budget", type=float, default=1.0)
     r.add_argument("--block-dim", type=int, default=256)
+    la = sub.add_parser("lanes")
+    la.add_argument("--module", required=True)
+    la.add_argument("--cache", required=True)
+    la.add_argument("--configs", required=True)
+    la.add_argument("--reps", type=int, default=5)
+    la.add_argument("--budget", type=float, default=1.0)
     args = ap.parse_args()
     import warp as wp
     wp.config.quiet = True
     wp.init()
     os.makedirs(getattr(args, "cache_root", None) or args.cache, exist_ok=True)
-    {"compile": cmd_compile, "throughput": cmd_throughput, "reduce": cmd_reduce}[args.cmd](wp, args)
+    {"compile": cmd_compile, "throughput": cmd_throughput, "reduce": cmd_reduce, "lanes": cmd_lanes}[args.cmd](wp, args)
 
 
 if __name__ == "__main__":

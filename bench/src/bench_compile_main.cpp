@@ -86,15 +86,18 @@ void Time(const std::string& kernel, const char* mode, int reps,
   std::printf("%s,%s,ok,%.9g,%.9g,%d,\n", kernel.c_str(), mode, t.front(), median, static_cast<int>(m));
 }
 
-// `--write-so=OUT FILE`: the AOT shared object through the library, as `tilec compile
-// --target=host -o OUT FILE` writes it (the CPU benchmark's fallback when the CLI is absent).
-int WriteSo(const std::string& out, const std::string& path) {
+// `--write-so=OUT [--block-dim=B] FILE`: the AOT shared object through the library, as `tilec
+// compile --target=host -o OUT FILE` writes it (the CPU benchmark's fallback when the CLI is
+// absent). The CLI compiles a tiled kernel whose code depends on the lane count (per-lane code)
+// for 256 lanes only, so the per-lane table gets its other block_dims here.
+int WriteSo(const std::string& out, const std::string& path, int block_dim) {
   std::string text, error;
   if (!SourceFile::Load(path, text, error)) return std::fprintf(stderr, "%s\n", error.c_str()), 1;
   const SourceFile file(path, text);
   compiler::PipelineOptions po;
   po.adjoints = compiler::AdjointMode::Strict;
   po.output_path = out;
+  po.compile.block_dim = block_dim;
   compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::SharedObject);
   if (!r.ok()) {
     std::string why = !r.write_error.empty() ? r.write_error : r.ice.is_set() ? r.ice.message : Rendered(r.diags);
@@ -110,15 +113,20 @@ int main(int argc, char** argv) {
   int reps = 5;
   std::string arch = "sm_90";
   std::vector<std::string> files;
+  std::string write_so;
+  int block_dim = 0;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.rfind("--write-so=", 0) == 0 && i + 1 < argc) return WriteSo(a.substr(11), argv[i + 1]);
-    if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
+    if (a.rfind("--write-so=", 0) == 0) write_so = a.substr(11);
+    else if (a.rfind("--block-dim=", 0) == 0) block_dim = std::max(0, std::atoi(a.c_str() + 12));
+    else if (a.rfind("--reps=", 0) == 0) reps = std::max(1, std::atoi(a.c_str() + 7));
     else if (a.rfind("--arch=", 0) == 0) arch = a.substr(7);
     else files.push_back(a);
   }
-  if (files.empty()) {
-    std::fprintf(stderr, "usage: bench_compile [--reps=N] [--arch=sm_90] FILE.tile...\n");
+  if (!write_so.empty() && files.size() == 1) return WriteSo(write_so, files[0], block_dim);
+  if (files.empty() || !write_so.empty()) {
+    std::fprintf(stderr, "usage: bench_compile [--reps=N] [--arch=sm_90] FILE.tile...\n"
+                         "       bench_compile --write-so=OUT.so [--block-dim=B] FILE.tile\n");
     return 2;
   }
   std::printf("kernel,mode,status,min_s,median_s,reps,note\n");

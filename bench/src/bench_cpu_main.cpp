@@ -6,6 +6,9 @@
 // `--op rowsum|rowmax|softmax --rows R --width N` times the copy of the R x N input and the
 // tilec row-reduction kernel (y = R floats, or R x N for softmax); `--dump FILE` writes the
 // kernel's output as raw float32 for the driver to check against NumPy.
+// `--op blocksum --rows BLOCKS --width B --kernel K1,K2,...` times each kernel of the list on
+// x = BLOCKS * B floats, y = BLOCKS floats, block_dim B, the kernels' batches interleaved (one
+// row `tilec:K` each); `--dump FILE` writes FILE.K per kernel.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -133,14 +136,76 @@ int RunReduce(const Args& a, ThreadPool& pool) {
   return 0;
 }
 
+std::vector<std::string> SplitCommas(const std::string& s) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start <= s.size()) {
+    const size_t end = std::min(s.find(',', start), s.size());
+    if (end > start) out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+// Block sums of flat input: several kernels that compute the same y, timed against each other.
+int RunBlockSum(const Args& a) {
+  const int64_t blocks = a.rows, elems = blocks * a.width;
+  const tilec::rt::Array x_array = tilec::rt::Array::Empty({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  const HostSpan x{static_cast<float*>(x_array.data()), elems};
+  for (int64_t i = 0; i < elems; ++i) x[i] = static_cast<float>(i % 1021) * 0.001f;
+  const std::vector<std::string> names = SplitCommas(a.kernel);
+  if (a.tilec_so.empty() || names.empty()) {
+    Missing("tilec", "not available (no AOT object or no --kernel)");
+    return 0;
+  }
+  std::vector<tilec::rt::Array> outs;
+  std::vector<std::string> ok_names;
+  std::vector<std::function<void()>> launches;
+  for (const std::string& name : names) {
+    const std::string impl = "tilec:" + name;
+    tilec::rt::Array y_array = tilec::rt::Array::Zeros({blocks}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+    float* y = static_cast<float*>(y_array.data());
+    std::string why;
+    const FlatKernelCall call{x.data(), elems, y, blocks, blocks, static_cast<int>(a.width)};
+    auto launch = MakeTilecFlatLaunch(a.tilec_so, name, call, why);
+    if (!launch) {
+      Missing(impl.c_str(), "not available (" + why + ")");
+      continue;
+    }
+    try {
+      launch();
+    } catch (const std::exception& e) {
+      Missing(impl.c_str(), std::string("launch failed (") + e.what() + ")");
+      continue;
+    }
+    if (!a.dump.empty()) {
+      const std::string path = a.dump + "." + name;
+      FILE* f = std::fopen(path.c_str(), "wb");
+      const bool written = f && std::fwrite(y, sizeof(float), static_cast<size_t>(blocks), f) == static_cast<size_t>(blocks);
+      if (f) std::fclose(f);
+      if (!written) {
+        Missing(impl.c_str(), "could not write " + path);
+        continue;
+      }
+    }
+    outs.push_back(y_array);
+    ok_names.push_back(impl);
+    launches.push_back(launch);
+  }
+  if (launches.empty()) return 0;
+  const std::vector<Timing> t = MeasureInterleaved(launches, a.reps, a.budget);
+  for (size_t k = 0; k < t.size(); ++k) Row(ok_names[k].c_str(), t[k], "on all cores");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args a;
   if (!Parse(argc, argv, a)) {
     std::fprintf(stderr,
-                 "usage: bench_cpu --op gather|scatter|copy|rowsum|rowmax|softmax --width FLOATS --tile-m M "
-                 "--rows N [--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME] "
+                 "usage: bench_cpu --op gather|scatter|copy|rowsum|rowmax|softmax|blocksum --width FLOATS --tile-m M "
+                 "--rows N [--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME[,NAME...]] "
                  "[--dump OUT.f32]\n");
     return 2;
   }
@@ -158,6 +223,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (a.op == "rowsum" || a.op == "rowmax" || a.op == "softmax") return RunReduce(a, pool);
+  if (a.op == "blocksum") return RunBlockSum(a);
   if (a.op != "gather" && a.op != "scatter") return 2;
 
   const int64_t n = a.rows, w = a.width, elems = n * w;

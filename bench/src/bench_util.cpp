@@ -105,6 +105,36 @@ Timing Measure(const std::function<void()>& fn, int reps, double budget_s, doubl
   return t;
 }
 
+std::vector<Timing> MeasureInterleaved(const std::vector<std::function<void()>>& fns, int reps,
+                                       double budget_s, double min_batch_s) {
+  const double start = NowSeconds();
+  std::vector<Timing> t(fns.size());
+  std::vector<std::vector<double>> per_iter(fns.size());
+  for (size_t k = 0; k < fns.size(); ++k) {
+    fns[k]();  // warm-up
+    double t0 = NowSeconds();
+    fns[k]();
+    t[k].iters = std::max<int64_t>(1, static_cast<int64_t>(std::ceil(min_batch_s / std::max(NowSeconds() - t0, 1e-9))));
+  }
+  for (int r = 0; r < std::max(reps, 2); ++r) {
+    for (size_t k = 0; k < fns.size(); ++k) {
+      const double t0 = NowSeconds();
+      for (int64_t i = 0; i < t[k].iters; ++i) fns[k]();
+      per_iter[k].push_back((NowSeconds() - t0) / static_cast<double>(t[k].iters));
+    }
+    if (r >= 1 && NowSeconds() - start > budget_s) break;
+  }
+  for (size_t k = 0; k < fns.size(); ++k) {
+    std::vector<double>& p = per_iter[k];
+    std::sort(p.begin(), p.end());
+    t[k].reps = static_cast<int>(p.size());
+    t[k].min_s = p.front();
+    const size_t m = p.size();
+    t[k].median_s = m % 2 ? p[m / 2] : 0.5 * (p[m / 2 - 1] + p[m / 2]);
+  }
+  return t;
+}
+
 std::vector<int32_t> MakeIndices(int64_t n, int64_t rows, double dup, uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::vector<int32_t> perm(static_cast<size_t>(rows));

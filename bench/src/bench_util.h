@@ -46,6 +46,12 @@ struct Timing {
 Timing Measure(const std::function<void()>& fn, int reps, double budget_s,
                double min_batch_s = 0.01);
 
+// The same for several contestants at once: one batch of each per round, in turn, so that
+// machine noise (other jobs, frequency changes) falls on all of them alike and their ratio
+// holds up better than that of separate runs. One Timing per function.
+std::vector<Timing> MeasureInterleaved(const std::vector<std::function<void()>>& fns, int reps,
+                                       double budget_s, double min_batch_s = 0.01);
+
 // `n` indices into [0, rows): a shuffled permutation when dup == 0; otherwise only
 // round((1 - dup) * n) distinct destinations, the other entries repeating them at random.
 std::vector<int32_t> MakeIndices(int64_t n, int64_t rows, double dup, uint64_t seed);

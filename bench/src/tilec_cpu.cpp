@@ -55,4 +55,24 @@ std::function<void()> MakeTilecReduceLaunch(const std::string& so_path, const st
   }
 }
 
+std::function<void()> MakeTilecFlatLaunch(const std::string& so_path, const std::string& kernel,
+                                          const FlatKernelCall& call, std::string& why) {
+  try {
+    rt::Module module = rt::Module::Load(so_path);
+    rt::Kernel k = module.GetKernel(kernel);
+    const rt::Device cpu = rt::Device::Cpu();
+    const int64_t f = sizeof(float);
+    rt::Array x = rt::Array::Wrap(const_cast<float*>(call.x), {call.x_len}, {f}, ScalarType::Float32, cpu);
+    rt::Array y = rt::Array::Wrap(call.y, {call.y_len}, {f}, ScalarType::Float32, cpu);
+    std::vector<rt::KernelArg> args = {x, y};
+    std::vector<int64_t> dim = {call.blocks};
+    const int block_dim = call.block_dim;
+    rt::ValidateLaunch(k, dim, args, block_dim, cpu);
+    return [k, dim, args, block_dim, cpu] { rt::LaunchTiled(k, dim, args, block_dim, cpu); };
+  } catch (const std::exception& e) {
+    why = e.what();
+    return {};
+  }
+}
+
 }  // namespace tilec::bench

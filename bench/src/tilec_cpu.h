@@ -38,4 +38,18 @@ struct ReduceKernelCall {
 std::function<void()> MakeTilecReduceLaunch(const std::string& so_path, const std::string& kernel,
                                             const ReduceKernelCall& call, std::string& why);
 
+// A kernel (x, y) over flat float arrays, launched tiled over `blocks` block programs of
+// `block_dim` lanes: the per-lane and tile-only block sums of bench/kernels/lanes.tile.
+struct FlatKernelCall {
+  const float* x;
+  int64_t x_len;
+  float* y;
+  int64_t y_len;
+  int64_t blocks;
+  int block_dim;
+};
+
+std::function<void()> MakeTilecFlatLaunch(const std::string& so_path, const std::string& kernel,
+                                          const FlatKernelCall& call, std::string& why);
+
 }  // namespace tilec::bench

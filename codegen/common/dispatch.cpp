@@ -76,8 +76,9 @@ void OpDispatcher::EmitTid(const ir::Op& op) {
   llvm::Value* rank = f.tiled && !hybrid ? LaunchRank() : nullptr;
   for (int k = 0; k < op.num_results(); ++k) {
     llvm::Value* c = coords[size_t(k)];
-    // Past the launch's extents every coordinate is 0, so the lane is added where k == rank.
-    if (rank) c = b.CreateAdd(c, b.CreateSelect(b.CreateICmpEQ(rank, b.getInt64(uint64_t(k))), LaneIndex(), b.getInt64(0)));
+    // Past the launch's extents every coordinate is 0, so the lane is added where k == rank
+    // (a launch has at least one dimension, so never to the first).
+    if (rank && k > 0) c = b.CreateAdd(c, b.CreateSelect(b.CreateICmpEQ(rank, b.getInt64(uint64_t(k))), LaneIndex(), b.getInt64(0)));
     Define(op.result(k), b.CreateTrunc(c, b.getInt32Ty(), "tid" + std::to_string(k)));
   }
 }

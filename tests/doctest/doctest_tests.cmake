@@ -32,6 +32,12 @@ if(NOT _tilec_doctest_done AND TARGET tilec)
       list(FIND _tilec_warp_pages ${_name} _listed)
       if(_listed EQUAL -1)
         set_tests_properties(doctest.warp.${_test} PROPERTIES WILL_FAIL TRUE LABELS warp-xfail)
+      elseif(_name MATCHES "^(tile|guide/guide_tiles_[0-9]|tile_from_thread|tile_scatter_.*|tile_rand.*|tile_stack)$")
+        # The per-lane pages also under host-SIMT emulation, each launch with its own
+        # block_dim: the GPU lowering must give the same answers.
+        add_test(NAME doctest.warp_simt.${_test}
+                 COMMAND $<TARGET_FILE:tilec> doctest --device cpu ${_tilec_warp_dir}/${_rel})
+        set_tests_properties(doctest.warp_simt.${_test} PROPERTIES TIMEOUT 120 ENVIRONMENT TILEC_SIMT_EMULATION=block_dim)
       endif()
     endforeach()
   endif()
