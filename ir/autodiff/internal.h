@@ -62,6 +62,7 @@ class Generator {
   const ir::Op* reversing_ = nullptr;
   // A tile operation that reads scalar operands as lane 0's values (not the per-lane bridge).
   static bool CooperativeReadsScalars(const ir::Op& op);
+  static bool InsideMap(const ir::Value* v);
   ir::Value* Zero(const ir::Type& t);
   ir::Value* AddValues(ir::Value* a, ir::Value* b);
   ir::Value* Grad(const ir::Value* array);  // the array_grad view of a parameter

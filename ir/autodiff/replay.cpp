@@ -108,6 +108,14 @@ ir::Value* Generator::AddValues(ir::Value* a, ir::Value* c) {
   return acc;
 }
 
+// A value of a tile_map body is one element's, not a lane's.
+bool Generator::InsideMap(const ir::Value* v) {
+  const ir::Block* b = v->is_block_arg() ? v->owner_block() : v->def()->parent_block();
+  for (const ir::Op* p = b ? b->parent_op() : nullptr; p; p = p->parent_block() ? p->parent_block()->parent_op() : nullptr)
+    if (p->code() == OpCode::TileMap) return true;
+  return false;
+}
+
 void Generator::Accum(const ir::Value* v, ir::Value* contrib) {
   if (!contrib || !Active(v)) return;
   if (!v->type().is_tile() && contrib->type().is_tile()) {
@@ -117,7 +125,8 @@ void Generator::Accum(const ir::Value* v, ir::Value* contrib) {
   }
   // Every lane runs the adjoint's scalar code, but a tile operation read lane 0's value of a
   // scalar operand (LANGUAGE.md §4), so only lane 0's copy receives the tile op's adjoint.
-  if (fwd_.tiled && reversing_ && !v->type().is_tile() && !v->type().is_array() && CooperativeReadsScalars(*reversing_)) {
+  if (fwd_.tiled && reversing_ && !v->type().is_tile() && !v->type().is_array() && !InsideMap(v) &&
+      CooperativeReadsScalars(*reversing_)) {
     ir::Value* lane0 = b_.Cmp(ir::CmpPred::Eq, b_.LaneId(), b_.ConstInt(ScalarType::Int32, 0));
     contrib = b_.Select(lane0, contrib, Zero(contrib->type()));
   }

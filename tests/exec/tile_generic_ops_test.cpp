@@ -358,23 +358,31 @@ TEST(TileGenericOps, Permute) {
 namespace tilec {
 namespace {
 
-// `lane_id` through every lowering: scalar side effects of a tiled kernel happen once per
-// block (on lane 0 under SIMT, docs/semantics.md), so what reaches memory is lane 0's value on
-// every device, next to a uniform value that the lane never changes.
-TEST(LaneId, LowersOnEveryDeviceAndStoresLaneZero) {
+// `lane_id` and `block_dim` through every lowering: every lane runs a tiled kernel's scalar
+// code (docs/semantics.md), so each lane stores its own value, next to a uniform value at the
+// end of its block's row. The kernel has no lanes of its own on the CPU (block_dim 0: one);
+// under host-SIMT emulation it has that many.
+TEST(LaneId, LowersOnEveryDeviceAndEachLaneStores) {
   Kernel k;
   ir::Value* out = k.Array(ScalarType::Int32, 1);
   ir::Value* block = k.b.Tid(1)[0];
+  ir::Value* lanes = k.b.BlockDim();
   ir::Value* lane_plus_one = k.b.Binary(ir::OpCode::Add, k.b.LaneId(), k.I(1));
-  ir::Value* at = k.b.Binary(ir::OpCode::Mul, block, k.I(2));
-  k.b.ArrayStore(out, {at}, lane_plus_one);
-  k.b.ArrayStore(out, {k.b.Binary(ir::OpCode::Add, at, k.I(1))}, k.b.Binary(ir::OpCode::Add, block, k.I(10)));
+  ir::Value* row = k.b.Binary(ir::OpCode::Mul, block, k.b.Binary(ir::OpCode::Add, lanes, k.I(1)));
+  k.b.ArrayStore(out, {k.b.Binary(ir::OpCode::Add, row, k.b.LaneId())}, lane_plus_one);
+  k.b.ArrayStore(out, {k.b.Binary(ir::OpCode::Add, row, lanes)}, k.b.Binary(ir::OpCode::Add, block, k.I(10)));
   void* entry = k.Build();
   ASSERT_TRUE(entry);
-  std::vector<int32_t> outs(6, -1);
-  tilec_array oa = View(outs.data(), {6});
+  const char* env = std::getenv("TILEC_SIMT_EMULATION");
+  int B = env && std::atoi(env) >= 1 ? std::atoi(env) : 1;
+  std::vector<int32_t> outs(size_t(3 * (B + 1)), -1), want;
+  for (int g = 0; g < 3; ++g) {
+    for (int l = 0; l < B; ++l) want.push_back(l + 1);
+    want.push_back(g + 10);
+  }
+  tilec_array oa = View(outs.data(), {int64_t(outs.size())});
   Launch(entry, {&oa}, {3});
-  EXPECT_EQ(outs, (std::vector<int32_t>{1, 10, 1, 11, 1, 12}));
+  EXPECT_EQ(outs, want);
 }
 
 }  // namespace
