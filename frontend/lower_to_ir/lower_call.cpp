@@ -211,6 +211,33 @@ ir::Value* TileRandom(Lowerer& L, ir::Value* rng, const std::optional<sema::Cons
 
 }  // namespace
 
+// ---- the block-shared stack
+
+namespace {
+
+bool Encloses(const ir::Block* outer, const ir::Block* b) {
+  while (b && b != outer) b = b->parent_op() ? b->parent_op()->parent_block() : nullptr;
+  return b == outer;
+}
+
+}  // namespace
+
+ir::Value* Lowerer::StackCount(ir::Value* stack) {
+  auto it = stack_counts_.find(stack);
+  if (it != stack_counts_.end() && Encloses(it->second.block, b_.insertion_block())) return it->second.count;
+  const int64_t capacity = stack->type().shape[0] - 1;
+  ir::Value* n = Convert(b_.TileExtract(stack, {I32(*this, capacity)}), ir::Type::Scalar(ScalarType::Int32));
+  stack_counts_[stack] = {n, b_.insertion_block()};
+  return n;
+}
+
+// A stack cannot change under a lane-varying condition (push, pop and clear are cooperative),
+// so inside one every stack variable still holds the value it had here.
+void Lowerer::HoistStackCounts() {
+  for (auto& [key, binding] : env_)
+    if (binding.value && stack_keys_.count(key)) StackCount(binding.value);
+}
+
 std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, int ndim) {
   std::vector<ir::Value*> out;
   const ast::Expr* arg = param >= 0 && param < int(ci.args.size()) ? ci.args[param] : nullptr;
@@ -530,6 +557,49 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       return nullptr;
     }
     case LK::TileRandom: return TileRandom(*this, Expr(arg(P::Rng)), const_arg(P::Min), const_arg(P::Max), rt);
+    case LK::TileStack: {
+      ir::Value* s = b_.TileFull(ZeroValue(rt.ElemValueType()), rt.Shape(), rt.storage);
+      stack_counts_[s] = {I32(*this, 0), b_.insertion_block()};
+      return s;
+    }
+    case LK::TileStackPush: case LK::TileStackPop: case LK::TileStackClear: {
+      ir::Value* s = Expr(arg(P::S));
+      const ir::Type et = s->type().ElemValueType();
+      ir::Value* cap = I32(*this, s->type().shape[0] - 1);
+      ir::Value* count = StackCount(s);
+      ir::Value* lane = b_.LaneId();
+      ir::Value* after = I32(*this, 0);
+      ir::Value* result = nullptr;
+      if (lw.kind == LK::TileStackPush) {
+        // A lane's slot is the count plus the offers of the lanes before it: the exclusive
+        // prefix sum of each lane's 0/1 offer. Slots past the capacity are dropped.
+        ir::Value* v = Convert(Expr(arg(P::Value)), et);
+        ir::Value* has = ToBool(Expr(arg(P::HasValue)));
+        const int64_t lanes = cm_.TypeOf(arg(P::S))->lanes;
+        ir::Type offers_t = ir::Type::Tile(ir::ElemType::Of(ScalarType::Int32), {lanes}, ir::Storage::Register);
+        ir::Value* offers = TileOfLanes(*this, b_.Select(has, I32(*this, 1), I32(*this, 0)), offers_t);
+        ir::Value* earlier = b_.TileExtract(b_.TileScan(ir::ReduceKind::Add, offers, false), {lane});
+        ir::Value* offered = b_.TileExtract(b_.TileReduce(ir::ReduceKind::Add, offers, -1), {I32(*this, 0)});
+        ir::Value* slot = b_.Binary(OpCode::Add, count, earlier);
+        ir::Value* kept = b_.Logic(OpCode::And, has, b_.Cmp(ir::CmpPred::Lt, slot, cap));
+        s = b_.TileScatterLanes(s, v, kept, {slot}, false);
+        after = b_.Binary(OpCode::Min, b_.Binary(OpCode::Add, count, offered), cap);
+        result = b_.Select(kept, slot, I32(*this, -1));
+      } else if (lw.kind == LK::TileStackPop) {
+        // Lane l takes the element l below the top; the lanes past the bottom get (0, -1).
+        ir::Value* slot = b_.Binary(OpCode::Sub, b_.Binary(OpCode::Sub, count, I32(*this, 1)), lane);
+        ir::Value* taken = b_.Cmp(ir::CmpPred::Ge, slot, I32(*this, 0));
+        ir::Value* v = b_.TileExtract(s, {b_.Binary(OpCode::Max, slot, I32(*this, 0))});
+        const int64_t lanes = cm_.TypeOf(arg(P::S))->lanes;
+        after = b_.Binary(OpCode::Max, b_.Binary(OpCode::Sub, count, I32(*this, lanes)), I32(*this, 0));
+        last_tuple_ = {b_.Select(taken, v, ZeroValue(et)), b_.Select(taken, slot, I32(*this, -1))};
+      }
+      s = b_.TileInsert(s, Convert(after, et), {cap});
+      stack_counts_[s] = {after, b_.insertion_block()};
+      WriteTile(arg(P::S), s);
+      return result;
+    }
+    case LK::TileStackCount: return StackCount(Expr(arg(P::S)));
     case LK::AtomicAdd: {
       ir::Value* a = ArrayOf(ci.args[0]);
       if (!a) return ZeroValue(rt);

@@ -21,6 +21,9 @@ ir::Type Lowerer::IrType(const sema::Type* t) {
     case sema::TypeKind::Tile:
       return ir::Type::Tile(IrElem(t->elem), t->shape,
                             t->storage == sema::Storage::Shared ? ir::Storage::Shared : ir::Storage::Register);
+    // Warp keeps its stacks in shared memory (docs/lanes.rst): the elements, then the count.
+    case sema::TypeKind::TileStack:
+      return ir::Type::Tile(ir::ElemType::Of(t->scalar), {t->capacity + 1}, ir::Storage::Shared);
     // No IR value: tuples are lowered element by element, the rest are compile-time only.
     case sema::TypeKind::Error: case sema::TypeKind::Void: case sema::TypeKind::None:
     case sema::TypeKind::Tuple: case sema::TypeKind::String: case sema::TypeKind::TypeRef:
@@ -101,7 +104,8 @@ std::vector<ir::Value*> Lowerer::Tuple(const ast::Expr* e) {
     const sema::CallInfo* ci = cm_.Call(c);
     if (ci && ci->builtin && ci->builtin->lower.kind == sema::LowerKind::Tid && info && info->type)
       return b_.Tid(int(info->type->elems.size()));
-    if (ci && ci->kind == sema::CallInfo::Kind::UserFunc) {
+    if (ci && (ci->kind == sema::CallInfo::Kind::UserFunc ||
+               (ci->builtin && ci->builtin->lower.kind == sema::LowerKind::TileStackPop))) {
       last_tuple_.clear();
       Call(c, *ci);
       return last_tuple_;

@@ -83,6 +83,7 @@ void Lowerer::LowerBody(const ast::Body& body, size_t from) {
 }
 
 void Lowerer::LowerIf(ir::Value* cond, const std::function<void()>& then_fn, const std::function<void()>& else_fn) {
+  HoistStackCounts();
   ir::Op* op = b_.If(cond, {});
   Env before = env_;
   Env branch_env[2];
@@ -169,62 +170,64 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
       else if (cm_.Call(t)) target(sub->value.get());  // v[i] = s rebinds v
     }
   };
+  // A call that updates tiles in place (its row's `updates`) rebinds the variables they name.
+  auto builtin_updates = [&](const sema::CallInfo* ci) {
+    if (ci && ci->builtin && ci->overload)
+      for (sema::Param p : ci->builtin->lower.updates) {
+        int k = ci->overload->Index(p);
+        if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) in_place(ci->args[k]);
+      }
+  };
   // Calls anywhere in an expression that store into an argument (`x = wp.randf(state)`
-  // rebinds `state`).
-  std::function<void(const ast::Expr*)> updates = [&](const ast::Expr* e) {
+  // rebinds `state`, `v, slot = wp.tile_stack_pop(s)` rebinds `s`). A statement that is a
+  // builtin call is collected with the assignment targets below, in statement order.
+  std::function<void(const ast::Expr*, bool)> updates = [&](const ast::Expr* e, bool stmt_call) {
     if (!e) return;
     if (const auto* c = e->As<ast::Call>()) {
       const sema::CallInfo* ci = cm_.Call(c);
       if (ci && ci->updates_arg >= 0 && ci->args[size_t(ci->updates_arg)] &&
           ci->args[size_t(ci->updates_arg)]->Is<ast::Name>())
         target(ci->args[size_t(ci->updates_arg)]);
-      for (auto& a : c->args) updates(a.get());
-      for (auto& k : c->keywords) updates(k.value.get());
+      if (!stmt_call) builtin_updates(ci);
+      for (auto& a : c->args) updates(a.get(), false);
+      for (auto& k : c->keywords) updates(k.value.get(), false);
     } else if (const auto* b = e->As<ast::Binary>()) {
-      updates(b->lhs.get());
-      updates(b->rhs.get());
+      updates(b->lhs.get(), false);
+      updates(b->rhs.get(), false);
     } else if (const auto* u = e->As<ast::Unary>()) {
-      updates(u->operand.get());
+      updates(u->operand.get(), false);
     } else if (const auto* bo = e->As<ast::BoolOp>()) {
-      for (auto& v : bo->values) updates(v.get());
+      for (auto& v : bo->values) updates(v.get(), false);
     } else if (const auto* cm = e->As<ast::Compare>()) {
-      updates(cm->left.get());
-      for (auto& v : cm->comparators) updates(v.get());
+      updates(cm->left.get(), false);
+      for (auto& v : cm->comparators) updates(v.get(), false);
     } else if (const auto* ie = e->As<ast::IfExp>()) {
-      updates(ie->cond.get());
-      updates(ie->then_value.get());
-      updates(ie->else_value.get());
+      updates(ie->cond.get(), false);
+      updates(ie->then_value.get(), false);
+      updates(ie->else_value.get(), false);
     } else if (const auto* sub = e->As<ast::Subscript>()) {
-      updates(sub->value.get());
-      updates(sub->index.get());
+      updates(sub->value.get(), false);
+      updates(sub->index.get(), false);
     } else if (const auto* at = e->As<ast::Attribute>()) {
-      updates(at->value.get());
+      updates(at->value.get(), false);
     } else if (const auto* tu = e->As<ast::Tuple>()) {
-      for (auto& v : tu->elts) updates(v.get());
+      for (auto& v : tu->elts) updates(v.get(), false);
     }
   };
   for (const ast::StmtPtr& s : body) {
-    if (const auto* a = s->As<ast::Assign>()) updates(a->value.get());
-    else if (const auto* a = s->As<ast::AugAssign>()) updates(a->value.get());
-    else if (const auto* a = s->As<ast::AnnAssign>()) updates(a->value.get());
-    else if (const auto* x = s->As<ast::ExprStmt>()) updates(x->value.get());
-    else if (const auto* r = s->As<ast::Return>()) updates(r->value.get());
-    else if (const auto* i = s->As<ast::If>()) updates(i->cond.get());
-    else if (const auto* w = s->As<ast::While>()) updates(w->cond.get());
+    if (const auto* a = s->As<ast::Assign>()) updates(a->value.get(), false);
+    else if (const auto* a = s->As<ast::AugAssign>()) updates(a->value.get(), false);
+    else if (const auto* a = s->As<ast::AnnAssign>()) updates(a->value.get(), false);
+    else if (const auto* x = s->As<ast::ExprStmt>()) updates(x->value.get(), true);
+    else if (const auto* r = s->As<ast::Return>()) updates(r->value.get(), false);
+    else if (const auto* i = s->As<ast::If>()) updates(i->cond.get(), false);
+    else if (const auto* w = s->As<ast::While>()) updates(w->cond.get(), false);
   }
   for (const ast::StmtPtr& s : body) {
     if (const auto* a = s->As<ast::Assign>()) for (auto& t : a->targets) target(t.get());
     else if (const auto* a = s->As<ast::AugAssign>()) target(a->target.get());
     else if (const auto* a = s->As<ast::AnnAssign>()) target(a->target.get());
-    else if (const auto* x = s->As<ast::ExprStmt>()) {
-      // A call that updates tiles in place (its row's `updates`) rebinds the variables they name.
-      const sema::CallInfo* ci = x->value ? cm_.Call(x->value.get()) : nullptr;
-      if (ci && ci->builtin && ci->overload)
-        for (sema::Param p : ci->builtin->lower.updates) {
-          int k = ci->overload->Index(p);
-          if (k >= 0 && k < int(ci->args.size()) && ci->args[k]) in_place(ci->args[k]);
-        }
-    }
+    else if (const auto* x = s->As<ast::ExprStmt>()) builtin_updates(x->value ? cm_.Call(x->value.get()) : nullptr);
     else if (const auto* i = s->As<ast::If>()) { CollectAssigned(i->body, keys); CollectAssigned(i->orelse, keys); }
     else if (const auto* f = s->As<ast::For>()) {
       // break/continue inside belong to the inner loop: collect with a stand-in context.
@@ -306,6 +309,7 @@ void Lowerer::LowerFor(const ast::For& s) {
   }
 
   Env inside;
+  HoistStackCounts();
   if (!ctx.has_break && !has_return) {
     ir::Op* op = b_.For(lo, hi, step, c.inits);
     ir::Block* body = op->region(0);
@@ -403,6 +407,7 @@ void Lowerer::LowerWhile(const ast::While& s) {
   }
   std::vector<ir::Type> types;
   for (ir::Value* v : c.inits) types.push_back(v->type());
+  HoistStackCounts();
   ir::Op* op = b_.While(c.inits, types);
   ir::Block* before = op->region(0);
   ir::Block* after = op->region(1);
@@ -568,6 +573,7 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
         w = it == env_.end() ? nullptr : it->second.view;
       }
     }
+    if (sym->type && sym->type->IsTileStack()) stack_keys_.insert(sym);
     if (BindView(sym, value_expr)) return;
     env_[sym] = v;
     return;

@@ -175,6 +175,20 @@ class Lowerer {
   ir::Value* ReduceWithFunc(int func, ir::Value* t, int axis);
   std::vector<ir::Value*> Offsets(const sema::CallInfo& ci, int param, int ndim);
 
+  // ---- the block-shared stack (lower_call.cpp): a (capacity + 1,) tile whose last element is
+  // the count. The count is read once where it dominates every later read, because
+  // wp.tile_stack_count may run under a lane-varying condition, where no tile may be read.
+  ir::Value* StackCount(ir::Value* stack);  // int32
+  // Before a region that may be lane-varying: the count of every stack variable, read where
+  // all lanes still run.
+  void HoistStackCounts();
+  struct CountAt {
+    ir::Value* count;
+    const ir::Block* block;  // valid in this block and the regions nested in it
+  };
+  std::unordered_map<const ir::Value*, CountAt> stack_counts_;
+  std::unordered_set<const void*> stack_keys_;  // the variables that hold a stack
+
   ir::Loc LocOf(SourceRange r) const { return ir::Loc{file_, r}; }
   void Unsupported(SourceRange r, const std::string& what);
 

@@ -58,6 +58,11 @@ extern const RuleSpec AtomicRmwArgs;       // atomic_sub/min/...: ndim indices, 
                                            // compare and value of it              E0113, E0130, E0106
 extern const RuleSpec TupleArg;            // len: the argument is a tuple                  E0131
 extern const RuleSpec LaneValue;           // wp.tile's `x`, tile_from_thread's `value`: scalar or struct E0106
+extern const RuleSpec StackKeywords;       // tile_stack: `capacity` and `dtype` by keyword    E0103
+extern const RuleSpec StackCapacity;       // tile_stack: `capacity` > 0                       E0303
+extern const RuleSpec StackDType;          // tile_stack: a 32- or 64-bit int or float dtype   E0213
+extern const RuleSpec StackVariable;       // push/pop/clear: `s` a variable (updated in place) E0224
+extern const RuleSpec StackValue;          // push: `value` converts to the stack's dtype      E0212
 extern const RuleSpec UntileShape;         // untile: (B,), (M, B) or (M, N, B) of scalars for M, N > 1 E0211, E0213
 extern const RuleSpec ScatterArgs;         // scatters: an index per dim of `a`, value of its dtype, `a` a
                                            // variable (promoted to shared), add: arithmetic E0215, E0212, E0213, E0224
@@ -108,5 +113,9 @@ extern const ResultSpec Untiled;             // untile: a lane-varying element, 
 extern const ResultSpec TileFromThread;      // `shape` of value's type, `storage`
 extern const ResultSpec RandiTile;           // `shape` of int32, `storage`
 extern const ResultSpec RandfTile;           // `shape` of float32, `storage`
+extern const ResultSpec TileStack;           // an empty tile stack of `capacity` `dtype` elements
+extern const ResultSpec StackSlot;           // push: each lane's slot, an int32 (lane-varying)
+extern const ResultSpec StackPop;            // pop: (element, slot), lane-varying
+extern const ResultSpec StackCount;          // count: the stack's int32 count
 
 }  // namespace tilec::sema::results

@@ -339,6 +339,25 @@ std::vector<Builtin> MakeTable() {
     l.accumulate = adds;
     add({adds ? "tile_scatter_add" : "tile_scatter_masked", "wp", ov, true, Differentiable::Yes, "docs/lanes.rst", l});
   }
+  // ---- the block-shared stack (Warp's tile_stack_*, none differentiable). tile_stack_count
+  // is not cooperative: Warp lets one thread, or divergent code, read the count.
+  {
+    ParamSpec s = Req(N::S, K::Runtime, P::TileStack);
+    add({"tile_stack", "wp",
+         {{{Req(N::Capacity, K::Const, P::Int), Req(N::DType, K::Type, P::DType)}, &Res::TileStack,
+           {&R::StackKeywords, &R::StackCapacity, &R::StackDType}}},
+         true, Differentiable::No, "docs/lanes.rst", Lower(LowerKind::TileStack)});
+    add({"tile_stack_push", "wp",
+         {{{s, Req(N::Value, K::Runtime, P::Scalar), Req(N::HasValue, K::Runtime, P::Bool)}, &Res::StackSlot,
+           {&R::StackValue, &R::StackVariable}}},
+         true, Differentiable::No, "docs/lanes.rst", LowerUpdating(LowerKind::TileStackPush, {N::S})});
+    add({"tile_stack_pop", "wp", {{{s}, &Res::StackPop, {&R::StackVariable}}}, true, Differentiable::No,
+         "docs/lanes.rst", LowerUpdating(LowerKind::TileStackPop, {N::S})});
+    add({"tile_stack_count", "wp", {{{s}, &Res::StackCount, {}}}, false, Differentiable::No, "docs/lanes.rst",
+         Lower(LowerKind::TileStackCount)});
+    add({"tile_stack_clear", "wp", {{{s}, &Res::Void, {&R::StackVariable}}}, true, Differentiable::No,
+         "docs/lanes.rst", LowerUpdating(LowerKind::TileStackClear, {N::S})});
+  }
   // ---- random tiles: Warp's per-lane streams (tile.h), as on its GPU
   for (bool is_float : {false, true}) {
     ParamSpec rng = Req(N::Rng, K::Runtime, P::Int);
@@ -676,6 +695,8 @@ const char* ParamName(Param p) {
     case Param::Rng: return "rng";
     case Param::Min: return "min";
     case Param::Max: return "max";
+    case Param::S: return "s";
+    case Param::Capacity: return "capacity";
   }
   return "?";
 }

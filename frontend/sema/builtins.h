@@ -36,6 +36,7 @@ enum class ArgPattern : uint8_t {
   DType,      // a scalar or struct type
   String,
   Callable,   // a math builtin or a @wp.func (tile_map)
+  TileStack,  // a wp.tile_stack (nothing else takes one)
 };
 
 enum class DefaultKind : uint8_t {
@@ -54,6 +55,7 @@ enum class Param : uint8_t {
   Compare, Expr, BoundsCheck, Aligned,
   D, MatA, MatL, MatU, FillMode,  // tile_diag_add's `d`; the linear-algebra `A`, `L`, `U`, `fill_mode`
   PreserveType, ThreadIdx, HasValue, Atomic, Rng, Min, Max,  // the per-lane bridges and tile_rand*
+  S, Capacity,  // the tile stack builtins' `s` and `capacity`
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -140,6 +142,11 @@ enum class LowerKind : uint8_t {
   TileFromThread,    // lane `thread_idx`'s `value` filling `shape`
   TileScatterLanes,  // `value` at `i`..`l` of `a` for the lanes with `has_value`, rebinding `a`
   TileRandom,        // tile_randi / tile_randf (by the result's dtype): Warp's per-lane streams
+  TileStack,         // an empty stack of the result type
+  TileStackPush,     // `value` of the lanes with `has_value` in consecutive slots, in lane order
+  TileStackPop,      // (value, slot): lane l takes the element l below the top
+  TileStackCount,
+  TileStackClear,
 };
 
 // The math builtins that are compositions of IR ops, as Warp defines them (builtin.h there).

@@ -34,6 +34,7 @@ bool PatternMatches(ArgPattern p, const Type* t) {
     case ArgPattern::String: return t->kind == TypeKind::String;
     case ArgPattern::Callable:
       return t->kind == TypeKind::Function && t->callee.kind != CalleeKind::Kernel;
+    case ArgPattern::TileStack: return t->IsTileStack();
   }
   return false;
 }
@@ -54,6 +55,7 @@ const char* PatternText(ArgPattern p) {
     case ArgPattern::DType: return "a scalar or struct type";
     case ArgPattern::String: return "a string";
     case ArgPattern::Callable: return "a function";
+    case ArgPattern::TileStack: return "a tile stack (`wp.tile_stack`)";
   }
   return "a value";
 }

@@ -402,7 +402,7 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
   const Type* t = info.type;
   if (!t->IsError()) {
     bool storable = t->IsScalar() || t->kind == TypeKind::Struct || t->IsArray() || t->IsTile() ||
-                    t->kind == TypeKind::Tuple ||
+                    t->IsTileStack() || t->kind == TypeKind::Tuple ||
                     ((t->kind == TypeKind::String || t->kind == TypeKind::TypeRef) && info.value);
     if (!storable) {
       Error(Code::InvalidAssignTarget, value ? value->range : n.range,

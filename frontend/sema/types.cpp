@@ -56,6 +56,8 @@ std::string TypeName(const Type* t) {
       }
       return "function";
     case TypeKind::Range: return "range";
+    case TypeKind::TileStack:
+      return "tile_stack[" + std::string(ScalarName(t->scalar)) + ", " + std::to_string(t->capacity) + "]";
   }
   return "<?>";
 }
@@ -81,6 +83,7 @@ const Type* TypeContext::Intern(Type t) {
   // Tuple and TypeRef members are interned already: their addresses identify them.
   for (const Type* e : t.elems) key += "|" + std::to_string(reinterpret_cast<uintptr_t>(e));
   key += "|" + std::to_string(reinterpret_cast<uintptr_t>(t.referent));
+  key += "|" + std::to_string(t.lanes);
   auto it = by_key_.find(key);
   if (it != by_key_.end()) return it->second;
   types_.push_back(std::move(t));
@@ -167,6 +170,15 @@ const Type* TypeContext::Function(Callee c) {
   Type t;
   t.kind = TypeKind::Function;
   t.callee = c;
+  return Intern(t);
+}
+
+const Type* TypeContext::TileStack(ScalarType elem, int64_t capacity, int64_t lanes) {
+  Type t;
+  t.kind = TypeKind::TileStack;
+  t.scalar = elem;
+  t.capacity = capacity;
+  t.lanes = lanes;
   return Intern(t);
 }
 

@@ -34,6 +34,9 @@ enum class TypeKind : uint8_t {
   Module,    // `wp`, `np`
   Function,  // a builtin, a @wp.func, a @wp.kernel
   Range,     // the iterable `range(...)`
+  // wp.tile_stack: a block-shared stack of `capacity` scalars. Not a tile: only the
+  // tile_stack_* builtins take it, so it cannot be printed, indexed or used in arithmetic.
+  TileStack,
 };
 
 enum class ModuleId : uint8_t { Warp, Numpy };
@@ -62,11 +65,14 @@ struct Type {
   const Type* referent = nullptr;           // TypeRef
   ModuleId module = ModuleId::Warp;         // Module
   Callee callee;                            // Function
+  int64_t capacity = 0;                     // TileStack (its element type is `scalar`)
+  int64_t lanes = 0;                        // TileStack: the block's lanes, which push and pop span
 
   bool IsError() const { return kind == TypeKind::Error; }
   bool IsScalar() const { return kind == TypeKind::Scalar; }
   bool IsTile() const { return kind == TypeKind::Tile; }
   bool IsArray() const { return kind == TypeKind::Array; }
+  bool IsTileStack() const { return kind == TypeKind::TileStack; }
   bool IsInt() const { return kind == TypeKind::Scalar && IsInteger(scalar); }
   bool IsFloatScalar() const { return kind == TypeKind::Scalar && IsFloat(scalar); }
   bool IsNumeric() const { return kind == TypeKind::Scalar && scalar != ScalarType::Bool; }
@@ -97,6 +103,7 @@ class TypeContext {
   const Type* TypeRef(const Type* referent);
   const Type* Module(ModuleId m);
   const Type* Function(Callee c);
+  const Type* TileStack(ScalarType elem, int64_t capacity, int64_t lanes);
 
   // Struct names by index, so FromElem/Array/Tile can print struct element types.
   void SetStructName(int index, const std::string& name);
@@ -115,7 +122,7 @@ class TypeContext {
 };
 
 // User-facing spelling: `float32`, `P`, `array2d[float32]`, `tile[float32, (2, 4), shared]`,
-// `(int32, int32)`, `type[float32]`.
+// `(int32, int32)`, `type[float32]`, `tile_stack[int32, 8]`.
 std::string TypeName(const Type* t);
 std::string ElemName(ElemType e, const std::string& struct_name);
 

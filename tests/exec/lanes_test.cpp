@@ -1,9 +1,11 @@
 // The bridges between lanes and tiles (LANGUAGE.md §4-5, Warp's hybrid kernels): wp.tile and
 // wp.untile of scalars and vectors/matrices, tile_from_thread, tile_scatter_add and
-// tile_scatter_masked, wp.block_dim, and tile_randi/tile_randf against Warp's per-lane streams.
+// tile_scatter_masked, wp.block_dim, tile_randi/tile_randf against Warp's per-lane streams, and
+// the block-shared stack (wp.tile_stack and its push, pop, count and clear).
 // Every reference is computed here from Warp's documented semantics (rand_pcg written out).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -345,6 +347,163 @@ def gen(seed: int, x: wp.array2d[int], y: wp.array2d[float]):
                           0.4827178f,  0.53220683f, 0.9400381f,  0.73490226f, 0.26666623f, 0.9250764f,
                           0.51194566f, 0.57261354f, 0.26992965f, 0.8481429f};
   for (int k = 0; k < 16; ++k) EXPECT_FLOAT_EQ(y[size_t(k)], want[k]) << k;
+}
+
+// ---------------------------------------------------------------- the block-shared stack
+
+// The documented deterministic stack (docs/semantics.md, Lanes), written out on its own.
+struct StackModel {
+  std::vector<int32_t> slots;
+  int count = 0;
+  explicit StackModel(int capacity) : slots(size_t(capacity), 0) {}
+  // Lanes offering a value take the next slots in lane order; those past the capacity get -1.
+  std::vector<int32_t> Push(const std::vector<int32_t>& values, const std::vector<bool>& has) {
+    std::vector<int32_t> out(values.size(), -1);
+    int next = count;
+    for (size_t l = 0; l < values.size(); ++l) {
+      if (!has[l]) continue;
+      if (next < int(slots.size())) {
+        slots[size_t(next)] = values[l];
+        out[l] = next;
+      }
+      ++next;
+    }
+    count = std::min(next, int(slots.size()));
+    return out;
+  }
+  // Lane l takes the element l below the top, or (0, -1).
+  void Pop(int lanes, std::vector<int32_t>& values, std::vector<int32_t>& where) {
+    values.assign(size_t(lanes), 0);
+    where.assign(size_t(lanes), -1);
+    for (int l = 0; l < lanes; ++l) {
+      int slot = count - 1 - l;
+      if (slot < 0) continue;
+      values[size_t(l)] = slots[size_t(slot)];
+      where[size_t(l)] = slot;
+    }
+    count = std::max(count - lanes, 0);
+  }
+};
+
+// Pushes with some lanes off and past the capacity, pops past the bottom, the count read by
+// one lane after each step, and a clear followed by a push that starts again at slot 0.
+TEST(Lanes, TileStackPushPopCountClearMatchTheModel) {
+  std::set<int> counts;
+  for (int b : {1, 4, 32}) counts.insert(Lanes(b));
+  for (int B : counts) {
+    const int capacity = 2 * B + 1, rounds = 4, pops = 3, blocks = 2;
+    std::string text = R"(
+@wp.kernel
+def stack_ops(offer: wp.array2d[int], slots: wp.array2d[int], counts: wp.array2d[int],
+              popped: wp.array2d[int], from_slot: wp.array2d[int], again: wp.array2d[int]):
+    b, lane = wp.tid()
+    s = wp.tile_stack(capacity=CAP, dtype=int)
+    for r in range({R}):
+        k = r * {B} + lane
+        slots[b, k] = wp.tile_stack_push(s, 1000 * b + 100 * r + lane, offer[b, k] != 0)
+        if lane == 0:
+            counts[b, r] = wp.tile_stack_count(s)
+    for r in range({P}):
+        value, slot = wp.tile_stack_pop(s)
+        popped[b, r * {B} + lane] = value
+        from_slot[b, r * {B} + lane] = slot
+        if lane == 0:
+            counts[b, {R} + r] = wp.tile_stack_count(s)
+    wp.tile_stack_clear(s)
+    counts[b, {R} + {P}] = wp.tile_stack_count(s)
+    again[b, lane] = wp.tile_stack_push(s, lane, lane % 2 == 1)
+    counts[b, {R} + {P} + 1] = wp.tile_stack_count(s)
+)";
+    for (auto [key, val] : {std::pair<std::string, int>{"{R}", rounds}, {"{P}", pops}, {"CAP", capacity}})
+      for (size_t p; (p = text.find(key)) != std::string::npos;) text.replace(p, key.size(), std::to_string(val));
+    Variant v = CompileLanes(text, B);
+    const int width = rounds * B, pwidth = pops * B, ncounts = rounds + pops + 2;
+    std::vector<int32_t> offer(size_t(blocks * width)), slots(size_t(blocks * width), -7),
+        cnt(size_t(blocks * ncounts), -7), popped(size_t(blocks * pwidth), -7), from(size_t(blocks * pwidth), -7),
+        again(size_t(blocks * B), -7);
+    for (int b = 0; b < blocks; ++b)
+      for (int k = 0; k < width; ++k) offer[size_t(b * width + k)] = (k * 7 + b * 3) % 5 != 0;
+    tilec_array vo = View(offer.data(), {blocks, width}), vs = View(slots.data(), {blocks, width}),
+                vc = View(cnt.data(), {blocks, ncounts}), vp = View(popped.data(), {blocks, pwidth}),
+                vf = View(from.data(), {blocks, pwidth}), va = View(again.data(), {blocks, B});
+    Launch(v.Entry("stack_ops"), {&vo, &vs, &vc, &vp, &vf, &va}, {blocks}, B);
+    for (int b = 0; b < blocks; ++b) {
+      StackModel m(capacity);
+      std::string at = "B=" + std::to_string(B) + " b=" + std::to_string(b);
+      for (int r = 0; r < rounds; ++r) {
+        std::vector<int32_t> values(static_cast<size_t>(B));
+        std::vector<bool> has(static_cast<size_t>(B));
+        for (int l = 0; l < B; ++l) {
+          values[size_t(l)] = 1000 * b + 100 * r + l;
+          has[size_t(l)] = offer[size_t(b * width + r * B + l)] != 0;
+        }
+        std::vector<int32_t> want = m.Push(values, has);
+        for (int l = 0; l < B; ++l) EXPECT_EQ(slots[size_t(b * width + r * B + l)], want[size_t(l)]) << at << " r=" << r << " l=" << l;
+        EXPECT_EQ(cnt[size_t(b * ncounts + r)], m.count) << at << " r=" << r;
+      }
+      EXPECT_EQ(m.count, capacity) << "the offers are meant to overflow the stack";
+      for (int r = 0; r < pops; ++r) {
+        std::vector<int32_t> values, where;
+        m.Pop(B, values, where);
+        for (int l = 0; l < B; ++l) {
+          EXPECT_EQ(popped[size_t(b * pwidth + r * B + l)], values[size_t(l)]) << at << " pop " << r << " l=" << l;
+          EXPECT_EQ(from[size_t(b * pwidth + r * B + l)], where[size_t(l)]) << at << " pop " << r << " l=" << l;
+        }
+        EXPECT_EQ(cnt[size_t(b * ncounts + rounds + r)], m.count) << at << " pop " << r;
+      }
+      EXPECT_EQ(cnt[size_t(b * ncounts + rounds + pops)], 0) << at;
+      for (int l = 0; l < B; ++l) EXPECT_EQ(again[size_t(b * B + l)], l % 2 == 1 ? l / 2 : -1) << at << " l=" << l;
+      EXPECT_EQ(cnt[size_t(b * ncounts + rounds + pops + 1)], B / 2) << at;
+    }
+  }
+}
+
+// Warp's compaction pattern with a float stack: pushes in a loop over the items, the count
+// read by one lane, and pops under `while count > 0` until the stack is empty; every kept
+// item comes back exactly once, at the slot it was pushed to.
+TEST(Lanes, TileStackDrainsInAWhileLoop) {
+  std::set<int> counts;
+  for (int b : {1, 4, 32}) counts.insert(Lanes(b));
+  for (int B : counts) {
+    Variant v = CompileLanes(R"(
+@wp.kernel
+def compact(data: wp.array[float], out: wp.array[float], num: wp.array[int], trips: wp.array[int]):
+    _b, lane = wp.tid()
+    s = wp.tile_stack(capacity=64, dtype=float)
+    for base in range(0, data.shape[0], wp.block_dim()):
+        i = base + lane
+        x = float(0.0)
+        if i < data.shape[0]:
+            x = data[i]
+        wp.tile_stack_push(s, x, x > 0.5)
+    if lane == 0:
+        num[0] = wp.tile_stack_count(s)
+    n = int(0)
+    while wp.tile_stack_count(s) > 0:
+        value, slot = wp.tile_stack_pop(s)
+        if slot >= 0:
+            out[slot] = value
+        n += 1
+    trips[lane] = n
+)",
+                             B);
+    const int n = 50;
+    std::vector<float> data(static_cast<size_t>(n)), out(64, -1.0f);
+    for (int k = 0; k < n; ++k) data[size_t(k)] = float((k * 37) % 17) / 8.0f;
+    std::vector<int32_t> num(1, -1), trips(static_cast<size_t>(B), -1);
+    tilec_array vd = View(data.data(), {n}), vo = View(out.data(), {64}), vn = View(num.data(), {1}),
+                vt = View(trips.data(), {B});
+    Launch(v.Entry("compact"), {&vd, &vo, &vn, &vt}, {1}, B);
+    std::vector<float> kept;
+    for (float x : data)
+      if (x > 0.5f) kept.push_back(x);
+    const int want = std::min(int(kept.size()), 64);
+    ASSERT_EQ(num[0], want) << "B=" << B;
+    // The lanes offer the items in order, so the slots hold them in order.
+    for (int k = 0; k < want; ++k) EXPECT_EQ(out[size_t(k)], kept[size_t(k)]) << "B=" << B << " k=" << k;
+    for (int k = want; k < 64; ++k) EXPECT_EQ(out[size_t(k)], -1.0f) << "B=" << B << " k=" << k;
+    for (int l = 0; l < B; ++l) EXPECT_EQ(trips[size_t(l)], (want + B - 1) / B) << "B=" << B;
+  }
 }
 
 }  // namespace

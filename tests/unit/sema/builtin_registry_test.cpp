@@ -77,6 +77,13 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileFromThread: return {O::TileFull, O::LaneId, O::Cmp, O::TileScatterLanes, O::TileExtract};
     case LowerKind::TileScatterLanes: return {O::TileScatterLanes};
     case LowerKind::TileRandom: return {O::BlockDim, O::TileArange, O::TileMap, O::For, O::TileReshape};
+    // Not differentiable, as in Warp: no row claims an adjoint through these.
+    case LowerKind::TileStack: return {O::TileFull};
+    case LowerKind::TileStackPush:
+      return {O::LaneId, O::TileFull, O::TileScatterLanes, O::TileScan, O::TileReduce, O::TileExtract, O::TileInsert};
+    case LowerKind::TileStackPop: return {O::LaneId, O::TileExtract, O::TileInsert, O::Select};
+    case LowerKind::TileStackCount: return {O::TileExtract, O::Cast};
+    case LowerKind::TileStackClear: return {O::TileInsert};
   }
   return {};
 }
