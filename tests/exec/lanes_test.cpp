@@ -20,6 +20,7 @@
 #include "codegen/codegen.h"
 #include "compiler/compiler.h"
 #include "tests/exec/exec_util.h"
+#include "tests/exec/lanes_util.h"
 
 namespace tilec {
 namespace {
@@ -27,37 +28,11 @@ namespace {
 using testing::Launch;
 using testing::View;
 
-// Under host-SIMT emulation the JIT runs every tiled kernel with that many lanes, so the
-// variants are compiled for it instead of the lane counts the tests ask for.
-int EmulationLanes() {
-  const char* env = std::getenv("TILEC_SIMT_EMULATION");
-  int b = env ? std::atoi(env) : 0;
-  return b >= 1 && b <= 1024 ? b : 0;
-}
-int Lanes(int want) { return EmulationLanes() ? EmulationLanes() : want; }
-
-// `text` compiled for `block_dim` lanes, `{B}` replaced by it first.
-struct Variant {
-  std::unique_ptr<SourceFile> file;
-  std::optional<compiler::CompiledModule> module;
-  void* Entry(const std::string& kernel) const {
-    return module ? module->resolve(codegen::EntrySymbol(kernel)) : nullptr;
-  }
-};
-Variant CompileLanes(std::string text, int block_dim) {
-  for (size_t p; (p = text.find("{B}")) != std::string::npos;) text.replace(p, 3, std::to_string(block_dim));
-  Variant v;
-  v.file = std::make_unique<SourceFile>("lanes.tile", "import warp as wp\n" + text);
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  compiler::CompileOptions opts;
-  opts.block_dim = block_dim;
-  v.module = compiler::CompileSource(*v.file, diags, opts, ice);
-  std::ostringstream os;
-  diags.Render(os);
-  EXPECT_TRUE(v.module.has_value()) << os.str() << ice.message;
-  return v;
-}
+using testing::CompileForLanes;
+using testing::EmulationLanes;
+using testing::Lanes;
+using Variant = testing::SourceModule;
+Variant CompileLanes(const std::string& text, int block_dim) { return CompileForLanes(text, block_dim); }
 
 template <class S, int N>
 struct Elem {

@@ -17,6 +17,7 @@
 #include "codegen/codegen.h"
 #include "compiler/compiler.h"
 #include "tests/exec/exec_util.h"
+#include "tests/exec/lanes_util.h"
 
 namespace tilec {
 namespace {
@@ -24,32 +25,8 @@ namespace {
 using testing::Launch;
 using testing::View;
 
-// Under host-SIMT emulation with a fixed lane count every variant has that many lanes.
-int Lanes(int want) {
-  const char* env = std::getenv("TILEC_SIMT_EMULATION");
-  int b = env ? std::atoi(env) : 0;
-  return b >= 1 && b <= 1024 ? b : want;
-}
-
-struct Module {
-  std::unique_ptr<SourceFile> file;
-  std::optional<compiler::CompiledModule> compiled;
-  void* Entry(const std::string& k) const { return compiled ? compiled->resolve(codegen::EntrySymbol(k)) : nullptr; }
-};
-
-Module Compile(const std::string& text, int block_dim) {
-  Module m;
-  m.file = std::make_unique<SourceFile>("per_lane.tile", "import warp as wp\n" + text);
-  diag::DiagnosticEngine diags;
-  compiler::InternalError ice;
-  compiler::CompileOptions opts;
-  opts.block_dim = block_dim;
-  m.compiled = compiler::CompileSource(*m.file, diags, opts, ice);
-  std::ostringstream os;
-  diags.Render(os);
-  EXPECT_TRUE(m.compiled.has_value()) << os.str() << ice.message;
-  return m;
-}
+using testing::Lanes;
+testing::SourceModule Compile(const std::string& text, int block_dim) { return testing::CompileForLanes(text, block_dim); }
 
 std::set<int> BlockDims() {
   std::set<int> s;
@@ -74,7 +51,7 @@ def k(out: wp.array[int], hits: wp.array[int], tickets: wp.array[int], sums: wp.
     wp.tile_store(sums, wp.tile_sum(t), offset=b)
 )";
   for (int B : BlockDims()) {
-    Module m = Compile(src, B);
+    auto m = Compile(src, B);
     const int G = 3;
     std::vector<int32_t> out(size_t(G * B), 99), hits(3, 0), tickets(size_t(G * B), -7), sums(G, 0);
     tilec_array vo = View(out.data(), {G * B}), vh = View(hits.data(), {3}), vt = View(tickets.data(), {G * B}),
@@ -107,7 +84,7 @@ def k(x: wp.array[float], y: wp.array[float]):
     wp.tile_store(y, t + wp.tile_full(shape=4, value=float(lane + 1), dtype=float), offset=b * 4)
 )";
   for (int B : BlockDims()) {
-    Module m = Compile(src, B);
+    auto m = Compile(src, B);
     std::vector<float> x(64), y(8, 0.0f);
     for (int i = 0; i < 64; ++i) x[size_t(i)] = float(i) * 0.5f;
     tilec_array vx = View(x.data(), {64}), vy = View(y.data(), {8});
@@ -119,7 +96,7 @@ def k(x: wp.array[float], y: wp.array[float]):
 
 TEST(PerLane, PrintRunsOncePerUnmaskedLaneInLaneOrder) {
   if (std::getenv("TILEC_SIMT_EMULATION")) GTEST_SKIP() << "lanes are threads under emulation: no print order";
-  Module m = Compile(R"(
+  auto m = Compile(R"(
 @wp.kernel
 def k(x: wp.array[int]):
     b, lane = wp.tid()
@@ -157,7 +134,7 @@ def k(out: wp.array[int]):
     out[b * wp.block_dim() + lane] = acc + wp.tile_extract(t, 0)
 )";
   for (int B : BlockDims()) {
-    Module m = Compile(src, B);
+    auto m = Compile(src, B);
     const int G = 2;
     std::vector<int32_t> out(size_t(G * B), -1);
     tilec_array vo = View(out.data(), {G * B});

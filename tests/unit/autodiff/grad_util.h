@@ -256,10 +256,13 @@ struct SourceKernel {
   Compiled c;
 };
 
-inline SourceKernel FromSource(const std::string& text, const std::string& name) {
+// `block_dim`: the lanes of a tiled kernel's variant (0: the default).
+inline SourceKernel FromSource(const std::string& text, const std::string& name, int block_dim = 0) {
   SourceKernel k;
   k.file = std::make_unique<SourceFile>("grad.tile", "import warp as wp\n" + text);
-  compiler::PipelineResult r = compiler::Run(*k.file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
+  compiler::PipelineOptions po;
+  po.compile.block_dim = block_dim;
+  compiler::PipelineResult r = compiler::Run(*k.file, po, compiler::Stage::TileIr);
   std::ostringstream os;
   r.diags.Render(os);
   EXPECT_TRUE(r.ok() && r.ir) << os.str() << r.ice.message;

@@ -12,18 +12,7 @@ int Lanes() { return EmulationLanes() ? EmulationLanes() : 8; }
 
 SourceKernel FromSourceLanes(std::string text, const std::string& name, int block_dim) {
   for (size_t p; (p = text.find("{B}")) != std::string::npos;) text.replace(p, 3, std::to_string(block_dim));
-  SourceKernel k;
-  k.file = std::make_unique<SourceFile>("lanes_grad.tile", "import warp as wp\n" + text);
-  compiler::PipelineOptions po;
-  po.compile.block_dim = block_dim;
-  compiler::PipelineResult r = compiler::Run(*k.file, po, compiler::Stage::TileIr);
-  std::ostringstream os;
-  r.diags.Render(os);
-  EXPECT_TRUE(r.ok() && r.ir) << os.str() << r.ice.message;
-  if (!r.ir) return k;
-  k.ir = std::move(r.ir);
-  k.c = Compile(*k.ir, name);
-  return k;
+  return FromSource(text, name, block_dim);
 }
 
 GradCheck Opts(int B) {
