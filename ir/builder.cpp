@@ -356,6 +356,14 @@ Value* Builder::TileCholesky(Value* a) {
   return Create(OpCode::TileCholesky, {a}, {a->type().WithStorage(Storage::Shared)})->result();
 }
 
+// Lanes write butterflies at elements other lanes own: shared storage on the GPU.
+Op* Builder::TileFft(Value* re, Value* im, bool inverse) {
+  Op* op = Create(OpCode::TileFft, {re, im},
+                  {re->type().WithStorage(Storage::Shared), im->type().WithStorage(Storage::Shared)});
+  op->inverse() = inverse;
+  return op;
+}
+
 Value* Builder::TileTriSolve(OpCode code, Value* m, Value* y) {
   return Create(code, {m, y}, {y->type().WithStorage(Storage::Shared)})->result();
 }

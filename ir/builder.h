@@ -121,6 +121,7 @@ class Builder {
   // TileLowerSolve or TileUpperSolve.
   Value* TileDiagAdd(Value* a, Value* d);
   Value* TileCholesky(Value* a);
+  Op* TileFft(Value* re, Value* im, bool inverse);
   Value* TileTriSolve(OpCode code, Value* m, Value* y);
   Value* TileTril(Value* t, bool inclusive);
   // A map whose region receives one element of each input and must yield the result

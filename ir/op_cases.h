@@ -31,7 +31,7 @@
 #define TILEC_OPS_TileReduce(X) X(TileSum) X(TileReduce)
 #define TILEC_OPS_TileScan(X) X(TileScan)
 #define TILEC_OPS_TileSort(X) X(TileSort)
-#define TILEC_OPS_TileMatmul(X) X(TileMatmul) X(TileDiagAdd) X(TileCholesky) X(TileLowerSolve) X(TileUpperSolve) X(TileTril)
+#define TILEC_OPS_TileMatmul(X) X(TileMatmul) X(TileDiagAdd) X(TileCholesky) X(TileLowerSolve) X(TileUpperSolve) X(TileTril) X(TileFft)
 #define TILEC_OPS_TileShape(X) X(TileBroadcast) X(TileReshape) X(TilePermute)
 #define TILEC_OPS_TileElement(X) \
   X(TileExtract) X(TileInsert) X(TileView) X(TileAssign) X(TileGather) X(TileScatterAdd) X(TileScatterLanes)

@@ -546,6 +546,20 @@ class Verifier {
         if (op.result()->type() != y.WithStorage(Storage::Shared)) Error(&op, "result must be " + T(y.WithStorage(Storage::Shared)));
         return;
       }
+      case OpCode::TileFft: {
+        if (!Arity(op, 2, 2)) return;
+        const Type& re = op.operand(0)->type();
+        const Type& im = op.operand(1)->type();
+        if (!re.is_tile() || re.elem.is_struct() ||
+            (re.elem.scalar != ScalarType::Float32 && re.elem.scalar != ScalarType::Float64) || !im.is_tile() ||
+            im.elem != re.elem || im.Shape() != re.Shape()) {
+          Error(&op, "expected real and imaginary float32 or float64 tiles of one shape, found " + T(re) + " and " + T(im));
+          return;
+        }
+        if (op.result(0)->type() != re.WithStorage(Storage::Shared) || op.result(1)->type() != re.WithStorage(Storage::Shared))
+          Error(&op, "results must be " + T(re.WithStorage(Storage::Shared)));
+        return;
+      }
       case OpCode::TileSort: {
         if (!Arity(op, 2, 2)) return;
         const Type& k = op.operand(0)->type();

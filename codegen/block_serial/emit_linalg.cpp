@@ -1,7 +1,10 @@
-// Sequential lowering of the dense linear-algebra tile ops (tile_diag_add, tile_cholesky,
-// tile_lower_solve, tile_upper_solve) over flat row-major buffers. The CPU runs it per block
-// program; the SIMT lowering runs the same code on lane 0, so both round identically.
+// Lowering of the dense linear-algebra tile ops (tile_diag_add, tile_cholesky, tile_lower_solve,
+// tile_upper_solve) and tile_fft over flat row-major buffers. The CPU runs them per block
+// program; the SIMT lowering runs the same code (linear algebra on lane 0, the FFT's passes
+// dealt to the lanes), so both round identically.
 #include <llvm/IR/Intrinsics.h>
+
+#include <numbers>
 
 #include "codegen/block_serial/emitter.h"
 #include "ir/op_cases.h"
@@ -88,11 +91,110 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
       });
       return;
     }
-    case OpCode::TileMatmul: case OpCode::TileTril: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
+    case OpCode::TileMatmul: case OpCode::TileTril: case OpCode::TileFft: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
     TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array) TILEC_CASES(Struct) TILEC_CASES(TileBuild)
     TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileShape)
     TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       ir::op_cases::NotHandledHere(op, "linear-algebra emitter");
+  }
+}
+
+// Twiddles are cos/sin of an angle formed in float64 from an exact integer ratio (the angle of
+// w^m is 2 pi m / N, with m reduced mod N), then rounded to the element type: float32 twiddles
+// are correctly rounded, where an angle accumulated in float32 would not be.
+void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, const std::vector<llvm::Value*>& out,
+                      llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier) {
+  const ir::Type& t = op.operand(0)->type();
+  const ir::ElemType& e = t.elem;
+  const ScalarType s = e.scalar;
+  llvm::Type* mt = MemTy(e);
+  const int64_t n = t.shape[t.ndim - 1];
+  const int64_t batch = t.NumElements() / n;
+  const double sign = op.inverse() ? 1.0 : -1.0;
+  auto add = [&](llvm::Value* x, llvm::Value* y) { return b_.CreateAdd(x, y, "", true, true); };
+  auto mul = [&](llvm::Value* x, llvm::Value* y) { return b_.CreateMul(x, y, "", true, true); };
+  auto at = [&](llvm::Value* buf, llvm::Value* lin) { return b_.CreateInBoundsGEP(mt, buf, {lin}); };
+  auto load = [&](llvm::Value* buf, llvm::Value* lin) { return b_.CreateLoad(mt, at(buf, lin)); };
+  auto store = [&](llvm::Value* buf, llvm::Value* lin, llvm::Value* v) { b_.CreateStore(v, at(buf, lin)); };
+  // w^m for w = exp(sign 2 pi i / period): (cos, sin) of sign * 2 pi * m / period.
+  auto twiddle = [&](llvm::Value* m, int64_t period) {
+    llvm::Type* f64 = b_.getDoubleTy();
+    llvm::Value* theta = b_.CreateFMul(b_.CreateUIToFP(m, f64), llvm::ConstantFP::get(f64, sign * 2.0 * std::numbers::pi / double(period)));
+    llvm::Value* c = EmitScalarElementwise(OpCode::Cos, ScalarType::Float64, ScalarType::Float64, {theta});
+    llvm::Value* sn = EmitScalarElementwise(OpCode::Sin, ScalarType::Float64, ScalarType::Float64, {theta});
+    if (s == ScalarType::Float64) return std::pair{c, sn};
+    return std::pair{b_.CreateFPTrunc(c, mt), b_.CreateFPTrunc(sn, mt)};
+  };
+  // Runs body(i) for this lane's share i = lane, lane + lanes, ... of 0..total-1.
+  auto dealt = [&](int64_t total, const std::function<void(llvm::Value*)>& body) {
+    EmitCountedLoop(I64((total + lanes - 1) / lanes), [&](llvm::Value* q) {
+      llvm::Value* i = add(mul(q, I64(lanes)), lane);
+      if (total % lanes == 0) return body(i);
+      llvm::Function* fn = b_.GetInsertBlock()->getParent();
+      llvm::BasicBlock* work = llvm::BasicBlock::Create(b_.getContext(), "fft.work", fn);
+      llvm::BasicBlock* next = llvm::BasicBlock::Create(b_.getContext(), "fft.next", fn);
+      b_.CreateCondBr(b_.CreateICmpULT(i, I64(total)), work, next);
+      b_.SetInsertPoint(work);
+      body(i);
+      b_.CreateBr(next);
+      b_.SetInsertPoint(next);
+    });
+  };
+  int log_n = 0;
+  while ((int64_t(1) << log_n) < n) ++log_n;
+  if ((int64_t(1) << log_n) != n) {
+    // The direct sum, one output bin per step: X[k] = sum_j x[j] w^(kj mod N) in increasing j,
+    // each product rounded before its addition, accumulated where the bin is stored (this
+    // lane's own element of the result, so no slot of its own is needed).
+    dealt(batch * n, [&](llvm::Value* i) {
+      llvm::Value* row = mul(b_.CreateUDiv(i, I64(n)), I64(n));
+      llvm::Value* k = b_.CreateURem(i, I64(n));
+      store(out[0], i, llvm::ConstantFP::get(mt, 0.0));
+      store(out[1], i, llvm::ConstantFP::get(mt, 0.0));
+      EmitCountedLoop(I64(n), [&](llvm::Value* j) {
+        auto [c, sn] = twiddle(b_.CreateURem(mul(k, j), I64(n)), n);
+        llvm::Value* xr = load(in[0], add(row, j));
+        llvm::Value* xi = load(in[1], add(row, j));
+        llvm::Value* pr = b_.CreateFSub(b_.CreateFMul(c, xr), b_.CreateFMul(sn, xi));
+        llvm::Value* pi = b_.CreateFAdd(b_.CreateFMul(c, xi), b_.CreateFMul(sn, xr));
+        store(out[0], i, b_.CreateFAdd(load(out[0], i), pr));
+        store(out[1], i, b_.CreateFAdd(load(out[1], i), pi));
+      });
+    });
+    return;
+  }
+  // Radix 2: the input copied to its bit-reversed positions, then log2(N) passes of N/2
+  // butterflies, with a barrier between passes (a pass reads what the one before wrote).
+  dealt(batch * n, [&](llvm::Value* i) {
+    llvm::Value* row = mul(b_.CreateUDiv(i, I64(n)), I64(n));
+    llvm::Value* j = b_.CreateURem(i, I64(n));
+    llvm::Value* r = I64(0);
+    for (int bit = 0; bit < log_n; ++bit)
+      r = b_.CreateOr(r, b_.CreateShl(b_.CreateAnd(b_.CreateLShr(j, I64(bit)), I64(1)), I64(log_n - 1 - bit)));
+    store(out[0], add(row, r), load(in[0], i));
+    store(out[1], add(row, r), load(in[1], i));
+  });
+  for (int64_t len = 2; len <= n; len <<= 1) {
+    barrier();
+    const int64_t half = len / 2;
+    dealt(batch * (n / 2), [&](llvm::Value* q) {
+      llvm::Value* row = mul(b_.CreateUDiv(q, I64(n / 2)), I64(n));
+      llvm::Value* f = b_.CreateURem(q, I64(n / 2));
+      llvm::Value* pos = b_.CreateURem(f, I64(half));
+      llvm::Value* lo = add(add(row, mul(b_.CreateUDiv(f, I64(half)), I64(len))), pos);
+      llvm::Value* hi = add(lo, I64(half));
+      auto [c, sn] = twiddle(pos, len);
+      llvm::Value* xr = load(out[0], hi);
+      llvm::Value* xi = load(out[1], hi);
+      llvm::Value* tr = b_.CreateFSub(b_.CreateFMul(c, xr), b_.CreateFMul(sn, xi));
+      llvm::Value* ti = b_.CreateFAdd(b_.CreateFMul(c, xi), b_.CreateFMul(sn, xr));
+      llvm::Value* ur = load(out[0], lo);
+      llvm::Value* ui = load(out[1], lo);
+      store(out[0], lo, b_.CreateFAdd(ur, tr));
+      store(out[1], lo, b_.CreateFAdd(ui, ti));
+      store(out[0], hi, b_.CreateFSub(ur, tr));
+      store(out[1], hi, b_.CreateFSub(ui, ti));
+    });
   }
 }
 

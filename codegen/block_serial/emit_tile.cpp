@@ -318,6 +318,14 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       Set(op.result(), dst);
       return;
     }
+    case OpCode::TileFft: {
+      std::vector<llvm::Value*> in{Get(op.operand(0)), Get(op.operand(1))};
+      std::vector<llvm::Value*> out{AllocTile(op.result(0)->type(), "fft.re"), AllocTile(op.result(1)->type(), "fft.im")};
+      EmitFft(op, in, out, I64(0), 1, [] {});
+      Set(op.result(0), out[0]);
+      Set(op.result(1), out[1]);
+      return;
+    }
     case OpCode::TileSort: {
       const ir::Type& kt = op.operand(0)->type();
       const ir::Type& vt = op.operand(1)->type();

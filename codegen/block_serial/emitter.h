@@ -104,6 +104,12 @@ class Emitter : public OpDispatcher {
   // order docs/semantics.md gives. `acc_slot` holds an AccType(element) value. Shared with SIMT,
   // which runs it on lane 0.
   void EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, llvm::Value* dst, llvm::Value* acc_slot);
+  // tile_fft (emit_linalg.cpp): the transform of the flat real and imaginary buffers `in` into
+  // `out`, its butterflies (or output bins) dealt to `lanes` lanes, this one `lane` (i64), with
+  // `barrier` between the passes. The CPU calls it with one lane; SIMT with the block's, so
+  // every device computes each element with the same operations.
+  void EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, const std::vector<llvm::Value*>& out,
+               llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier);
 
   // ---- element access, shared with SIMT (each result element computed the same way) ----
   // Offsets of tile_view / tile_assign (the op's operands from `first`, lowered by the

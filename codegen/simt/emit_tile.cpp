@@ -361,6 +361,18 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       tiles_[op.result()] = dst;
       return;
     }
+    case OpCode::TileFft: {
+      // The lanes share each pass's butterflies, reading the shared copies and writing the
+      // shared results at any element; the plan's barrier follows the last pass.
+      std::vector<llvm::Value*> in{CrossLanePtr(op.operand(0)), CrossLanePtr(op.operand(1))};
+      TileRep re = NewTile(op.result(0));
+      TileRep im = NewTile(op.result(1));
+      if (!re.shared || !im.shared) ir::op_cases::NotHandledHere(op, "SIMT tile emitter (tile_fft needs shared results)");
+      scalar_.EmitFft(op, in, {re.ptr, im.ptr}, lane_, B_, [&] { if (B_ > 1) target_.Barrier(b_); });
+      tiles_[op.result(0)] = re;
+      tiles_[op.result(1)] = im;
+      return;
+    }
     case OpCode::TileSort: {
       // Each lane ranks its own keys against the shared copy and writes them, with their
       // values, at their ranks in the shared results (the plan's barrier follows).

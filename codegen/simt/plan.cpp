@@ -389,6 +389,16 @@ class PlanBuilder {
         post.push_back(SharedAccess(st, false, Pattern::Any));
         break;
       }
+      case OpCode::TileFft: {
+        // A radix-2 transform scatters the input to bit-reversed positions of the results, then
+        // its passes read and write them anywhere, a barrier between each two.
+        const int64_t n = op.operand(0)->type().shape[op.operand(0)->type().ndim - 1];
+        if (n < 2 || (n & (n - 1)) != 0) break;
+        for (auto& r : op.results())
+          if (int prim = p_.Primary(r.get()); prim >= 0) pre.push_back(SharedAccess(prim, true, Pattern::Any));
+        internal = true;
+        break;
+      }
       case OpCode::TileLoad:
         pre.push_back(Global(op.operand(0), false, false, Pattern::Owner, LayoutKey(op, 1, op.result()->type())));
         break;
@@ -405,7 +415,9 @@ class PlanBuilder {
       // No global memory; their tile operands and results were added above.
       case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
+      TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
+      case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
+      case OpCode::TileUpperSolve: case OpCode::TileTril:
       TILEC_CASES(TileShape) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView: case OpCode::TileAssign:
       case OpCode::TileGather: case OpCode::TileScatterAdd:

@@ -522,6 +522,18 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     }
     case LK::TileTriSolve:
       return b_.TileTriSolve(lw.op, Expr(arg(lw.op == OpCode::TileLowerSolve ? P::MatL : P::MatU)), Expr(arg(P::Y)));
+    case LK::TileFft: {
+      // The complex tile as its real and imaginary parts, transformed, then put back together.
+      const ast::Expr* inout = arg(P::Inout);
+      ir::Value* t = Expr(inout);
+      ir::Op* f = b_.TileFft(ComponentTile(*this, t, 0), ComponentTile(*this, t, 1), lw.inverse);
+      const ir::ElemType elem = t->type().elem;
+      WriteTile(inout, MapElements(*this, {f->result(0), f->result(1)}, elem, [&](const std::vector<ir::Value*>& x) {
+                  ir::Value* v = b_.ZeroOf(ir::Type::Struct(elem.struct_index));
+                  return b_.FieldSet(b_.FieldSet(v, 0, x[0]), 1, x[1]);
+                }));
+      return nullptr;
+    }
     case LK::TileSort: {
       ir::Op* op = b_.TileSort(Expr(arg(P::Keys)), Expr(arg(P::Values)));
       WriteTile(arg(P::Keys), op->result(0));

@@ -49,6 +49,8 @@ extern const RuleSpec MatmulArgs;          // tile_matmul: float 2-D tiles (M,K)
 extern const RuleSpec DiagAddArgs;         // tile_diag_add: `a` square numeric, `d` (N,) of its dtype   E0231
 extern const RuleSpec LinalgArgs;          // cholesky/solves: square float32/64 matrix, y (M,) or (M, R) of its dtype
                                            //                                                     E0231
+extern const RuleSpec FftArgs;             // tile_fft/ifft: a register tile of vec2f/vec2d, 2-D or more,
+                                           // a variable                                  E0233, E0224
 extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper"                      E0232
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213

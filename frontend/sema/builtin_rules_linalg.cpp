@@ -1,6 +1,7 @@
 // The rules of Warp's dense linear-algebra tile builtins: tile_diag_add, tile_cholesky,
 // tile_cholesky_solve, tile_lower_solve and tile_upper_solve (their operand shapes and dtypes,
-// the constant fill_mode), and the type of their results: new tiles in shared storage.
+// the constant fill_mode), and the type of their results: new tiles in shared storage; and
+// those of tile_fft and tile_ifft, which transform a complex register tile in place.
 #include "frontend/sema/builtin_rules.h"
 #include "frontend/sema/checker.h"
 
@@ -69,6 +70,33 @@ bool FillModeValid(CallContext& c) {
   return false;
 }
 
+// Warp's conditions, in its order: a register tile of vec2f or vec2d (complex numbers) with a
+// batch dimension at least; it is transformed in place.
+bool FftArgs(CallContext& c) {
+  const Type* t = c.TypeOf(Param::Inout);
+  const Composite* k = t->elem.is_struct() ? c.checker.CompositeOf(c.types.FromElem(t->elem)) : nullptr;
+  std::string why;
+  if (t->storage != Storage::Register)
+    why = "a tile in register storage, but " + c.Quoted(Param::Inout) + " is `" + TypeName(t) + "`";
+  else if (!k || k->kind != CompositeKind::Vector || k->rows != 2 ||
+           (k->scalar != ScalarType::Float32 && k->scalar != ScalarType::Float64))
+    why = "a tile of vec2f or vec2d (complex numbers), but " + c.Quoted(Param::Inout) + " holds `" +
+          ElemName(t->elem, t->elem.is_struct() ? c.types.StructName(t->elem.struct_index) : "") + "`";
+  else if (t->ndim < 2)
+    why = "a tile of 2 or more dimensions (batches, then the transform), but " + c.Quoted(Param::Inout) + " is `" +
+          TypeName(t) + "`";
+  if (!why.empty()) {
+    c.Error(Code::BadTileFft, c.Range(Param::Inout), c.bname + " needs " + why);
+    return false;
+  }
+  if (!c.checker.InPlaceRoot(c.Arg(Param::Inout).expr)) {
+    c.Error(Code::InPlaceTargetNotVariable, c.Range(Param::Inout),
+            c.Quoted(Param::Inout) + " of " + c.bname + " is transformed in place, so it must be a tile variable or a view of one");
+    return false;
+  }
+  return true;
+}
+
 bool FormLinalgResult(CallContext& c, ExprInfo& out) {
   const Type* t = c.Has(Param::Y) ? c.TypeOf(Param::Y) : c.Has(Param::A) ? c.TypeOf(Param::A) : c.TypeOf(MatrixParam(c));
   out.type = c.types.Tile(t->elem, t->shape, Storage::Shared);
@@ -80,6 +108,7 @@ bool FormLinalgResult(CallContext& c, ExprInfo& out) {
 namespace rules {
 const RuleSpec DiagAddArgs{"DiagAddArgs", {Code::BadTileLinalg}, {Param::A, Param::D}, &sema::DiagAddArgs};
 const RuleSpec LinalgArgs{"LinalgArgs", {Code::BadTileLinalg}, {}, &sema::LinalgArgs};
+const RuleSpec FftArgs{"FftArgs", {Code::BadTileFft, Code::InPlaceTargetNotVariable}, {Param::Inout}, &sema::FftArgs};
 const RuleSpec FillModeValid{"FillModeValid", {Code::InvalidFillMode}, {Param::FillMode}, &sema::FillModeValid};
 }  // namespace rules
 

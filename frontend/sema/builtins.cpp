@@ -407,6 +407,15 @@ std::vector<Builtin> MakeTable() {
          LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileUpperSolve)});
   }
 
+  // Warp's FFTs of complex (vec2f/vec2d) tiles, in place; each is the other's adjoint.
+  for (bool inverse : {false, true}) {
+    Lowering l = LowerUpdating(LowerKind::TileFft, {N::Inout});
+    l.inverse = inverse;
+    add({inverse ? "tile_ifft" : "tile_fft", "wp",
+         {{{Req(N::Inout, K::Runtime, P::Tile)}, &Res::Void, {&R::FftArgs}}}, true, Differentiable::Yes,
+         "docs/tile_fft.rst", l});
+  }
+
   // ---- shape
   add({"tile_transpose", "wp", {{{ta}, &Res::TransposeOfA, {&R::Tile2D}}}, true, Differentiable::Yes,
        "docs/tile_transpose.rst", LowerPermute({1, 0})});
@@ -697,6 +706,7 @@ const char* ParamName(Param p) {
     case Param::Max: return "max";
     case Param::S: return "s";
     case Param::Capacity: return "capacity";
+    case Param::Inout: return "inout";
   }
   return "?";
 }

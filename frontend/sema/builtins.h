@@ -56,6 +56,7 @@ enum class Param : uint8_t {
   D, MatA, MatL, MatU, FillMode,  // tile_diag_add's `d`; the linear-algebra `A`, `L`, `U`, `fill_mode`
   PreserveType, ThreadIdx, HasValue, Atomic, Rng, Min, Max,  // the per-lane bridges and tile_rand*
   S, Capacity,  // the tile stack builtins' `s` and `capacity`
+  Inout,        // tile_fft's `inout`
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -131,6 +132,7 @@ enum class LowerKind : uint8_t {
   TileCholesky,      // the factor of `A` for the constant `fill_mode` (upper: transposes around the op)
   TileCholeskySolve, // `y` solved with the factor `L` of `fill_mode`: two triangular solves
   TileTriSolve,      // `op` (TileLowerSolve or TileUpperSolve) of `L`/`U` and `y`
+  TileFft,           // `inout` transformed along its last dimension (`inverse`), in place
   AtomicAdd,
   AtomicRmw,         // the other scalar atomics: `rmw` at `i`..`l` with `value` (and `compare`)
   Math,              // scalar `op`; also what tile_map applies per element
@@ -171,6 +173,7 @@ struct Lowering {
   std::vector<int64_t> perm;                 // TilePermute
   bool inclusive = true;                     // TileScan
   bool accumulate = false;                   // TileScatterLanes: add (else write)
+  bool inverse = false;                      // TileFft: the +i exponent
   // The arguments the call updates in place (tile_axpy's `dest`, tile_sort's `keys` and
   // `values`, ...): a loop around the call carries the variables they name.
   std::vector<Param> updates;

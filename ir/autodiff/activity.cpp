@@ -98,6 +98,11 @@ class Graph {
       case OpCode::TileMatmul: all_to_result(0, 3); return;
       case OpCode::TileDiagAdd: case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: all_to_result(0, 2); return;
       case OpCode::TileCholesky: case OpCode::TileTril: all_to_result(0, 1); return;
+      case OpCode::TileFft:
+        // Each output bin mixes the real and imaginary parts of every input element.
+        for (int i = 0; i < 2; ++i)
+          for (int r = 0; r < 2; ++r) Edge(op.operand(i), op.result(r));
+        return;
       case OpCode::TileSort:
         // The order comes from the keys and passes no gradient; each tile flows to its own result.
         Edge(op.operand(0), op.result(0));

@@ -64,7 +64,7 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::TileSum: case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView:
     case OpCode::TileAssign: case OpCode::TileGather: case OpCode::TileScatterAdd: case OpCode::TileScatterLanes:
     case OpCode::TileSort: case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
-    case OpCode::TileUpperSolve: case OpCode::TileTril:
+    case OpCode::TileUpperSolve: case OpCode::TileTril: case OpCode::TileFft:
       return RuleFamily::Other;
     case OpCode::TileReduce: case OpCode::TileScan: case OpCode::TileBroadcast:
     case OpCode::TileReshape: case OpCode::TilePermute:

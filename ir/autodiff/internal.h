@@ -80,6 +80,7 @@ class Generator {
   // (linalg_rules.cpp).
   void TriSolveRule(const ir::Op& op, ir::Value* d);
   void CholeskyRule(const ir::Op& op, ir::Value* d);
+  void FftRule(const ir::Op& op);
   // The primal values of op's operands from `first` on (the offsets of tile_view/tile_assign).
   std::vector<ir::Value*> Offsets(const ir::Op& op, int first);
   void MapRule(const ir::Op& op);

@@ -198,6 +198,7 @@ void Generator::ElementwiseRule(const ir::Op& op) {
 
 void Generator::OtherRule(const ir::Op& op) {
   if (op.code() == OpCode::TileSort) return SortRule(op);
+  if (op.code() == OpCode::TileFft) return FftRule(op);
   ir::Value* d = op.num_results() ? Adj(op.result()) : nullptr;
   if (!d) return;
   ir::Value* zero_i32 = nullptr;
@@ -348,6 +349,7 @@ void Generator::OtherRule(const ir::Op& op) {
     case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: TriSolveRule(op, d); return;
     case OpCode::TileCholesky: CholeskyRule(op, d); return;
     case OpCode::TileSort:  // SortRule
+    case OpCode::TileFft:   // FftRule
     case OpCode::TileArange: case OpCode::TileReduce: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Array)
     TILEC_CASES(TileMap) TILEC_CASES(TileScan) TILEC_CASES(TileShape) TILEC_CASES(TileMemory)
@@ -426,6 +428,21 @@ void Generator::SortRule(const ir::Op& op) {
     ir::Value* back = b_.TileScatterAdd(Zero(AdjType(ir::Type::Tile(flat->type().elem, {n}))), perm, flat, 0);
     Accum(x, kt.ndim > 1 ? b_.TileReshape(back, kt.Shape()) : back);
   }
+}
+
+// The DFT is linear with the symmetric matrix F[k, n] = w^(kn); on (re, im) pairs its
+// transpose is the conjugate matrix, the transform of the other direction, unnormalized.
+// A result without an adjoint contributes zero.
+void Generator::FftRule(const ir::Op& op) {
+  ir::Value* d_re = Adj(op.result(0));
+  ir::Value* d_im = Adj(op.result(1));
+  if (!d_re && !d_im) return;
+  if (!Active(op.operand(0)) && !Active(op.operand(1))) return;
+  if (!d_re) d_re = Zero(d_im->type());
+  if (!d_im) d_im = Zero(d_re->type());
+  ir::Op* back = b_.TileFft(d_re, d_im, !op.inverse());
+  for (int k = 0; k < 2; ++k)
+    if (Active(op.operand(k))) Accum(op.operand(k), back->result(k));
 }
 
 }  // namespace tilec::autodiff::detail
