@@ -504,24 +504,30 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       return nullptr;
     }
     case LK::TileDiagAdd: return b_.TileDiagAdd(Expr(arg(P::A)), Expr(arg(P::D)));
-    case LK::TileCholesky: case LK::TileCholeskySolve: {
+    case LK::TileCholesky: case LK::TileCholeskySolve: case LK::TileTriSolve: {
       // The upper forms are the lower ones of the transpose (exact): U = chol(A^T)^T, and
-      // U^T U x = y is a lower solve with U^T followed by an upper solve with U.
+      // U^T U x = y is a lower solve with U^T followed by an upper solve with U. The _inplace
+      // rows write the result into the tile they update.
       auto fm = const_arg(P::FillMode);
       const bool upper = fm && fm->kind == sema::ConstValue::Kind::String && fm->s == "upper";
-      if (lw.kind == LK::TileCholesky) {
+      const ast::Expr* rhs = arg(P::Y) ? arg(P::Y) : arg(P::Z);
+      ir::Value* r = nullptr;
+      if (lw.kind == LK::TileTriSolve) {
+        r = b_.TileTriSolve(lw.op, Expr(arg(lw.op == OpCode::TileLowerSolve ? P::MatL : P::MatU)), Expr(rhs));
+      } else if (lw.kind == LK::TileCholesky) {
         ir::Value* a = Expr(arg(P::MatA));
-        if (!upper) return b_.TileCholesky(a);
-        return b_.TilePermute(b_.TileCholesky(b_.TilePermute(a, {1, 0})), {1, 0});
+        r = upper ? b_.TilePermute(b_.TileCholesky(b_.TilePermute(a, {1, 0})), {1, 0}) : b_.TileCholesky(a);
+      } else {
+        ir::Value* f = Expr(arg(P::MatL));
+        ir::Value* y = Expr(rhs);
+        ir::Value* ft = b_.TilePermute(f, {1, 0});
+        r = upper ? b_.TileTriSolve(OpCode::TileUpperSolve, f, b_.TileTriSolve(OpCode::TileLowerSolve, ft, y))
+                  : b_.TileTriSolve(OpCode::TileUpperSolve, ft, b_.TileTriSolve(OpCode::TileLowerSolve, f, y));
       }
-      ir::Value* f = Expr(arg(P::MatL));
-      ir::Value* y = Expr(arg(P::Y));
-      ir::Value* ft = b_.TilePermute(f, {1, 0});
-      if (!upper) return b_.TileTriSolve(OpCode::TileUpperSolve, ft, b_.TileTriSolve(OpCode::TileLowerSolve, f, y));
-      return b_.TileTriSolve(OpCode::TileUpperSolve, f, b_.TileTriSolve(OpCode::TileLowerSolve, ft, y));
+      if (lw.updates.empty()) return r;
+      WriteTile(arg(lw.updates[0]), r);
+      return nullptr;
     }
-    case LK::TileTriSolve:
-      return b_.TileTriSolve(lw.op, Expr(arg(lw.op == OpCode::TileLowerSolve ? P::MatL : P::MatU)), Expr(arg(P::Y)));
     case LK::TileFft: {
       // The complex tile as its real and imaginary parts, transformed, then put back together.
       const ast::Expr* inout = arg(P::Inout);

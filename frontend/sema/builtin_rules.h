@@ -51,6 +51,7 @@ extern const RuleSpec LinalgArgs;          // cholesky/solves: square float32/64
                                            //                                                     E0231
 extern const RuleSpec FftArgs;             // tile_fft/ifft: a register tile of vec2f/vec2d, 2-D or more,
                                            // a variable                                  E0233, E0224
+extern const RuleSpec InPlaceLinalgTarget; // the _inplace solvers: the tile they overwrite is a variable  E0224
 extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper"                      E0232
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213

@@ -51,12 +51,14 @@ bool LinalgArgs(CallContext& c) {
             c.bname + " needs a square tile of float32 or float64, but " + c.Quoted(mp) + " is `" + TypeName(m) + "`");
     return false;
   }
-  if (!c.Has(Param::Y)) return true;
-  const Type* y = c.TypeOf(Param::Y);
+  if (!c.Has(Param::Y) && !c.Has(Param::Z)) return true;
+  const Param yp = c.Has(Param::Y) ? Param::Y : Param::Z;
+  const Type* y = c.TypeOf(yp);
   if ((y->ndim != 1 && y->ndim != 2) || y->shape[0] != m->shape[0] || !(y->elem == m->elem)) {
-    c.Error(Code::BadTileLinalg, c.Range(Param::Y),
-            c.bname + ": `y` must be `(" + std::to_string(m->shape[0]) + ",)` or `(" + std::to_string(m->shape[0]) +
-                ", NRHS)` of the matrix's dtype, but " + c.Quoted(Param::Y) + " is `" + TypeName(y) + "`");
+    c.Error(Code::BadTileLinalg, c.Range(yp),
+            c.bname + ": `" + ParamName(yp) + "` must be `(" + std::to_string(m->shape[0]) + ",)` or `(" +
+                std::to_string(m->shape[0]) + ", NRHS)` of the matrix's dtype, but " + c.Quoted(yp) + " is `" +
+                TypeName(y) + "`");
     return false;
   }
   return true;
@@ -97,8 +99,19 @@ bool FftArgs(CallContext& c) {
   return true;
 }
 
+// The _inplace solvers write into the right-hand side (the factor into `A`): a variable.
+bool InPlaceLinalgTarget(CallContext& c) {
+  const Param p = c.Has(Param::Y) ? Param::Y : c.Has(Param::Z) ? Param::Z : Param::MatA;
+  if (c.checker.InPlaceRoot(c.Arg(p).expr)) return true;
+  c.Error(Code::InPlaceTargetNotVariable, c.Range(p),
+          c.Quoted(p) + " of " + c.bname + " is overwritten with the result, so it must be a tile variable or a view of one");
+  return false;
+}
+
 bool FormLinalgResult(CallContext& c, ExprInfo& out) {
-  const Type* t = c.Has(Param::Y) ? c.TypeOf(Param::Y) : c.Has(Param::A) ? c.TypeOf(Param::A) : c.TypeOf(MatrixParam(c));
+  const Type* t = c.Has(Param::Y)   ? c.TypeOf(Param::Y)
+                  : c.Has(Param::Z) ? c.TypeOf(Param::Z)
+                  : c.Has(Param::A) ? c.TypeOf(Param::A) : c.TypeOf(MatrixParam(c));
   out.type = c.types.Tile(t->elem, t->shape, Storage::Shared);
   return true;
 }
@@ -109,6 +122,7 @@ namespace rules {
 const RuleSpec DiagAddArgs{"DiagAddArgs", {Code::BadTileLinalg}, {Param::A, Param::D}, &sema::DiagAddArgs};
 const RuleSpec LinalgArgs{"LinalgArgs", {Code::BadTileLinalg}, {}, &sema::LinalgArgs};
 const RuleSpec FftArgs{"FftArgs", {Code::BadTileFft, Code::InPlaceTargetNotVariable}, {Param::Inout}, &sema::FftArgs};
+const RuleSpec InPlaceLinalgTarget{"InPlaceLinalgTarget", {Code::InPlaceTargetNotVariable}, {}, &sema::InPlaceLinalgTarget};
 const RuleSpec FillModeValid{"FillModeValid", {Code::InvalidFillMode}, {Param::FillMode}, &sema::FillModeValid};
 }  // namespace rules
 

@@ -384,27 +384,40 @@ std::vector<Builtin> MakeTable() {
   }
 
   // Warp's dense solvers: new shared tiles, float32/64 (diag_add: any numeric type), all with
-  // adjoints (tile_cholesky_solve through its two triangular solves, where Warp has none).
+  // adjoints (tile_cholesky_solve through its two triangular solves, where Warp has none). The
+  // _inplace forms write the result into `A`, `y` or `z` and keep the adjoints (Warp's have none).
   {
     ParamSpec fill = Req(N::FillMode, K::Const, P::String);
     fill.def = DefaultKind::String;
     fill.def_str = "lower";
-    ParamSpec y = Req(N::Y, K::Runtime, P::Tile);
+    ParamSpec y = Req(N::Y, K::Runtime, P::Tile), z = Req(N::Z, K::Runtime, P::Tile);
+    ParamSpec ma = Req(N::MatA, K::Runtime, P::Tile), ml = Req(N::MatL, K::Runtime, P::Tile),
+              mu = Req(N::MatU, K::Runtime, P::Tile);
     add({"tile_diag_add", "wp",
          {{{ta, Req(N::D, K::Runtime, P::Tile)}, &Res::LinalgResult, {&R::DiagAddArgs}}}, true, Differentiable::Yes,
          "docs/tile_diag_add.rst", Lower(LowerKind::TileDiagAdd)});
-    add({"tile_cholesky", "wp",
-         {{{Req(N::MatA, K::Runtime, P::Tile), fill}, &Res::LinalgResult, {&R::LinalgArgs, &R::FillModeValid}}}, true,
-         Differentiable::Yes, "docs/tile_cholesky.rst", Lower(LowerKind::TileCholesky)});
-    add({"tile_cholesky_solve", "wp",
-         {{{Req(N::MatL, K::Runtime, P::Tile), y, fill}, &Res::LinalgResult, {&R::LinalgArgs, &R::FillModeValid}}},
-         true, Differentiable::Yes, "docs/tile_cholesky.rst", Lower(LowerKind::TileCholeskySolve)});
-    add({"tile_lower_solve", "wp", {{{Req(N::MatL, K::Runtime, P::Tile), y}, &Res::LinalgResult, {&R::LinalgArgs}}},
-         true, Differentiable::Yes, "docs/tile_lower_solve.rst",
-         LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileLowerSolve)});
-    add({"tile_upper_solve", "wp", {{{Req(N::MatU, K::Runtime, P::Tile), y}, &Res::LinalgResult, {&R::LinalgArgs}}},
-         true, Differentiable::Yes, "docs/tile_lower_solve.rst",
-         LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileUpperSolve)});
+    for (bool inplace : {false, true}) {
+      auto name = [&](const char* plain, const char* in_place) { return inplace ? in_place : plain; };
+      auto lower = [&](Lowering l, Param updated) {
+        if (inplace) l.updates = {updated};
+        return l;
+      };
+      const ResultSpec* res = inplace ? &Res::Void : &Res::LinalgResult;
+      std::vector<const RuleSpec*> in_place;
+      if (inplace) in_place.push_back(&R::InPlaceLinalgTarget);
+      auto rules = [&](std::vector<const RuleSpec*> r) {
+        r.insert(r.end(), in_place.begin(), in_place.end());
+        return r;
+      };
+      add({name("tile_cholesky", "tile_cholesky_inplace"), "wp", {{{ma, fill}, res, rules({&R::LinalgArgs, &R::FillModeValid})}}, true,
+           Differentiable::Yes, "docs/tile_cholesky.rst", lower(Lower(LowerKind::TileCholesky), N::MatA)});
+      add({name("tile_cholesky_solve", "tile_cholesky_solve_inplace"), "wp", {{{ml, y, fill}, res, rules({&R::LinalgArgs, &R::FillModeValid})}}, true,
+           Differentiable::Yes, "docs/tile_cholesky.rst", lower(Lower(LowerKind::TileCholeskySolve), N::Y)});
+      add({name("tile_lower_solve", "tile_lower_solve_inplace"), "wp", {{{ml, y}, res, rules({&R::LinalgArgs})}}, true, Differentiable::Yes,
+           "docs/tile_lower_solve.rst", lower(LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileLowerSolve), N::Y)});
+      add({name("tile_upper_solve", "tile_upper_solve_inplace"), "wp", {{{mu, z}, res, rules({&R::LinalgArgs})}}, true, Differentiable::Yes,
+           "docs/tile_lower_solve.rst", lower(LowerOp(LowerKind::TileTriSolve, ir::OpCode::TileUpperSolve), N::Z)});
+    }
   }
 
   // Warp's FFTs of complex (vec2f/vec2d) tiles, in place; each is the other's adjoint.
@@ -707,6 +720,7 @@ const char* ParamName(Param p) {
     case Param::S: return "s";
     case Param::Capacity: return "capacity";
     case Param::Inout: return "inout";
+    case Param::Z: return "z";
   }
   return "?";
 }

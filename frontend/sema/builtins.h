@@ -57,6 +57,7 @@ enum class Param : uint8_t {
   PreserveType, ThreadIdx, HasValue, Atomic, Rng, Min, Max,  // the per-lane bridges and tile_rand*
   S, Capacity,  // the tile stack builtins' `s` and `capacity`
   Inout,        // tile_fft's `inout`
+  Z,            // tile_upper_solve's right-hand side `z`
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 

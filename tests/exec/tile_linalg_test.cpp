@@ -125,7 +125,7 @@ def k(a: wp.array2d[{T}], d: wp.array1d[{T}], m: wp.array2d[{T}], yv: wp.array1d
     wp.tile_store(zlv, wp.tile_lower_solve(mt, yvt))
     wp.tile_store(zlm, wp.tile_lower_solve(L=mt, y=ymt))
     wp.tile_store(zuv, wp.tile_upper_solve(mt, yvt))
-    wp.tile_store(zum, wp.tile_upper_solve(U=mt, y=ymt))
+    wp.tile_store(zum, wp.tile_upper_solve(U=mt, z=ymt))
 )";
   src = Replace(Replace(Replace(Replace(src, "{T}", dtype), "{N}", std::to_string(n)), "{C}", std::to_string(cols)),
                 "{F}", upper ? "upper" : "lower");
@@ -192,6 +192,57 @@ TEST(TileLinalg, Float64Lower) {
 }
 TEST(TileLinalg, Float64Upper) {
   for (int n : {1, 3, 7, 16}) Linalg<double>("wp.float64", n, true);
+}
+
+// The _inplace forms overwrite the tile they are given (A with its factor, y or z with the
+// solution) with exactly the values the returning forms give, which the tests above check.
+TEST(TileLinalg, InplaceFormsOverwriteTheirTile) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(a: wp.array2d[wp.float64], y: wp.array2d[wp.float64], want: wp.array3d[wp.float64], got: wp.array3d[wp.float64]):
+    ta = wp.tile_load(a, shape=(4, 4))
+    ty = wp.tile_load(y, shape=(4, 2))
+    lo = wp.tile_cholesky(ta)
+    up = wp.tile_cholesky(ta, fill_mode="upper")
+    f = wp.tile_load(a, shape=(4, 4))
+    wp.tile_cholesky_inplace(f)
+    g = wp.tile_load(a, shape=(4, 4))
+    wp.tile_cholesky_inplace(A=g, fill_mode="upper")
+    wp.tile_store(want, wp.tile_reshape(lo, shape=(1, 4, 4)), offset=(0, 0, 0))
+    wp.tile_store(got, wp.tile_reshape(f, shape=(1, 4, 4)), offset=(0, 0, 0))
+    wp.tile_store(want, wp.tile_reshape(up, shape=(1, 4, 4)), offset=(1, 0, 0))
+    wp.tile_store(got, wp.tile_reshape(g, shape=(1, 4, 4)), offset=(1, 0, 0))
+    s = wp.tile_load(y, shape=(4, 2))
+    wp.tile_cholesky_solve_inplace(up, s, fill_mode="upper")
+    wp.tile_store(want, wp.tile_reshape(wp.tile_cholesky_solve(up, ty, fill_mode="upper"), shape=(1, 4, 2)), offset=(2, 0, 0))
+    wp.tile_store(got, wp.tile_reshape(s, shape=(1, 4, 2)), offset=(2, 0, 0))
+    v = wp.tile_load(y, shape=(4, 2))
+    wp.tile_lower_solve_inplace(lo, v)
+    wp.tile_store(want, wp.tile_reshape(wp.tile_lower_solve(lo, ty), shape=(1, 4, 2)), offset=(3, 0, 0))
+    wp.tile_store(got, wp.tile_reshape(v, shape=(1, 4, 2)), offset=(3, 0, 0))
+    w = wp.tile_load(y, shape=(4, 2))
+    wp.tile_upper_solve_inplace(U=up, z=w)
+    wp.tile_store(want, wp.tile_reshape(wp.tile_upper_solve(up, ty), shape=(1, 4, 2)), offset=(4, 0, 0))
+    wp.tile_store(got, wp.tile_reshape(w, shape=(1, 4, 2)), offset=(4, 0, 0))
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<double> a(16), y(8);
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j) a[size_t(i * 4 + j)] = i == j ? 5.0 + i : 0.25 * double((i + j) % 3) - 0.3;
+  for (int i = 0; i < 8; ++i) y[size_t(i)] = 0.5 * double(i % 5) - 1.0;
+  for (int bd : {1, 3, 32}) {
+    std::vector<double> want(5 * 16, -7.0), got(5 * 16, -9.0);
+    tilec_array A = View(a.data(), {4, 4}), Y = View(y.data(), {4, 2}), W = View(want.data(), {5, 4, 4}),
+                G = View(got.data(), {5, 4, 4});
+    Launch(c.Entry("k"), {&A, &Y, &W, &G}, {1}, bd);
+    const char* what[] = {"tile_cholesky_inplace", "tile_cholesky_inplace upper", "tile_cholesky_solve_inplace",
+                          "tile_lower_solve_inplace", "tile_upper_solve_inplace"};
+    for (int s = 0; s < 5; ++s)
+      for (int e = 0; e < (s < 2 ? 16 : 8); ++e)
+        EXPECT_EQ(got[size_t(s * 16 + (s < 2 ? e : (e / 2) * 4 + e % 2))], want[size_t(s * 16 + (s < 2 ? e : (e / 2) * 4 + e % 2))])
+            << what[s] << " bd=" << bd << " @" << e;
+    EXPECT_NE(want[0], -7.0);
+  }
 }
 
 // tile_diag_add on integers and float16 adds as the elementwise `+` does.

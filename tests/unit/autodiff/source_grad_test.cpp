@@ -234,6 +234,30 @@ def solve(a: wp.array2d[wp.float64], d: wp.array1d[wp.float64], y: wp.array2d[wp
                  GradCheck{});
 }
 
+// The _inplace solvers keep the adjoints of the forms they update with (Warp's have none).
+TEST(SourceLinalgGrad, InplaceFormsKeepTheirGradients) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def solve(a: wp.array2d[wp.float64], d: wp.array1d[wp.float64], y: wp.array2d[wp.float64],
+          l: wp.array2d[wp.float64], x: wp.array2d[wp.float64], z: wp.array2d[wp.float64]):
+    f = wp.tile_diag_add(wp.tile_load(a, shape=(3, 3)), wp.tile_load(d, shape=3))
+    wp.tile_cholesky_inplace(f)
+    wp.tile_store(l, f)
+    v = wp.tile_load(y, shape=(3, 2))
+    wp.tile_cholesky_solve_inplace(f, v)
+    wp.tile_store(x, v * v)
+    w = wp.tile_load(y, shape=(3, 2))
+    wp.tile_upper_solve_inplace(wp.tile_transpose(f), w)
+    wp.tile_lower_solve_inplace(f, w)
+    wp.tile_store(z, w)
+)",
+                              "solve");
+  CheckGradients(k.c, {HostArray::Float({3, 3}, Seq(9, -0.3, 0.07)), HostArray::Float({3}, Seq(3, 3.0, 0.25)),
+                       HostArray::Float({3, 2}, Seq(6, -0.6, 0.2)), HostArray::Float({3, 3}, Seq(9, 0, 0)),
+                       HostArray::Float({3, 2}, Seq(6, 0, 0)), HostArray::Float({3, 2}, Seq(6, 0, 0))},
+                 GradCheck{});
+}
+
 // tile_fft and tile_ifft: the adjoint of each is the other's unnormalized transform of the
 // adjoint (Warp's rule), checked through nonlinear uses of both parts, for a power-of-two
 // size (radix 2) and another (the direct sum).
