@@ -528,6 +528,11 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       WriteTile(arg(lw.updates[0]), r);
       return nullptr;
     }
+    case LK::Where: {
+      ir::Value* a = Convert(Expr(arg(P::ValueIfTrue)), rt);
+      ir::Value* b = Convert(Expr(arg(P::ValueIfFalse)), rt);
+      return b_.Select(ToBool(Expr(arg(P::Cond))), a, b);
+    }
     case LK::TileFft: {
       // The complex tile as its real and imaginary parts, transformed, then put back together.
       const ast::Expr* inout = arg(P::Inout);
@@ -743,10 +748,18 @@ ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
     r = InlineFunc(fci->func_index, elems);
   } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {
     r = InlineFunc(ft->callee.index, elems);
+  } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::Lambda) {
+    // A lambda's body is an expression of the kernel's scope with its parameters bound to
+    // one element of each argument (captured locals are read as they are).
+    const sema::CheckedModule::LambdaInfo& l = cm_.lambdas[size_t(ft->callee.index)];
+    for (size_t k = 0; k < l.params.size() && k < elems.size(); ++k) WriteVar(l.params[k], elems[k]);
+    r = Expr(l.def->body.get());
   } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::Builtin) {
     // The mapped builtin's own row says which scalar op it is.
     const sema::Builtin& bi = sema::BuiltinTable()[ft->callee.index];
-    if (bi.lower.kind == sema::LowerKind::Math) {
+    if (bi.lower.kind == sema::LowerKind::Where && elems.size() == 3) {
+      r = b_.Select(ToBool(elems[0]), Convert(elems[1], rt.ElemValueType()), Convert(elems[2], rt.ElemValueType()));
+    } else if (bi.lower.kind == sema::LowerKind::Math) {
       for (ir::Value*& x : elems) x = Convert(x, rt.ElemValueType());
       r = ApplyMath(b_, bi.lower.op, elems);
     } else if (bi.lower.kind == sema::LowerKind::MathForm) {

@@ -56,6 +56,8 @@ extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper" 
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
+extern const RuleSpec WhereArgs;           // wp.where: cond bool or integer, both values of one type
+                                           // (scalar, vector, matrix or struct)       E0106, E0111
 extern const RuleSpec CommonNumericArgs;   // min/max/pow/clamp arguments of one type       E0111
 extern const RuleSpec AtomicRmwArgs;       // atomic_sub/min/...: ndim indices, a dtype the kind takes,
                                            // compare and value of it              E0113, E0130, E0106
@@ -101,7 +103,7 @@ extern const ResultSpec Tid;                 // int32, or a tuple of int32 when 
 extern const ResultSpec ArrayElement;        // wp.atomic_add: the array's element type
 extern const ResultSpec SameAsFirst;         // sqrt, exp, ...: type of the first argument
 extern const ResultSpec Abs;                 // SameAsFirst, folded when constant
-extern const ResultSpec CommonNumeric;       // pow, clamp: the arguments' common type
+extern const ResultSpec CommonNumeric;       // pow, clamp, where: the arguments' common type
 extern const ResultSpec CommonMin;           // min: CommonNumeric, folded when constant
 extern const ResultSpec CommonMax;           // max: likewise
 extern const ResultSpec CastTarget;          // casts: replaced by the caller

@@ -136,6 +136,16 @@ bool TileMapArgs(CallContext& c) {
                   ") it returns `" + TypeName(r) + "`, not a scalar or struct");
     return false;
   };
+  if (ft->callee.kind == CalleeKind::Lambda) {
+    const size_t n = c.out().lambdas[size_t(ft->callee.index)].def->params.size();
+    if (n != elems.size()) {
+      c.Error(Code::BadTileMap, fa.range,
+              "this lambda takes " + std::to_string(n) + " parameter" + (n == 1 ? "" : "s") + ", but `wp.tile_map` passes " +
+                  std::to_string(elems.size()) + " (one element of each of (" + signature() + "))");
+      return false;
+    }
+    return element_result(c.checker.CheckLambdaBody(ft->callee.index, elems).type);
+  }
   if (composite_op >= 0) {
     std::vector<CallArg> per_elem;
     for (size_t k = 0; k < elems.size(); ++k) {
@@ -185,6 +195,19 @@ bool TileMapArgs(CallContext& c) {
   }
   // A builtin maps when its row lowers to a scalar math op taking one value per tile.
   const Builtin& mb = BuiltinTable()[ft->callee.index];
+  if (mb.lower.kind == LowerKind::Where && elems.size() == 3) {
+    // wp.where per element: a bool or integer condition, two values of one type.
+    const bool cond_ok = elems[0]->IsScalar() && !elems[0]->IsFloatScalar();
+    const Type* v = tiles[1]->info.type->IsTile() ? elems[1] : elems[2];
+    if (cond_ok && (v->IsScalar() || v->kind == TypeKind::Struct) && fit(1, v) && fit(2, v)) {
+      c.map_elem = v;
+      return true;
+    }
+    c.Error(Code::BadTileMap, fa.range,
+            "`wp.where` cannot be mapped over (" + signature() +
+                "): it takes a bool or integer condition and two values of one type");
+    return false;
+  }
   const Overload* mo = nullptr;
   if (mb.lower.kind == LowerKind::Math || mb.lower.kind == LowerKind::MathForm) {
     for (const Overload& o : mb.overloads) {

@@ -89,6 +89,35 @@ bool TupleArg(CallContext& c) {
   return false;
 }
 
+// Warp's where: a bool or integer condition (not a float), two values of one type; a literal
+// takes the other value's type. Tiles are selected with `a if c else b` in tilec.
+bool WhereArgs(CallContext& c) {
+  CallArg& cond = c.Arg(Param::Cond);
+  if (cond.info.type->IsFloatScalar()) {
+    c.Error(Code::ArgumentTypeMismatch, cond.range,
+            "`cond` of " + c.bname + " must be a bool or an integer, found `" + TypeName(cond.info.type) + "`");
+    return false;
+  }
+  CallArg& a = c.Arg(Param::ValueIfTrue);
+  CallArg& b = c.Arg(Param::ValueIfFalse);
+  for (CallArg* v : {&a, &b})
+    if (!(v->info.type->IsScalar() || v->info.type->kind == TypeKind::Struct)) {
+      c.Error(Code::ArgumentTypeMismatch, v->range,
+              c.bname + " selects scalars, vectors, matrices or structs, found `" + TypeName(v->info.type) +
+                  "` (tiles: `a if cond else b`)");
+      return false;
+    }
+  if (a.info.type != b.info.type && !(a.info.weak && c.checker.Convert(a.expr, a.info, b.info.type)) &&
+      !(b.info.weak && c.checker.Convert(b.expr, b.info, a.info.type))) {
+    c.Error(Code::OperandTypeMismatch, b.range,
+            "the values of " + c.bname + " must have one type: `" + TypeName(a.info.type) + "` and `" +
+                TypeName(b.info.type) + "`");
+    return false;
+  }
+  c.common = a.info.type;
+  return true;
+}
+
 bool CommonNumericArgs(CallContext& c) {
   for (CallArg& a : c.args)
     if (!a.info.weak) {
@@ -133,6 +162,7 @@ const RuleSpec AtomicIndexRank{"AtomicIndexRank",
                                {Code::BadIndex, Code::AtomicAddUnsupportedDType, Code::ArgumentTypeMismatch},
                                {P::A, P::Value},
                                &sema::AtomicIndexRank};
+const RuleSpec WhereArgs{"WhereArgs", {Code::ArgumentTypeMismatch, Code::OperandTypeMismatch}, {Param::Cond, Param::ValueIfTrue, Param::ValueIfFalse}, &sema::WhereArgs};
 const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
 const RuleSpec AtomicRmwArgs{"AtomicRmwArgs",
                              {Code::BadIndex, Code::AtomicUnsupportedDType, Code::ArgumentTypeMismatch},

@@ -632,6 +632,12 @@ std::vector<Builtin> MakeTable() {
        {{{Req(N::X, K::Runtime, P::Numeric), Req(N::Low, K::Runtime, P::Numeric), Req(N::High, K::Runtime, P::Numeric)},
          &Res::CommonNumeric, {&R::CommonNumericArgs}}},
        false, Differentiable::Yes, "docs/math.rst", LowerOp(LowerKind::Math, ir::OpCode::Clamp)});
+  // Both values are evaluated (a call), unlike `a if c else b`.
+  add({"where", "wp",
+       {{{Req(N::Cond, K::Runtime, P::Scalar), Req(N::ValueIfTrue, K::Runtime, P::Any),
+          Req(N::ValueIfFalse, K::Runtime, P::Any)},
+         &Res::CommonNumeric, {&R::WhereArgs}}},
+       false, Differentiable::Yes, "docs/math.rst", Lower(LowerKind::Where)});
   add({"print", "", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}, true}}, false,
        Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
   {
@@ -721,6 +727,9 @@ const char* ParamName(Param p) {
     case Param::Capacity: return "capacity";
     case Param::Inout: return "inout";
     case Param::Z: return "z";
+    case Param::Cond: return "cond";
+    case Param::ValueIfTrue: return "value_if_true";
+    case Param::ValueIfFalse: return "value_if_false";
   }
   return "?";
 }

@@ -58,6 +58,7 @@ enum class Param : uint8_t {
   S, Capacity,  // the tile stack builtins' `s` and `capacity`
   Inout,        // tile_fft's `inout`
   Z,            // tile_upper_solve's right-hand side `z`
+  Cond, ValueIfTrue, ValueIfFalse,  // wp.where
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -134,6 +135,7 @@ enum class LowerKind : uint8_t {
   TileCholeskySolve, // `y` solved with the factor `L` of `fill_mode`: two triangular solves
   TileTriSolve,      // `op` (TileLowerSolve or TileUpperSolve) of `L`/`U` and `y`
   TileFft,           // `inout` transformed along its last dimension (`inverse`), in place
+  Where,             // `value_if_true` where `cond` (bool, or an integer other than 0), else `value_if_false`
   AtomicAdd,
   AtomicRmw,         // the other scalar atomics: `rmw` at `i`..`l` with `value` (and `compare`)
   Math,              // scalar `op`; also what tile_map applies per element

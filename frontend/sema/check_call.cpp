@@ -147,6 +147,14 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   ExprInfo callee = CheckExpr(c.func.get());
   std::vector<CallArg> args;
   bool poisoned = callee.type->IsError();
+  // wp.tile_map's function may be a lambda (its first argument, or `op=`).
+  const ast::Expr* saved_lambda = mapped_lambda_;
+  if (callee.type->kind == TypeKind::Function && callee.type->callee.kind == CalleeKind::Builtin &&
+      std::string(BuiltinTable()[callee.type->callee.index].name) == "tile_map") {
+    if (!c.args.empty() && dynamic_cast<const ast::Lambda*>(c.args[0].get())) mapped_lambda_ = c.args[0].get();
+    for (const ast::Keyword& kw : c.keywords)
+      if (kw.name == "op" && dynamic_cast<const ast::Lambda*>(kw.value.get())) mapped_lambda_ = kw.value.get();
+  }
   for (const ast::ExprPtr& a : c.args) {
     CallArg arg{a.get(), CheckExpr(a.get()), "", a->range, {}};
     args.push_back(arg);
@@ -155,6 +163,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
     CallArg arg{kw.value.get(), CheckExpr(kw.value.get()), kw.name, kw.range, kw.name_range};
     args.push_back(arg);
   }
+  mapped_lambda_ = saved_lambda;
   if (poisoned) return Poison();
   const Type* t = callee.type;
   if (t->kind == TypeKind::Function) {
@@ -171,6 +180,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
         return CompositeCall(CompositeOp(t->callee.index), &c, attr ? attr->attr : Text(c.func.get()), args);
       }
       case CalleeKind::Overloads: return CallOverloads(t->callee.index, &c, c.func->range, args);
+      case CalleeKind::Lambda: return Poison();  // CheckLambda reported it
       case CalleeKind::Kernel:
         Error(Code::KernelCalledFromKernel, c.func->range,
               "kernel `" + out_.kernels[t->callee.index].name +

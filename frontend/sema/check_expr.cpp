@@ -142,7 +142,10 @@ ExprInfo Checker::CheckExpr(const ast::Expr* e) {
     case ast::ExprKind::BoolOp: info = CheckBoolOp(*e->As<ast::BoolOp>()); break;
     case ast::ExprKind::Compare: info = CheckCompare(*e->As<ast::Compare>()); break;
     case ast::ExprKind::IfExp: info = CheckIfExp(*e->As<ast::IfExp>()); break;
-    case ast::ExprKind::Call: info = CheckCall(*e->As<ast::Call>()); break;
+    case ast::ExprKind::Call:
+      if (const auto* l = dynamic_cast<const ast::Lambda*>(e); l && fn_) info = CheckLambda(*l);
+      else info = CheckCall(*e->As<ast::Call>());
+      break;
     case ast::ExprKind::Attribute: info = CheckAttribute(*e->As<ast::Attribute>()); break;
     case ast::ExprKind::Subscript: info = CheckSubscript(*e->As<ast::Subscript>()); break;
     case ast::ExprKind::Tuple: info = CheckTuple(*e->As<ast::Tuple>()); break;
@@ -160,6 +163,44 @@ ExprInfo Checker::CheckExpr(const ast::Expr* e) {
   }
   if (!info.type) info = Poison();
   return Record(e, std::move(info));
+}
+
+// Kernel code has no function values: a lambda is typed where wp.tile_map maps it, once its
+// parameters' types (the elements) are known.
+ExprInfo Checker::CheckLambda(const ast::Lambda& l) {
+  if (&l != mapped_lambda_) {
+    Error(Code::UnsupportedSyntax, l.func->range,
+          "`lambda` expressions are supported in kernel code only as the function of `wp.tile_map`");
+    return Poison();
+  }
+  for (const ast::Param& p : l.params)
+    if (p.default_value) {
+      Error(Code::UnsupportedSyntax, p.range, "a mapped `lambda` cannot have default parameter values");
+      return Poison();
+    }
+  CheckedModule::LambdaInfo info;
+  info.def = &l;
+  out_.lambdas.push_back(info);
+  return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Lambda, int(out_.lambdas.size()) - 1}), false);
+}
+
+ExprInfo Checker::CheckLambdaBody(int index, const std::vector<const Type*>& elems) {
+  CheckedModule::LambdaInfo& l = out_.lambdas[size_t(index)];
+  std::vector<std::pair<std::string, LocalSymbol*>> shadowed;
+  l.params.clear();
+  for (size_t k = 0; k < l.def->params.size(); ++k) {
+    const ast::Param& p = l.def->params[k];
+    auto it = locals_.find(p.name);
+    shadowed.emplace_back(p.name, it == locals_.end() ? nullptr : it->second);
+    l.params.push_back(NewLocal(p.name, SymbolKind::Param, elems[k], p.name_range));
+  }
+  ExprInfo r = CheckExpr(l.def->body.get());
+  for (auto& [name, sym] : shadowed) {
+    if (sym) locals_[name] = sym;
+    else locals_.erase(name);
+  }
+  l.checked = true;
+  return r;
 }
 
 ExprInfo Checker::CheckName(const ast::Name& n) {

@@ -96,9 +96,13 @@ class Checker {
   // The variable an in-place tile update writes (`t`, `t[1:3]`, `t[i][2:]`): the local under
   // any views, or null when the tile is a temporary. Counts the write as an assignment.
   LocalSymbol* InPlaceRoot(const ast::Expr* e);
+  // A mapped lambda's body, its parameters typed `elems` in the enclosing function's scope.
+  ExprInfo CheckLambdaBody(int index, const std::vector<const Type*>& elems);
 
  private:
   ExprInfo CheckName(const ast::Name& n);
+  ExprInfo CheckLambda(const ast::Lambda& l);
+  const ast::Expr* mapped_lambda_ = nullptr;  // the lambda a wp.tile_map call being checked maps
   ExprInfo CheckAttribute(const ast::Attribute& a);
   ExprInfo CheckSubscript(const ast::Subscript& s);
   // `t[...]` other than an element read: a view or a gather (sema.h, TileAccess).

@@ -186,6 +186,14 @@ class CheckedModule {
   // The prelude's builtins by name: the funcs (indices into `funcs`) of one name, one per
   // signature, tried in order (float32 before float64).
   std::vector<std::vector<int>> overloads;
+  // The lambdas a kernel maps (`wp.tile_map(lambda a, b: ..., t, u)`), by CalleeKind::Lambda's
+  // index: each parameter a local of the enclosing function, typed by the map's elements.
+  struct LambdaInfo {
+    const ast::Lambda* def = nullptr;
+    std::vector<const LocalSymbol*> params;
+    bool checked = false;
+  };
+  std::vector<LambdaInfo> lambdas;
   std::vector<ModuleConstant> constants;  // final value of each module constant
 
   // Null for nodes that were never checked (host code, or code after a poisoned statement).

@@ -53,6 +53,7 @@ std::string TypeName(const Type* t) {
         case CalleeKind::Kernel: return "kernel";
         case CalleeKind::Composite:
         case CalleeKind::Overloads: return "builtin";
+        case CalleeKind::Lambda: return "lambda";
       }
       return "function";
     case TypeKind::Range: return "range";

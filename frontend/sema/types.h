@@ -44,7 +44,7 @@ enum class ModuleId : uint8_t { Warp, Numpy };
 // What a Function-typed name calls.
 // Composite: a vector-math builtin typed by check_composite.cpp (index: its CompositeOp);
 // Overloads: a prelude builtin with one @wp.func per signature (index: CheckedModule::overloads).
-enum class CalleeKind : uint8_t { Builtin, UserFunc, Kernel, Composite, Overloads };
+enum class CalleeKind : uint8_t { Builtin, UserFunc, Kernel, Composite, Overloads, Lambda };
 struct Callee {
   CalleeKind kind = CalleeKind::Builtin;
   int index = -1;  // builtin: index into BuiltinTable(); func/kernel: index into CheckedModule

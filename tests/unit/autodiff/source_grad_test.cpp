@@ -234,6 +234,28 @@ def solve(a: wp.array2d[wp.float64], d: wp.array1d[wp.float64], y: wp.array2d[wp
                  GradCheck{});
 }
 
+// A mapped lambda differentiates like the @wp.func it stands for, including through a
+// captured kernel value (the sum of its contributions over the elements); wp.where passes the
+// gradient to the value it chose.
+TEST(SourceMapGrad, LambdasAndWhere) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def lam(x: wp.array1d[wp.float64], y: wp.array1d[wp.float64], s: wp.array1d[wp.float64], c: wp.array1d[int],
+        out: wp.array1d[wp.float64], w: wp.array1d[wp.float64]):
+    a = wp.tile_load(x, shape=6)
+    b = wp.tile_load(y, shape=6)
+    m = wp.tile_load(c, shape=6)
+    k = s[0]
+    wp.tile_store(out, wp.tile_map(lambda p, q: wp.sin(p) * q + k * p * p, a, b))
+    wp.tile_store(w, wp.tile_map(lambda f, p, q: wp.where(f, p * q, q * q * k), m, a, b))
+)",
+                              "lam");
+  CheckGradients(k.c, {HostArray::Float({6}, Seq(6, -0.9, 0.31)), HostArray::Float({6}, Seq(6, 0.4, -0.17)),
+                       HostArray::Float({1}, {0.75}), HostArray::Int({6}, {0, 1, 0, 2, 1, 0}),
+                       HostArray::Float({6}, Seq(6, 0, 0)), HostArray::Float({6}, Seq(6, 0, 0))},
+                 GradCheck{});
+}
+
 // The _inplace solvers keep the adjoints of the forms they update with (Warp's have none).
 TEST(SourceLinalgGrad, InplaceFormsKeepTheirGradients) {
   SourceKernel k = FromSource(R"(
