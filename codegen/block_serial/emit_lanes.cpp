@@ -1,6 +1,8 @@
 // Per-lane code on the block-serial CPU lowering: the ops between two cooperative operations
 // run as one loop over the block's lanes (region formation at tile operations), and a
 // lane-varying scalar that outlives its loop lives in a (lanes,) tile, one element per lane.
+#include <algorithm>
+
 #include <llvm/IR/IRBuilder.h>
 
 #include "codegen/block_serial/emitter.h"
@@ -158,23 +160,56 @@ void Emitter::EmitLaneRun(const std::vector<const ir::Op*>& run) {
       if (LaneScalar(r.get())) kept.push_back({r.get(), AllocTile(LaneType(r.get()), "lanes"), true});
       else kept.push_back({r.get(), EntryAlloca(ValTy(t.elem), "uniform", 16), false});
     }
-  int loop = lane_loops_++;
   // An adjoint runs the lanes in reverse order, the reverse of the forward's: the lane whose
   // store survived (the last) is the first to read and clear that element's gradient.
   bool reverse = !kernel_->adjoint_of.empty();
-  EmitCountedLoop(I64(lanes_), [&](llvm::Value* i) {
-    llvm::Value* lane = reverse ? b_.CreateSub(I64(lanes_ - 1), i, "lane") : i;
-    lane_ = lane;
-    lane_loop_ = loop;
-    for (const ir::Op* op : loop_ops) EmitOp(*op);
-    for (const Kept& k : kept) {
-      llvm::Value* v = Get(k.v);
-      if (k.per_lane) b_.CreateStore(ToMem(v, k.v->type().elem), TileElemPtr(k.slot, k.v->type().elem, lane));
-      else b_.CreateStore(v, k.slot);
+  auto emit_loop = [&] {
+    // A number of its own per copy, so that each copy remakes the views it uses.
+    int loop = lane_loops_++;
+    EmitCountedLoop(I64(lanes_), [&](llvm::Value* i) {
+      llvm::Value* lane = reverse ? b_.CreateSub(I64(lanes_ - 1), i, "lane") : i;
+      lane_ = lane;
+      lane_loop_ = loop;
+      for (const ir::Op* op : loop_ops) EmitOp(*op);
+      for (const Kept& k : kept) {
+        llvm::Value* v = Get(k.v);
+        if (k.per_lane) b_.CreateStore(ToMem(v, k.v->type().elem), TileElemPtr(k.slot, k.v->type().elem, lane));
+        else b_.CreateStore(v, k.slot);
+      }
+      lane_ = nullptr;
+      lane_loop_ = -1;
+    });
+  };
+  // Arrays carry runtime byte strides, so to LLVM a lane's x[base + lane] has an unknown step
+  // and vectorizes into a gather. The loop is versioned instead: where every array its lanes
+  // index along the last dimension has unit stride there, a copy that sees that stride as a
+  // constant runs (plain vector loads and stores); strided views take the general copy. Both
+  // compute the same addresses, so results do not depend on which one runs.
+  std::vector<const ir::Value*> unit = UnitStrideArrays(loop_ops);
+  if (unit.empty()) {
+    emit_loop();
+  } else {
+    llvm::Value* all_unit = b_.getTrue();
+    std::vector<std::pair<const ir::Value*, llvm::Value*>> runtime_strides;
+    for (const ir::Value* a : unit) {
+      llvm::Value*& stride = arrays_.at(a).strides[a->type().ndim - 1];
+      runtime_strides.push_back({a, stride});
+      all_unit = b_.CreateAnd(all_unit, b_.CreateICmpEQ(stride, I64(ElemBytes(a->type().elem))));
     }
-    lane_ = nullptr;
-    lane_loop_ = -1;
-  });
+    llvm::BasicBlock* unit_bb = llvm::BasicBlock::Create(ctx_, "lanes.unit", fn_);
+    llvm::BasicBlock* strided_bb = llvm::BasicBlock::Create(ctx_, "lanes.strided", fn_);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "lanes.join", fn_);
+    b_.CreateCondBr(all_unit, unit_bb, strided_bb);
+    b_.SetInsertPoint(unit_bb);
+    for (const ir::Value* a : unit) arrays_.at(a).strides[a->type().ndim - 1] = I64(ElemBytes(a->type().elem));
+    emit_loop();
+    b_.CreateBr(join);
+    for (auto& [a, stride] : runtime_strides) arrays_.at(a).strides[a->type().ndim - 1] = stride;
+    b_.SetInsertPoint(strided_bb);
+    emit_loop();
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  }
   for (const Kept& k : kept) {
     if (k.per_lane) {
       Set(k.v, k.slot);
@@ -183,6 +218,42 @@ void Emitter::EmitLaneRun(const std::vector<const ir::Op*>& run) {
       Set(k.v, b_.CreateLoad(ValTy(k.v->type().elem), k.slot));
     }
   }
+}
+
+int64_t Emitter::ElemBytes(const ir::ElemType& e) {
+  return int64_t(mod_.getDataLayout().getTypeAllocSize(MemTy(e)));
+}
+
+const ir::Value* Emitter::ArrayBeforeLoop(const ir::Value* v) {
+  // A view the loop makes (or remakes, as GetArray does) takes its last stride from the array
+  // it views: slices keep the trailing strides, a grad buffer all of them.
+  while (true) {
+    auto made = array_loop_.find(v);
+    bool remade = made != array_loop_.end() && (made->second != -1 || v->lane_varying());
+    if (arrays_.count(v) && !remade) return v;
+    const ir::Op* def = v->def();
+    if (!def || (def->code() != OpCode::ArraySlice && def->code() != OpCode::ArrayGrad)) return nullptr;
+    v = def->operand(0);
+  }
+}
+
+std::vector<const ir::Value*> Emitter::UnitStrideArrays(const std::vector<const ir::Op*>& loop_ops) {
+  std::vector<const ir::Value*> arrays;
+  auto visit = [&](const ir::Op& op) {
+    // Only accesses whose last index moves with the lane gain from a known stride (atomics
+    // never vectorize).
+    if (op.code() != OpCode::ArrayLoad && op.code() != OpCode::ArrayStore) return false;
+    const ir::Value* a = op.operand(0);
+    if (!op.operand(a->type().ndim)->lane_varying()) return false;
+    const ir::Value* before = ArrayBeforeLoop(a);
+    if (before && std::find(arrays.begin(), arrays.end(), before) == arrays.end()) arrays.push_back(before);
+    return false;
+  };
+  for (const ir::Op* op : loop_ops) {
+    visit(*op);
+    for (auto& r : op->regions()) AnyOp(*r, visit);
+  }
+  return arrays;
 }
 
 void Emitter::EmitScatterLanes(const ir::Op& op) {

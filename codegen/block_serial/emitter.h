@@ -228,6 +228,13 @@ class Emitter : public OpDispatcher {
   ir::Type LaneType(const ir::Value* v) const;  // the (lanes,) tile that keeps v per lane
   // Fills a lane buffer with one value (a uniform value stored into a per-lane slot).
   void FillLanes(llvm::Value* buf, const ir::Value* v);
+  // The arrays, as made before a loop over the lanes, whose last stride the loop's per-lane
+  // element accesses along the last dimension use; the loop is versioned on their unit stride.
+  std::vector<const ir::Value*> UnitStrideArrays(const std::vector<const ir::Op*>& loop_ops);
+  // The array whose made view (arrays_, valid before the loop) gives `v` its last stride, or
+  // null where that is not known.
+  const ir::Value* ArrayBeforeLoop(const ir::Value* v);
+  int64_t ElemBytes(const ir::ElemType& e);  // an element's size in memory
 
   const ir::Module& irm_;
   llvm::Module& mod_;

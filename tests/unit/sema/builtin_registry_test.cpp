@@ -56,6 +56,8 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
     case LowerKind::TileCholesky: return {O::TileCholesky, O::TilePermute};
     case LowerKind::TileCholeskySolve: return {O::TileLowerSolve, O::TileUpperSolve, O::TilePermute};
     case LowerKind::TileTriSolve: return {l.op};
+    case LowerKind::TileFft: return {O::TileMap, O::FieldGet, O::FieldSet, O::TileFft};
+    case LowerKind::Where: return {O::Select};
     case LowerKind::AtomicAdd: return {O::AtomicAdd};
     case LowerKind::AtomicRmw: return {O::AtomicRmw};
     // The differentiable compositions' ops (comparisons, selects and trunc pass no gradient).
