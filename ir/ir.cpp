@@ -95,6 +95,29 @@ bool AtomicKindSupports(AtomicKind k, ScalarType t) {
   return false;
 }
 
+bool AtomicKindSupportsComposite(AtomicKind k, const Composite& c) {
+  if (!c.valid() || !AtomicKindSupports(k, c.scalar)) return false;
+  bool vec_or_mat = c.kind == CompositeKind::Vector || c.kind == CompositeKind::Matrix ||
+                    c.kind == CompositeKind::SpatialVector || c.kind == CompositeKind::SpatialMatrix;
+  switch (k) {
+    case AtomicKind::Sub: return true;
+    case AtomicKind::Min: case AtomicKind::Max: case AtomicKind::BitAnd: case AtomicKind::BitOr: case AtomicKind::BitXor:
+      return vec_or_mat;
+    case AtomicKind::Exch: case AtomicKind::Cas: return false;
+  }
+  return false;
+}
+
+std::string AtomicKindCompositeList(AtomicKind k) {
+  switch (k) {
+    case AtomicKind::Sub: return "vectors, matrices, quaternions and transforms";
+    case AtomicKind::Min: case AtomicKind::Max: case AtomicKind::BitAnd: case AtomicKind::BitOr: case AtomicKind::BitXor:
+      return "vectors and matrices";
+    case AtomicKind::Exch: case AtomicKind::Cas: return "no vector-like types";
+  }
+  return "";
+}
+
 std::string AtomicKindTypeList(AtomicKind k) {
   switch (k) {
     case AtomicKind::Sub: return "int32, uint32, int64, uint64, float16, bfloat16, float32 or float64";

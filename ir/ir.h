@@ -67,6 +67,13 @@ std::string_view AtomicKindName(AtomicKind k);  // sub, min, max, exch, cas, bit
 // exch/cas 32/64-bit numbers; the bitwise kinds integers), and their names for messages.
 bool AtomicKindSupports(AtomicKind k, ScalarType t);
 std::string AtomicKindTypeList(AtomicKind k);  // "int32, uint32, int64, uint64, float32 or float64"
+// Vector-like elements, one scalar atomic per component as Warp's vec.h/mat.h do: sub on every
+// kind atomic_add takes (Warp subtracts by adding the negation); min, max and the bitwise kinds
+// on vectors and matrices only (Warp has no quaternion or transform overloads); exch and cas on
+// none (Warp's CUDA build has no vector atomicExch/atomicCAS, and its CPU one swaps the whole
+// value, which per-component atomics could not match).
+bool AtomicKindSupportsComposite(AtomicKind k, const Composite& c);
+std::string AtomicKindCompositeList(AtomicKind k);  // "vectors and matrices", for messages
 
 struct AttrInfo {
   std::string_view name;

@@ -289,9 +289,12 @@ class Verifier {
         for (int i = 1 + at.ndim; i < op.num_operands(); ++i)
           if (op.operand(i)->type() != et)
             Error(&op, "operand " + std::to_string(i) + " " + T(op.operand(i)->type()) + " differs from the array element " + T(et));
-        if (at.elem.is_struct() || !AtomicKindSupports(op.rmw(), at.elem.scalar))
+        bool ok = at.elem.is_struct()
+                      ? AtomicKindSupportsComposite(op.rmw(), m_.structs()[size_t(at.elem.struct_index)].composite)
+                      : AtomicKindSupports(op.rmw(), at.elem.scalar);
+        if (!ok)
           Error(&op, "atomic " + std::string(AtomicKindName(op.rmw())) + " needs " + AtomicKindTypeList(op.rmw()) +
-                         " elements, found " + T(et));
+                         " elements (or " + AtomicKindCompositeList(op.rmw()) + " of them), found " + T(et));
         if (op.result()->type() != et) Error(&op, "result " + T(op.result()->type()) + " differs from the element " + T(et));
         return;
       }

@@ -198,6 +198,7 @@ class Emitter : public OpDispatcher {
   llvm::IRBuilder<>& Builder() override { return b_; }
   llvm::Value* ValueOf(const ir::Value* v) override { return Get(v); }
   void Define(const ir::Value* v, llvm::Value* lv) override { Set(v, lv); }
+  const ArrayVal& ArrayValueOf(const ir::Value* v) override { return GetArray(v); }
   void EmitRegion(const ir::Block& b) override { EmitBlock(b); }
   llvm::Value* SlotAlloca(llvm::Type* t, const char* name, unsigned align) override {
     return EntryAlloca(t, name, align);

@@ -23,7 +23,10 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
     case ir::OpFamily::Logic:
       Define(op.result(), Scalar().EmitLogic(op.code(), ValueOf(op.operand(0)), ValueOf(op.operand(1))));
       break;
-    case ir::OpFamily::Array: EmitArrayOp(op); break;
+    case ir::OpFamily::Array:
+      if (op.code() == ir::OpCode::AtomicRmw && op.operand(0)->type().elem.is_struct()) EmitComponentAtomicRmw(op);
+      else EmitArrayOp(op);
+      break;
     case ir::OpFamily::Struct:
       Define(op.result(), Scalar().EmitStructOp(op, ValueOf(op.operand(0)),
                                                 op.num_operands() > 1 ? ValueOf(op.operand(1)) : nullptr));
@@ -81,6 +84,31 @@ void OpDispatcher::EmitTid(const ir::Op& op) {
     if (rank && k > 0) c = b.CreateAdd(c, b.CreateSelect(b.CreateICmpEQ(rank, b.getInt64(uint64_t(k))), LaneIndex(), b.getInt64(0)));
     Define(op.result(k), b.CreateTrunc(c, b.getInt32Ty(), "tid" + std::to_string(k)));
   }
+}
+
+void OpDispatcher::EmitComponentAtomicRmw(const ir::Op& op) {
+  llvm::IRBuilder<>& b = Builder();
+  bs::Emitter& s = Scalar();
+  const ir::Type& at = op.operand(0)->type();
+  const bs::ArrayVal& a = ArrayValueOf(op.operand(0));
+  llvm::Value* off = b.getInt64(0);
+  for (int d = 0; d < at.ndim; ++d) {
+    const ir::Value* idx = op.operand(1 + d);
+    off = b.CreateAdd(off, b.CreateMul(s.AsI64(ValueOf(idx), idx->type().elem.scalar), a.strides[d]));
+  }
+  llvm::Value* ptr = b.CreateGEP(b.getInt8Ty(), a.data, {off});
+  // Components are scalar fields of one type (support/composite.h); cas and exch never get here.
+  const ir::StructDef& sd = s.irm().structs()[size_t(at.elem.struct_index)];
+  llvm::Value* v = ValueOf(op.operand(op.num_operands() - 1));
+  llvm::Value* old = s.Zero(at.elem);
+  for (size_t k = 0; k < sd.fields.size(); ++k) {
+    const ir::StructField& f = sd.fields[k];
+    llvm::Value* fptr = b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), ptr, f.offset);
+    llvm::Value* fv = b.CreateExtractValue(v, {unsigned(k)});
+    llvm::Value* prev = s.EmitAtomicRmw(op.rmw(), fptr, fv, nullptr, f.type.scalar);
+    old = b.CreateInsertValue(old, prev, {unsigned(k)});
+  }
+  Define(op.result(), old);
 }
 
 }  // namespace tilec::codegen

@@ -8,6 +8,7 @@ namespace tilec::codegen {
 
 namespace bs {
 class Emitter;
+struct ArrayVal;
 }
 
 class OpDispatcher : public StructuredEmitter {
@@ -36,6 +37,8 @@ class OpDispatcher : public StructuredEmitter {
   virtual void EmitTileOp(const ir::Op& op) = 0;
   virtual void EmitTileMemoryOp(const ir::Op& op) = 0;
   virtual void EmitPrint(const ir::Op& op) = 0;
+  // An array value (data, shape, byte strides) as the lowering made it.
+  virtual const bs::ArrayVal& ArrayValueOf(const ir::Value* v) = 0;
 
   // ---- placement hooks (SIMT barriers and cross-lane copies) ----
   virtual void BeforeOp(const ir::Op& op) { (void)op; }
@@ -43,6 +46,9 @@ class OpDispatcher : public StructuredEmitter {
 
  private:
   void EmitTid(const ir::Op& op);
+  // atomic_rmw on an array of vectors or matrices: one scalar atomic per component (Warp's
+  // vec.h/mat.h loops), the same code on every lowering.
+  void EmitComponentAtomicRmw(const ir::Op& op);
 };
 
 }  // namespace tilec::codegen

@@ -38,6 +38,7 @@ class Emitter : public OpDispatcher {
   llvm::IRBuilder<>& Builder() override { return b_; }
   llvm::Value* ValueOf(const ir::Value* v) override { return Get(v); }
   void Define(const ir::Value* v, llvm::Value* lv) override { Set(v, lv); }
+  const bs::ArrayVal& ArrayValueOf(const ir::Value* v) override { return arrays_.at(v); }
   void EmitRegion(const ir::Block& b) override { EmitBlock(b); }
   llvm::Value* SlotAlloca(llvm::Type* t, const char* name, unsigned align) override {
     return EntryAlloca(t, name, align);

@@ -34,6 +34,12 @@ ir::Type Lowerer::IrType(const sema::Type* t) {
 }
 
 ir::Value* Lowerer::ConstOf(const sema::ConstValue& c, const ir::Type& t) {
+  if (c.kind == sema::ConstValue::Kind::Composite && t.is_struct()) {
+    const ir::Type st = ir::Type::Scalar(m_.structs()[t.elem.struct_index].composite.scalar);
+    std::vector<ir::Value*> comps;
+    for (const sema::ConstValue& e : c.elems) comps.push_back(ConstOf(e, st));
+    return BuildComposite(t, comps);
+  }
   if (t.is_bool()) return b_.ConstBool(c.Truthy());
   if (t.is_float()) return b_.ConstFloat(t.elem.scalar, c.AsDouble());
   if (t.is_int()) return b_.ConstInt(t.elem.scalar, c.AsInt());
@@ -123,6 +129,8 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
   }
   ir::Type rt = IrType(info->type);
   if (info->value && rt.is_scalar()) return ConstOf(*info->value, rt);
+  if (info->value && info->value->kind == sema::ConstValue::Kind::Composite && rt.is_struct())
+    return ConstOf(*info->value, rt);
   switch (e->kind) {
     case ast::ExprKind::Name: {
       const sema::LocalSymbol* sym = cm_.Symbol(e);

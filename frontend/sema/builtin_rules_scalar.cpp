@@ -60,12 +60,22 @@ bool AtomicRmwArgs(CallContext& c) {
                 std::to_string(nidx) + " index" + (nidx == 1 ? "" : "es"));
     return false;
   }
-  if (array->elem.is_struct() || !ir::AtomicKindSupports(kind, array->elem.scalar)) {
-    std::string found = array->elem.is_struct() ? ElemName(array->elem, array->elem_struct_name)
-                                                : std::string(ScalarName(array->elem.scalar));
+  if (array->elem.is_struct()) {
+    // Vectors and matrices go component by component, as Warp's vec.h and mat.h overloads do.
+    const Composite* k = c.checker.CompositeOf(c.types.FromElem(array->elem));
+    if (!k || !ir::AtomicKindSupportsComposite(kind, *k)) {
+      bool whole = kind == ir::AtomicKind::Exch || kind == ir::AtomicKind::Cas;
+      c.Error(Code::AtomicUnsupportedDType, c.Range(Param::A),
+              c.bname + " does not support arrays of `" + ElemName(array->elem, array->elem_struct_name) +
+                  "`; it takes " + ir::AtomicKindTypeList(kind) +
+                  (whole ? " scalars, as Warp's GPU build does" : " and " + ir::AtomicKindCompositeList(kind) +
+                                                                       " of them (as in Warp)"));
+      return false;
+    }
+  } else if (!ir::AtomicKindSupports(kind, array->elem.scalar)) {
     c.Error(Code::AtomicUnsupportedDType, c.Range(Param::A),
-            c.bname + " does not support arrays of `" + found + "`; it takes " + ir::AtomicKindTypeList(kind) +
-                " (as in Warp)");
+            c.bname + " does not support arrays of `" + std::string(ScalarName(array->elem.scalar)) + "`; it takes " +
+                ir::AtomicKindTypeList(kind) + " (as in Warp)");
     return false;
   }
   const Type* elem = c.types.FromElem(array->elem);

@@ -167,7 +167,7 @@ ExprInfo Checker::CompositeCtor(const ast::Call& c, const Type* t, std::vector<C
       return Poison();
     }
     ci.composite = k.length() == 1 ? CompositeOp::Construct : CompositeOp::Fill;
-    return CompositeResult(&c, ci, t, infos);
+    return FoldModuleComposite(CompositeResult(&c, ci, t, infos), t, args);
   }
   int total = 0;
   for (CallArg& a : args) {
@@ -193,7 +193,52 @@ ExprInfo Checker::CompositeCtor(const ast::Call& c, const Type* t, std::vector<C
     return Poison();
   }
   ci.composite = CompositeOp::Construct;
-  return CompositeResult(&c, ci, t, infos);
+  return FoldModuleComposite(CompositeResult(&c, ci, t, infos), t, args);
+}
+
+// A constructor of numbers (or of constant vectors) at module scope is a module constant, which
+// kernels read as a compile-time value (Warp captures any value-type global). In a function body
+// it stays a runtime value: a local assigned from it may have components assigned later.
+ExprInfo Checker::FoldModuleComposite(ExprInfo r, const Type* t, const std::vector<CallArg>& args) {
+  if (fn_ || r.type != t) return r;
+  const Composite& k = *CompositeOf(t);
+  std::vector<ConstValue> comps;
+  for (const CallArg& a : args) {
+    if (!a.info.value) return r;
+    if (a.info.value->kind == ConstValue::Kind::Composite) {
+      for (const ConstValue& e : a.info.value->elems) comps.push_back(e);
+    } else if (a.info.value->IsNumber()) {
+      comps.push_back(*a.info.value);
+    } else {
+      return r;
+    }
+  }
+  if (comps.size() == 1) comps.assign(size_t(k.length()), comps[0]);
+  if (int(comps.size()) != k.length()) return r;
+  // Each component as the component type holds it (an int vector truncates, a bool one tests).
+  for (ConstValue& e : comps) {
+    if (IsFloat(k.scalar)) e = ConstValue::MakeFloat(e.AsDouble());
+    else if (k.scalar == ScalarType::Bool) e = ConstValue::MakeBool(e.Truthy());
+    else e = ConstValue::MakeInt(e.AsInt());
+  }
+  r.value = ConstValue::MakeComposite(t, std::move(comps));
+  r.provenance.reset();
+  return r;
+}
+
+// Components of a constant vector or matrix read with constant indices (`C[1]`, `M[0, 1]`,
+// `M[0]`, `C.x`, `X.p`) are constants too.
+static void FoldComponents(ExprInfo& r, const ExprInfo& base, int64_t first, int64_t count) {
+  if (!base.value || base.value->kind != ConstValue::Kind::Composite) return;
+  if (first < 0 || first + count > int64_t(base.value->elems.size())) return;
+  if (r.type->IsScalar()) {
+    r.value = base.value->elems[size_t(first)];
+  } else {
+    std::vector<ConstValue> part(base.value->elems.begin() + first, base.value->elems.begin() + first + count);
+    r.value = ConstValue::MakeComposite(r.type, std::move(part));
+  }
+  r.weak = false;
+  r.provenance.reset();
 }
 
 ExprInfo Checker::CompositeAttribute(const ast::Attribute& a, const ExprInfo& base) {
@@ -205,7 +250,9 @@ ExprInfo Checker::CompositeAttribute(const ast::Attribute& a, const ExprInfo& ba
     ci.index = a.attr == "p" ? 0 : 3;
     ci.count = a.attr == "p" ? 3 : 4;
     const Type* t = a.attr == "p" ? CompositeType(Composite::Vector(3, k.scalar)) : CompositeType(Composite::Quat(k.scalar));
-    return CompositeResult(&a, ci, t, {base});
+    ExprInfo r = CompositeResult(&a, ci, t, {base});
+    FoldComponents(r, base, ci.index, ci.count);
+    return r;
   }
   int i = a.attr.size() == 1 ? SwizzleIndex(a.attr[0]) : -1;
   bool xyzw = (k.kind == CompositeKind::Vector && k.rows <= 4) || k.kind == CompositeKind::Quaternion;
@@ -219,7 +266,9 @@ ExprInfo Checker::CompositeAttribute(const ast::Attribute& a, const ExprInfo& ba
   }
   ci.composite = CompositeOp::Component;
   ci.index = i;
-  return CompositeResult(&a, ci, types_.Scalar(k.scalar), {base});
+  ExprInfo r = CompositeResult(&a, ci, types_.Scalar(k.scalar), {base});
+  FoldComponents(r, base, i, 1);
+  return r;
 }
 
 ExprInfo Checker::CompositeSubscript(const ast::Subscript& s, const ExprInfo& base,
@@ -266,7 +315,9 @@ ExprInfo Checker::CompositeSubscript(const ast::Subscript& s, const ExprInfo& ba
     for (const ast::Expr* e : idx) ci.args.push_back(e);
   }
   const Type* t = row ? CompositeType(Composite::Vector(k.cols, k.scalar)) : types_.Scalar(k.scalar);
-  return CompositeResult(&s, ci, t, ops);
+  ExprInfo r = CompositeResult(&s, ci, t, ops);
+  if (all_const) FoldComponents(r, base, row ? ci.index * k.cols : ci.index, row ? k.cols : 1);
+  return r;
 }
 
 ExprInfo Checker::CompositeUnary(const ast::Unary& u, const ExprInfo& v) {

@@ -109,6 +109,7 @@ static const Type* ConstType(TypeContext& types, const ConstValue& v) {
     case ConstValue::Kind::String: return types.String();
     case ConstValue::Kind::None: return types.NoneType();
     case ConstValue::Kind::Type: return types.TypeRef(v.type);
+    case ConstValue::Kind::Composite: return v.type;
     case ConstValue::Kind::Tuple: {
       std::vector<const Type*> elems;
       for (const ConstValue& e : v.elems) elems.push_back(ConstType(types, e));
@@ -225,7 +226,9 @@ ExprInfo Checker::CheckName(const ast::Name& n) {
   const ModuleEntry* e = LookupModule(n.id);
   if (e) {
     switch (e->kind) {
-      case ModuleEntry::Kind::Constant: return ConstInfo(e->value, ConstType(types_, e->value), true);
+      // A vector or matrix constant has its own type; only a number takes the width it meets.
+      case ModuleEntry::Kind::Constant:
+        return ConstInfo(e->value, ConstType(types_, e->value), e->value.kind != ConstValue::Kind::Composite);
       case ModuleEntry::Kind::Struct: {
         const Type* t = types_.Struct(e->index, out_.structs[e->index].name);
         return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);

@@ -294,9 +294,10 @@ void Checker::ModuleAssign(const ast::Stmt& s) {
           return std::nullopt;
         }
         std::optional<ConstValue> v = EvalModuleExpr(c->args[0].get(), host);
-        if (v && !v->IsNumber()) {
+        if (v && !v->IsNumber() && v->kind != ConstValue::Kind::Composite) {
           Error(Code::InvalidConstant, c->args[0]->range,
-                "`wp.constant` needs an int, float or bool, found `" + FormatConst(*v) + "`");
+                "`wp.constant` needs an int, float, bool, vector, matrix, quaternion or transform, found `" +
+                    FormatConst(*v) + "`");
           host = true;
           return std::nullopt;
         }

@@ -451,7 +451,9 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
                                      n.range, true};
   }
   const std::vector<SourceRange>& all = assignments_[n.id];
-  if (sym->kind == SymbolKind::Local && all.size() == 1 && info.value) {
+  // A vector or matrix local stays a runtime value: its components may be assigned later.
+  if (sym->kind == SymbolKind::Local && all.size() == 1 && info.value &&
+      info.value->kind != ConstValue::Kind::Composite) {
     sym->constant = info.value;
     local_weak_[sym] = info.weak;
   } else {

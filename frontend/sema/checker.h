@@ -128,6 +128,7 @@ class Checker {
  private:
   ExprInfo CompositeResult(const ast::Expr* node, CallInfo ci, const Type* type, const std::vector<ExprInfo>& operands);
   bool CompositeScalarOperand(const ast::Expr* e, ExprInfo& info, ScalarType s, const std::string& what);
+  ExprInfo FoldModuleComposite(ExprInfo r, const Type* t, const std::vector<CallArg>& args);
   ExprInfo CompositeCtor(const ast::Call& c, const Type* t, std::vector<CallArg>& args);
   ExprInfo CompositeAttribute(const ast::Attribute& a, const ExprInfo& base);
   ExprInfo CompositeSubscript(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx,

@@ -20,6 +20,13 @@ ConstValue ConstValue::MakeTuple(std::vector<ConstValue> v) {
   ConstValue c; c.kind = Kind::Tuple; c.elems = std::move(v); return c;
 }
 ConstValue ConstValue::MakeType(const Type* t) { ConstValue c; c.kind = Kind::Type; c.type = t; return c; }
+ConstValue ConstValue::MakeComposite(const Type* t, std::vector<ConstValue> components) {
+  ConstValue c;
+  c.kind = Kind::Composite;
+  c.type = t;
+  c.elems = std::move(components);
+  return c;
+}
 
 bool ConstValue::Truthy() const {
   switch (kind) {
@@ -30,6 +37,7 @@ bool ConstValue::Truthy() const {
     case Kind::String: return !s.empty();
     case Kind::Tuple: return !elems.empty();
     case Kind::Type: return true;
+    case Kind::Composite: return true;
   }
   return false;
 }
@@ -45,6 +53,7 @@ bool ConstValue::operator==(const ConstValue& o) const {
     case Kind::String: return s == o.s;
     case Kind::Tuple: return elems == o.elems;
     case Kind::Type: return type == o.type;
+    case Kind::Composite: return type == o.type && elems == o.elems;
     default: return false;
   }
 }
@@ -73,6 +82,11 @@ std::string FormatConst(const ConstValue& v) {
       return s + ")";
     }
     case ConstValue::Kind::Type: return TypeName(v.type);
+    case ConstValue::Kind::Composite: {
+      std::string s = TypeName(v.type) + "(";
+      for (size_t i = 0; i < v.elems.size(); ++i) s += (i ? ", " : "") + FormatConst(v.elems[i]);
+      return s + ")";
+    }
   }
   return "?";
 }

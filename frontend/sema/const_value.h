@@ -15,14 +15,16 @@ namespace tilec::sema {
 struct Type;
 
 struct ConstValue {
-  enum class Kind : uint8_t { None, Bool, Int, Float, String, Tuple, Type };
+  // Composite: a module-level vector, matrix, quaternion or transform (`C = wp.constant(wp.vec3(
+  // 1.0, 2.0, 3.0))`): `type` is its struct type, `elems` its components (numbers, row-major).
+  enum class Kind : uint8_t { None, Bool, Int, Float, String, Tuple, Type, Composite };
   Kind kind = Kind::None;
   bool b = false;
   int64_t i = 0;
   double f = 0;
   std::string s;
   std::vector<ConstValue> elems;
-  const Type* type = nullptr;  // Kind::Type: a dtype (scalar or struct) used as a value
+  const Type* type = nullptr;  // Kind::Type: a dtype (scalar or struct) used as a value; Kind::Composite: its type
 
   static ConstValue MakeBool(bool v);
   static ConstValue MakeInt(int64_t v);
@@ -30,6 +32,7 @@ struct ConstValue {
   static ConstValue MakeString(std::string v);
   static ConstValue MakeTuple(std::vector<ConstValue> v);
   static ConstValue MakeType(const Type* t);
+  static ConstValue MakeComposite(const Type* t, std::vector<ConstValue> components);
 
   bool IsNumber() const { return kind == Kind::Bool || kind == Kind::Int || kind == Kind::Float; }
   double AsDouble() const { return kind == Kind::Float ? f : kind == Kind::Int ? double(i) : double(b); }

@@ -3,6 +3,7 @@
 #include "host/interp/kernel_compile.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "host/interp/wp_composite.h"
 
@@ -21,6 +22,19 @@ std::string ConstantLine(const KernelConstant& c) {
              "), dtype=" + dtype + ")";
     return c.name + " = wp." + CompositeName(t->c);
   }
+  if (const auto* v = c.value.As<CompositeValueObj>()) {
+    // A vector-like value (`C = wp.constant(wp.vec3(...))`): a module constant of the kernel's
+    // module, each component written back exactly.
+    std::optional<Composite> named = CompositeFromName(CompositeName(v->c));
+    if (!named || !(*named == v->c)) return "";
+    std::string line = c.name + " = wp." + CompositeName(v->c) + "(";
+    for (int64_t k = 0; k < v->c.length(); ++k) {
+      std::string r = Repr(v->Component(k));
+      if (r == "inf" || r == "-inf" || r == "nan") r = (r[0] == '-' ? "-wp." : "wp.") + r.substr(r[0] == '-' ? 1 : 0);
+      line += (k ? ", " : "") + r;
+    }
+    return line + ")";
+  }
   if (c.value.IsBool()) return c.name + " = " + (c.value.b() ? "True" : "False");
   if (c.value.IsInt()) return c.name + " = " + std::to_string(c.value.i());
   std::string r = Repr(c.value);
@@ -28,13 +42,27 @@ std::string ConstantLine(const KernelConstant& c) {
   return c.name + " = " + r;
 }
 
+// Whether a definition names `name` as a whole identifier.
+bool Mentioned(const KernelCompileRequest& req, const std::string& name) {
+  auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
+  for (const auto& d : req.definitions)
+    for (size_t p = d.text.find(name); p != std::string::npos; p = d.text.find(name, p + 1))
+      if ((p == 0 || !ident(d.text[p - 1])) && (p + name.size() >= d.text.size() || !ident(d.text[p + name.size()])))
+        return true;
+  return false;
+}
+
 }  // namespace
 
 ModuleText BuildModuleText(const KernelCompileRequest& req) {
   ModuleText m;
   std::vector<std::string> consts;
-  for (const auto& c : req.constants)
+  for (const auto& c : req.constants) {
+    // Host vector values are common (`q = wp.quat(...)`): only those a definition names become
+    // constants of the kernel's module, so an unrelated one never shadows a kernel's local.
+    if (c.value.As<CompositeValueObj>() && !Mentioned(req, c.name)) continue;
     if (std::string l = ConstantLine(c); !l.empty()) consts.push_back(l);
+  }
   // Pad with blank lines so each definition sits at its own line when all of them come from
   // one file in increasing order and the constants fit above the first one.
   bool aligned = !req.definitions.empty();

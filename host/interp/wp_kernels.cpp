@@ -83,7 +83,7 @@ void Remember(WpState& st, WpState::Definition d) {
 std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   std::vector<KernelConstant> out;
   for (auto& [name, v] : in.globals())
-    if (v.IsNumber() || v.As<CompositeTypeObj>()) out.push_back({name, v});
+    if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) out.push_back({name, v});
   return out;
 }
 

@@ -89,15 +89,29 @@ void Generator::MemoryRule(const ir::Op& op) {
         ir::Builder::InsertionGuard ig(b_);
         b_.SetInsertionPoint(guard->region(0));
         ir::Value* x = b_.ArrayLoad(g, idx);
-        if (k == ir::AtomicKind::Sub) {
-          x = b_.Unary(OpCode::Neg, x);
-        } else {
-          ir::Value* pv = P(v);
-          ir::Value* now = b_.ArrayLoad(P(array), idx);
+        ir::Value* pv = k == ir::AtomicKind::Sub ? nullptr : P(v);
+        ir::Value* now = nullptr;
+        if (pv) {
+          now = b_.ArrayLoad(P(array), idx);
           final_reads_.insert(now->def());
-          ir::Value* same = b_.Cmp(ir::CmpPred::Eq, pv, now);
-          ir::Value* nans = b_.Logic(OpCode::And, b_.Cmp(ir::CmpPred::Ne, pv, pv), b_.Cmp(ir::CmpPred::Ne, now, now));
-          x = b_.Select(b_.Logic(OpCode::Or, same, nans), x, Zero(vt));
+        }
+        // One scalar of the gradient: a vector or matrix passes each component on its own, as
+        // Warp's adj_atomic_minmax loops over them.
+        auto scalar = [&](ir::Value* gx, ir::Value* value, ir::Value* held) {
+          if (k == ir::AtomicKind::Sub) return b_.Unary(OpCode::Neg, gx);
+          ir::Value* same = b_.Cmp(ir::CmpPred::Eq, value, held);
+          ir::Value* nans =
+              b_.Logic(OpCode::And, b_.Cmp(ir::CmpPred::Ne, value, value), b_.Cmp(ir::CmpPred::Ne, held, held));
+          return b_.Select(b_.Logic(OpCode::Or, same, nans), gx, Zero(gx->type()));
+        };
+        if (vt.is_struct()) {
+          ir::Value* r = x;
+          int n = int(m_.structs()[size_t(vt.elem.struct_index)].fields.size());
+          for (int f = 0; f < n; ++f)
+            r = b_.FieldSet(r, f, scalar(b_.FieldGet(x, f), pv ? b_.FieldGet(pv, f) : nullptr, now ? b_.FieldGet(now, f) : nullptr));
+          x = r;
+        } else {
+          x = scalar(x, pv, now);
         }
         b_.Yield({x});
         b_.SetInsertionPoint(guard->region(1));

@@ -134,5 +134,68 @@ def acc(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array[wp.v
                  opt);
 }
 
+// atomic_sub of vectors: each component's value gets minus the element's gradient.
+TEST(CompositeGrad, AtomicSubOfVectors) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def acc(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array[wp.vec3d]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2])
+    b = wp.vec3d(y[i, 0], y[i, 1], y[i, 2])
+    wp.atomic_sub(out, i % 2, wp.cw_mul(a, b) * x[i, 1])
+)",
+                              "acc");
+  GradCheck opt;
+  opt.grid = {4};
+  CheckGradients(k.c,
+                 {HostArray::Float({4, 3}, Rows(4, -1.3, 0.37)), HostArray::Float({4, 3}, Rows(4, 0.9, -0.29)),
+                  HostArray::Float({2, 3}, Seq(6, 0, 0))},
+                 opt);
+}
+
+// atomic_min/max of vectors and matrices, component by component (Warp's adj_atomic_minmax):
+// each component's gradient goes to the values equal to that component's final value. The
+// element's own gradient stays in place, so only the values' gradients are compared.
+TEST(CompositeGrad, AtomicMinMaxOfVectorsPerComponent) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def ext(x: wp.array2d[wp.float64], lo: wp.array[wp.vec3d], hi: wp.array[wp.mat22d]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2]) * wp.float64(2.0)
+    wp.atomic_min(lo, 0, a)
+    wp.atomic_max(hi, 0, wp.mat22d(a[0] * a[1], a[1], a[2], -a[0]))
+)",
+                              "ext");
+  ASSERT_TRUE(k.c.fwd && k.c.adj);
+  const int n = 5;
+  std::vector<double> xs = {0.3, -1.1, 0.9, 0.45, -0.2, 0.7, -0.65, 0.15, 1.2, 0.8, 0.35, -0.9, -0.4, 1.05, 0.05};
+  std::vector<HostArray> init = {HostArray::Float({n, 3}, xs), HostArray::Float({1, 3}, {100.0, 100.0, 100.0}),
+                                 HostArray::Float({1, 4}, {-100.0, -100.0, -100.0, -100.0})};
+  const double wl[3] = {1.3, -0.7, 0.4}, wh[4] = {0.6, -1.2, 0.9, 0.25};
+  std::vector<HostArray> out = init;
+  RunEntry(k.c.fwd, out, {}, {n}, 8);
+  for (int64_t e = 0; e < n * 3; ++e) out[0].grad(e) = 0;
+  for (int d = 0; d < 3; ++d) out[1].grad(d) = wl[d];
+  for (int d = 0; d < 4; ++d) out[2].grad(d) = wh[d];
+  RunEntry(k.c.adj, out, {}, {n}, 8);
+  int nonzero = 0;
+  for (int64_t e = 0; e < n * 3; ++e) {
+    auto loss = [&](double dx) {
+      std::vector<HostArray> p = init;
+      p[0].at(e) += dx;
+      RunEntry(k.c.fwd, p, {}, {n}, 8);
+      double l = 0;
+      for (int d = 0; d < 3; ++d) l += wl[d] * p[1].at(d);
+      for (int d = 0; d < 4; ++d) l += wh[d] * p[2].at(d);
+      return l;
+    };
+    double h = 1e-6, fd = (loss(h) - loss(-h)) / (2 * h);
+    EXPECT_NEAR(out[0].grad(e), fd, 1e-6 * (1 + std::abs(fd))) << "x[" << e << "]";
+    nonzero += out[0].grad(e) != 0;
+  }
+  // Different rows win different components, so several inputs get a gradient.
+  EXPECT_GE(nonzero, 4);
+}
+
 }  // namespace
 }  // namespace tilec::adtest
