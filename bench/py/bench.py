@@ -16,6 +16,7 @@ import cpu_section  # noqa: E402
 import gpu_section  # noqa: E402
 import kernels  # noqa: E402
 import lanes_section  # noqa: E402
+import matmul_section  # noqa: E402
 import reduce_section  # noqa: E402
 import targets  # noqa: E402
 from tools import Tools, error_line, num, parse_csv, run  # noqa: E402
@@ -80,8 +81,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(root, "build-bench"))
     ap.add_argument("--tilec", default=None, help="the tilec CLI to time (default BUILD/tilec)")
     ap.add_argument("--out", default=None, help="results folder (default BUILD/bench-results)")
-    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,gpu",
-                    help="comma list of compile, ptx, cpu, reduce, lanes, gpu (e.g. --sections reduce)")
+    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,gpu",
+                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, gpu (e.g. --sections reduce)")
     ap.add_argument("--only", default=None, help="one section alone, e.g. --only reduce (same as --sections reduce)")
     ap.add_argument("--quick", action="store_true", help="small sizes and few repetitions (a smoke run)")
     ap.add_argument("--sizes", default=None, help="comma list, e.g. 256KiB,8MiB,256MiB")
@@ -89,6 +90,8 @@ def main():
     ap.add_argument("--reduce-size", default=None, help="input size of the tile reductions (default 256MiB, 16MiB with --quick)")
     ap.add_argument("--lanes-sizes", default=None,
                     help="float32 elements of the per-lane table, e.g. 2^22,2^24 (the default; 2^18,2^20 with --quick)")
+    ap.add_argument("--matmul-size", default=None,
+                    help="bytes of factors (a and b) of the batched tile_matmul table (default 256MiB, 16MiB with --quick)")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--nvcc-reps", type=int, default=3)
     ap.add_argument("--warp-compile-reps", type=int, default=1)
@@ -106,6 +109,8 @@ def main():
         opts.reps, opts.nvcc_reps, opts.budget = min(opts.reps, 3), min(opts.nvcc_reps, 2), min(opts.budget, 0.3)
         opts.reduce_size = opts.reduce_size or "16MiB"
         opts.lanes_sizes = opts.lanes_sizes or "2^18,2^20"
+        opts.matmul_size = opts.matmul_size or "16MiB"
+    opts.matmul_size = size_arg(opts.matmul_size or "256MiB")
     opts.reduce_size = size_arg(opts.reduce_size or "256MiB")
     opts.lanes_sizes = [2 ** int(s[2:]) if s.startswith("2^") else int(s)
                         for s in (opts.lanes_sizes or "2^22,2^24").split(",")]
@@ -117,9 +122,9 @@ def main():
     opts.dup_widths = [w for w in opts.widths if w in (16, 256, 4096)] or opts.widths
     opts.header_bytes = 64 * MiB if opts.quick else 512 * MiB
     sections = (opts.only or opts.sections).split(",")
-    unknown = [s for s in sections if s not in ("compile", "ptx", "cpu", "reduce", "lanes", "gpu")]
+    unknown = [s for s in sections if s not in ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "gpu")]
     if unknown:
-        ap.error(f"unknown sections {unknown}: choose among compile, ptx, cpu, reduce, lanes, gpu")
+        ap.error(f"unknown sections {unknown}: choose among compile, ptx, cpu, reduce, lanes, matmul, gpu")
 
     tools = Tools(root, opts.build)
     if opts.tilec:
@@ -183,6 +188,9 @@ def main():
     if "lanes" in sections:
         print("per-lane code on the CPU ...", flush=True)
         tables.append(lanes_section.run_section(tools, work, opts))
+    if "matmul" in sections:
+        print("CPU batched tile_matmul ...", flush=True)
+        tables.append(matmul_section.run_section(tools, work, opts))
     if "gpu" in sections:
         tables.append(gpu_section.run_section(tools, tpath, work, opts))
 
@@ -199,7 +207,7 @@ def main():
     with open(os.path.join(opts.out, "summary.txt"), "w") as f:
         f.write(header + "\n" + "\n".join(text))
     print(f"results: {opts.out} (CSV and PNG per table, summary.txt); sections took {time.time() - t0:.0f} s")
-    wrong = reduce_section.wrong_results + lanes_section.wrong_results
+    wrong = reduce_section.wrong_results + lanes_section.wrong_results + matmul_section.wrong_results
     if wrong:
         for case, impl, note in wrong:
             print(f"ERROR: {impl} WRONG RESULT: {case}: {note}", file=sys.stderr)

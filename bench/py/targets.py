@@ -118,6 +118,24 @@ def targets_table(tables):
             failing = sum(1 for v, _ in items if not ok(v))
             t.add(target, f"{len(items)} cases; worst: {case}", fmt(value) + (f" ({failing} below)" if failing else ""),
                   bound, _verdict(failing == 0))
+    mm = by.get("cpu_matmul")
+    if mm:
+        rows = [dict(zip(mm.columns, r)) for r in mm.rows]
+        tl = {d["tile"]: d for d in rows if d["impl"] == "tilec" and d["min_ms"]}
+        wp = {d["tile"]: d for d in rows if d["impl"] == "warp cpu" and d["min_ms"]}
+        d = tl.get("64x64")
+        t.add("CPU tile_matmul 64x64 float32: >= 50% of the measured FMA peak", d and f"64x64, {d['batch_MiB']:g} MiB",
+              d and d["pct_of_peak"] is not None and f"{d['pct_of_peak']:.0f}% ({d['GFLOP/s']:.0f} GFLOP/s)", ">= 50%",
+              _verdict(d and d["pct_of_peak"] is not None and d["pct_of_peak"] >= 50))
+        items = [(wp[k]["min_ms"] / tl[k]["min_ms"], k) for k in tl if k in wp]
+        target = "CPU tile_matmul faster than Warp's CPU device on every tile size"
+        if items:
+            value, case = min(items)
+            failing = sum(1 for v, _ in items if v <= 1)
+            t.add(target, f"{len(items)} cases; worst: {case}", f"{value:.1f}x Warp's speed" +
+                  (f" ({failing} below)" if failing else ""), "> 1x", _verdict(failing == 0))
+        else:
+            t.add(target, "no case measured", None, "> 1x", "n/a")
     lanes = by.get("cpu_lanes")
     if lanes:
         items = [(d["lane/tile"], f"{d['elements']} floats, B={d['B']}")

@@ -6,6 +6,8 @@
   lanes      --module FILE.tile --cache DIR --configs JSON   CPU launches of the block sums of
              lanes.tile: the tile-only kernel timed and checked; the per-lane kernel run once
              to record what Warp's one lane per block makes of it
+  matmul     --module FILE.tile --cache DIR --configs JSON   CPU launches of the batched
+             tile_matmul kernels, each result checked against NumPy
 Prints CSV on stdout. Warp's CPU device runs a launch on one thread."""
 import argparse
 import importlib.machinery
@@ -215,6 +217,44 @@ def cmd_lanes(wp, args):
         sys.stdout.flush()
 
 
+def cmd_matmul(wp, args):
+    import matmul_section
+    wp.config.kernel_cache_dir = args.cache
+    emit("tile,batch,status,min_s,median_s,reps,iters,note")
+    try:
+        mod = import_tile(args.module, "bench_matmul")
+        t0 = time.perf_counter()
+        wp.load_module(mod, device="cpu")
+        load_s = time.perf_counter() - t0
+    except Exception as e:
+        for c in json.loads(args.configs):
+            emit(f"{c['tile']},{c['batch']},n/a,,,,,{flat(e)}")
+        return
+    sys.stderr.write(f"warp: matmul module loaded in {load_s:.1f} s\n")
+    for c in json.loads(args.configs):
+        t, n = c["tile"], c["batch"]
+        try:
+            kernel = getattr(mod, f"matmul_{t}")
+            an, bn = matmul_section.make_factors(np, n * t * t)
+            a = wp.array(an.reshape(n * t, t), dtype=float, device="cpu")
+            b = wp.array(bn.reshape(n * t, t), dtype=float, device="cpu")
+            out = wp.zeros((n * t, t), dtype=float, device="cpu")
+
+            def run():
+                wp.launch_tiled(kernel, dim=[n], inputs=[a, b, out], block_dim=args.block_dim, device="cpu")
+            run()
+            ref = np.matmul(an.reshape(n, t, t).astype(np.float64), bn.reshape(n, t, t).astype(np.float64))
+            del an, bn
+            ok, diff = matmul_section.check(np, out.numpy(), ref)
+            del ref
+            note = f"{'valid' if ok else 'WRONG RESULT'} (max rel diff {diff:.2g})"
+            mn, med, reps, iters = peers.measure(run, args.reps, args.budget)
+            emit(f"{t},{n},ok,{mn},{med},{reps},{iters},{note}")
+        except Exception as e:  # a kernel Warp rejects is a result, not a crash
+            emit(f"{t},{n},n/a,,,,,{flat(type(e).__name__ + ': ' + str(e))}")
+        sys.stdout.flush()
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -242,12 +282,20 @@ def main():
     la.add_argument("--configs", required=True)
     la.add_argument("--reps", type=int, default=5)
     la.add_argument("--budget", type=float, default=1.0)
+    mm = sub.add_parser("matmul")
+    mm.add_argument("--module", required=True)
+    mm.add_argument("--cache", required=True)
+    mm.add_argument("--configs", required=True)
+    mm.add_argument("--reps", type=int, default=5)
+    mm.add_argument("--budget", type=float, default=1.0)
+    mm.add_argument("--block-dim", type=int, default=256)
     args = ap.parse_args()
     import warp as wp
     wp.config.quiet = True
     wp.init()
     os.makedirs(getattr(args, "cache_root", None) or args.cache, exist_ok=True)
-    {"compile": cmd_compile, "throughput": cmd_throughput, "reduce": cmd_reduce, "lanes": cmd_lanes}[args.cmd](wp, args)
+    {"compile": cmd_compile, "throughput": cmd_throughput, "reduce": cmd_reduce, "lanes": cmd_lanes,
+     "matmul": cmd_matmul}[args.cmd](wp, args)
 
 
 if __name__ == "__main__":

@@ -9,6 +9,9 @@
 // `--op blocksum --rows BLOCKS --width B --kernel K1,K2,...` times each kernel of the list on
 // x = BLOCKS * B floats, y = BLOCKS floats, block_dim B, the kernels' batches interleaved (one
 // row `tilec:K` each); `--dump FILE` writes FILE.K per kernel.
+// `--op matmul --width T --rows R --kernel K` times the FMA peak (row `fma_peak`: independent
+// vector FMAs on every thread, note: flops per iteration and ISA) and the tilec kernel on
+// a, b, c of R x T floats (R / T block programs of (T, T) tiles); `--dump FILE` writes c.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -198,13 +201,66 @@ int RunBlockSum(const Args& a) {
   return 0;
 }
 
+// Batched tile_matmul: the FMA peak of this machine on the pool's threads, then the tilec kernel.
+int RunMatmul(const Args& a, ThreadPool& pool) {
+  const int64_t t = a.width, elems = a.rows * t, batch = a.rows / t;
+  {
+    const int64_t chunks = 8 * pool.size(), iters = 1 << 16;
+    double flops = 0;
+    const Timing peak = Measure([&] { flops = FmaPeakWork(pool, chunks, iters); }, a.reps, a.budget);
+    char note[96];
+    std::snprintf(note, sizeof note, "%.6g flop per iteration; %s on %d threads", flops, FmaPeakIsa(), pool.size());
+    Row("fma_peak", peak, note);
+  }
+  auto make = [&](bool zero) {
+    return zero ? tilec::rt::Array::Zeros({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu())
+                : tilec::rt::Array::Empty({elems}, tilec::ScalarType::Float32, tilec::rt::Device::Cpu());
+  };
+  const tilec::rt::Array a_array = make(false), b_array = make(false), c_array = make(true);
+  const HostSpan x{static_cast<float*>(a_array.data()), elems}, y{static_cast<float*>(b_array.data()), elems};
+  // The same values as bench/py/matmul_section.py makes for NumPy and Warp.
+  for (int64_t i = 0; i < elems; ++i) {
+    x[i] = static_cast<float>(i % 1021) * 0.001f;
+    y[i] = static_cast<float>(i % 1019) * 0.001f - 0.5f;
+  }
+  float* c = static_cast<float*>(c_array.data());
+  if (a.tilec_so.empty()) {
+    Missing("tilec", "not available (no AOT object)");
+    return 0;
+  }
+  std::string why;
+  const MatmulKernelCall call{x.data(), y.data(), c, batch, t, a.block_dim};
+  auto launch = MakeTilecMatmulLaunch(a.tilec_so, a.kernel, call, why);
+  if (!launch) {
+    Missing("tilec", "not available (" + why + ")");
+    return 0;
+  }
+  try {
+    launch();
+  } catch (const std::exception& e) {
+    Missing("tilec", std::string("launch failed (") + e.what() + ")");
+    return 0;
+  }
+  if (!a.dump.empty()) {
+    FILE* f = std::fopen(a.dump.c_str(), "wb");
+    if (!f || std::fwrite(c, sizeof(float), static_cast<size_t>(elems), f) != static_cast<size_t>(elems)) {
+      if (f) std::fclose(f);
+      Missing("tilec", "could not write " + a.dump);
+      return 0;
+    }
+    std::fclose(f);
+  }
+  Row("tilec", Measure(launch, a.reps, a.budget), "on " + std::to_string(pool.size()) + " threads");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   Args a;
   if (!Parse(argc, argv, a)) {
     std::fprintf(stderr,
-                 "usage: bench_cpu --op gather|scatter|copy|rowsum|rowmax|softmax|blocksum --width FLOATS --tile-m M "
+                 "usage: bench_cpu --op gather|scatter|copy|rowsum|rowmax|softmax|blocksum|matmul --width FLOATS --tile-m M "
                  "--rows N [--dup D] [--reps R] [--budget S] [--threads T] [--tilec-so K.so --kernel NAME[,NAME...]] "
                  "[--dump OUT.f32]\n");
     return 2;
@@ -224,6 +280,7 @@ int main(int argc, char** argv) {
   }
   if (a.op == "rowsum" || a.op == "rowmax" || a.op == "softmax") return RunReduce(a, pool);
   if (a.op == "blocksum") return RunBlockSum(a);
+  if (a.op == "matmul") return RunMatmul(a, pool);
   if (a.op != "gather" && a.op != "scatter") return 2;
 
   const int64_t n = a.rows, w = a.width, elems = n * w;

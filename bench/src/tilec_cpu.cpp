@@ -1,4 +1,4 @@
-// Launches tilec kernels (rows, reductions, flat block sums) through the public runtime API:
+// Launches tilec kernels (rows, reductions, flat block sums, batched matmuls) through the public runtime API:
 // Module::Load, Array::Wrap over the benchmark's buffers, LaunchTiled on the CPU device.
 #include "bench/src/tilec_cpu.h"
 
@@ -70,6 +70,18 @@ std::function<void()> MakeTilecFlatLaunch(const std::string& so_path, const std:
     return std::vector<rt::KernelArg>{x, y};
   };
   return TiledLaunch(so_path, kernel, args, {call.blocks}, call.block_dim, why);
+}
+
+std::function<void()> MakeTilecMatmulLaunch(const std::string& so_path, const std::string& kernel,
+                                            const MatmulKernelCall& call, std::string& why) {
+  auto args = [&call](const rt::Device& cpu) {
+    const int64_t f = sizeof(float), rows = call.batch * call.tile;
+    auto wrap = [&](const float* p) {
+      return rt::Array::Wrap(const_cast<float*>(p), {rows, call.tile}, {call.tile * f, f}, ScalarType::Float32, cpu);
+    };
+    return std::vector<rt::KernelArg>{wrap(call.a), wrap(call.b), wrap(call.c)};
+  };
+  return TiledLaunch(so_path, kernel, args, {call.batch}, call.block_dim, why);
 }
 
 }  // namespace tilec::bench

@@ -52,4 +52,17 @@ struct FlatKernelCall {
 std::function<void()> MakeTilecFlatLaunch(const std::string& so_path, const std::string& kernel,
                                           const FlatKernelCall& call, std::string& why);
 
+// A batched matrix product (a, b, c) of bench/kernels/matmul.tile: a, b and c are
+// (batch * tile) x tile, block program i multiplying rows i*tile.. of a and b into c.
+struct MatmulKernelCall {
+  const float* a;
+  const float* b;
+  float* c;
+  int64_t batch, tile;
+  int block_dim;
+};
+
+std::function<void()> MakeTilecMatmulLaunch(const std::string& so_path, const std::string& kernel,
+                                            const MatmulKernelCall& call, std::string& why);
+
 }  // namespace tilec::bench

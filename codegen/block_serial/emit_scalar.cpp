@@ -620,7 +620,9 @@ llvm::Value* Emitter::MatmulElement(const ir::Op& op, llvm::Value* a, llvm::Valu
     llvm::Value* x = load(a, at.elem, b_.CreateAdd(b_.CreateMul(i, I64(K)), k));
     llvm::Value* y = load(b, bt.elem, b_.CreateAdd(b_.CreateMul(k, I64(N)), j));
     llvm::Value* cur = b_.CreateLoad(ValTy(acc_s), acc);
-    b_.CreateStore(b_.CreateFAdd(cur, b_.CreateFMul(x, y)), acc);
+    // One rounding per term (fma.rn on NVPTX), so the CPU's vector kernel (emit_matmul.cpp)
+    // can give the same bits.
+    b_.CreateStore(b_.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, cur}), acc);
   });
   return EmitCast(b_.CreateLoad(ValTy(acc_s), acc), acc_s, cs);
 }

@@ -289,12 +289,7 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       llvm::Value* bm = Get(op.operand(1));
       llvm::Value* c = Get(op.operand(2));
       llvm::Value* dst = AllocTile(rt, "matmul");
-      llvm::Value* acc = EntryAlloca(ValTy(AccType(rt.elem.scalar)), "acc", 8);
-      EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* lin) {
-        llvm::Value* c0 = FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(c, rt.elem, lin)), rt.elem);
-        llvm::Value* r = MatmulElement(op, a, bm, c0, coords[0], coords[1], acc);
-        b_.CreateStore(ToMem(r, rt.elem), TileElemPtr(dst, rt.elem, lin));
-      });
+      EmitMatmul(op, a, bm, c, dst);
       Set(op.result(), dst);
       return;
     }

@@ -95,8 +95,9 @@ class Emitter : public OpDispatcher {
                                   const std::vector<llvm::Value*>& out_coords);
 
   // tile_matmul's element (i, j): c's element plus the K products of row i of a and column j
-  // of b, in order of k, in AccType(c). `a`, `b` are flat buffers (row-major); `c_elem` the
-  // accumulator's start in value form. Shared with SIMT.
+  // of b, acc = fma(a[i,k], b[k,j], acc) in increasing k, in AccType(c). `a`, `b` are flat
+  // buffers (row-major); `c_elem` the accumulator's start in value form. Shared with SIMT.
+  // The CPU runs EmitMatmul instead, which gives the same bits.
   llvm::Value* MatmulElement(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c_elem, llvm::Value* i,
                              llvm::Value* j, llvm::Value* acc_slot);
   // tile_diag_add, tile_cholesky, tile_lower_solve, tile_upper_solve (emit_linalg.cpp): the
@@ -161,6 +162,9 @@ class Emitter : public OpDispatcher {
   llvm::Value* TileElemPtr(llvm::Value* buf, const ir::ElemType& e, llvm::Value* linear);
   llvm::Value* AllocTile(const ir::Type& t, const char* name = "tile");
   void CopyTile(llvm::Value* dst, llvm::Value* src, const ir::Type& t);
+  // tile_matmul into `dst` from the flat buffers a, b, c (emit_matmul.cpp): register blocks
+  // of vector accumulators over the k loop, each element's terms fused in MatmulElement's order.
+  void EmitMatmul(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value* dst);
 
   // ---- loops and control flow (emit_module.cpp) ----
   // Counted loop 0..n-1 (n an i64 constant or value); body gets the i64 index.

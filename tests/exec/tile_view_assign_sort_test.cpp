@@ -360,7 +360,7 @@ TEST(TileReduceFunc, LeftFoldAlongEachAxisFloat64) { FuncFold<double>("wp.float6
 
 // tile_matmul accumulating over a loop of K slices (Warp's page), with shapes that are not a
 // multiple of the block, in float32 and float64 and with a float64 accumulator for float32
-// factors; the reference adds the K products in order of k in the accumulator's type.
+// factors; the reference fuses the K products (fma) in order of k in the accumulator's type.
 template <typename TA, typename TC>
 void Matmul(const std::string& ta, const std::string& tc) {
   std::string src = R"(
@@ -386,7 +386,7 @@ def gemm(a: wp.array2d[{A}], b: wp.array2d[{A}], c: wp.array2d[{C}]):
     for (int i = 0; i < 5; ++i)
       for (int j = 0; j < 7; ++j) {
         TC acc = ref[size_t(i * 7 + j)];
-        for (int kk = 0; kk < 6; ++kk) acc = TC(acc + TC(a[size_t(i * 6 + kk)]) * TC(b[size_t(kk * 7 + j)]));
+        for (int kk = 0; kk < 6; ++kk) acc = std::fma(TC(a[size_t(i * 6 + kk)]), TC(b[size_t(kk * 7 + j)]), acc);
         ref[size_t(i * 7 + j)] = acc;
       }
     tilec_array aa = View(a.data(), {5, 6}), ba = View(b.data(), {6, 7}), ca = View(out.data(), {5, 7});

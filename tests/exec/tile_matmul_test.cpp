@@ -1,0 +1,171 @@
+// tile_matmul at shapes that are and are not multiples of the CPU's register blocks, in
+// float16, float32, float64 and mixed dtypes, two block programs per launch. References: the
+// per-element fma loop in increasing k (bit for bit, on every lowering) and float64 sums
+// (within the rounding bound of K fused terms).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/half.h"
+#include "tests/exec/exec_util.h"
+#include "tests/exec/source_util.h"
+
+namespace tilec {
+namespace {
+
+using testing::CompileText;
+using testing::Launch;
+using testing::View;
+
+using half_bits = uint16_t;  // float16 storage
+
+template <typename T> struct DT;
+template <> struct DT<half_bits> {
+  using Acc = float;
+  static constexpr const char* name = "wp.float16";
+  static constexpr double unit = 1.0 / 2048;  // half an ulp at 1
+  static double ToDouble(half_bits h) { return HalfToFloat(h); }
+  static half_bits From(double x) { return FloatToHalf(float(x)); }
+};
+template <> struct DT<float> {
+  using Acc = float;
+  static constexpr const char* name = "wp.float32";
+  static constexpr double unit = 1.0 / (1 << 24);
+  static double ToDouble(float f) { return f; }
+  static float From(double x) { return float(x); }
+};
+template <> struct DT<double> {
+  using Acc = double;
+  static constexpr const char* name = "wp.float64";
+  static constexpr double unit = 1.0 / 9007199254740992.0;
+  static double ToDouble(double d) { return d; }
+  static double From(double x) { return x; }
+};
+
+std::string Replace(std::string s, const std::string& key, const std::string& v) {
+  for (size_t p; (p = s.find(key)) != std::string::npos;) s.replace(p, key.size(), v);
+  return s;
+}
+
+// Values in (-1, 1) with full mantissas, so a separate multiply and add would round
+// differently from fma.
+template <typename T>
+std::vector<T> Random(size_t n, uint64_t seed) {
+  std::vector<T> v(n);
+  uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (auto& x : v) {
+    s = s * 6364136223846793005ull + 1442695040888963407ull;
+    x = DT<T>::From(double(int64_t(s >> 11) - (int64_t(1) << 52)) / double(int64_t(1) << 52));
+  }
+  return v;
+}
+
+// Acc's view of a value stored as T (float16 widened exactly, float64 rounded into float32).
+template <typename Acc, typename T>
+Acc AsAcc(T x) { return Acc(DT<T>::ToDouble(x)); }
+
+constexpr int kBlocks = 2;
+
+// c[blk] += a[blk] @ b[blk] for two block programs, a (M, K) of TA, b (K, N) of TB, c (M, N)
+// of TC; `returning` uses `c = wp.tile_matmul(a, b)` (c's zeros in a's type) instead.
+template <typename TA, typename TB, typename TC>
+void Check(int M, int K, int N, bool returning = false) {
+  using Acc = typename DT<TC>::Acc;
+  std::string src = returning ? R"(
+@wp.kernel(enable_backward=False)
+def mm(a: wp.array3d[{A}], b: wp.array3d[{B}], c: wp.array3d[{C}]):
+    i = wp.tid()
+    ta = wp.tile_load(a[i], shape=({M}, {K}))
+    tb = wp.tile_load(b[i], shape=({K}, {N}))
+    wp.tile_store(c[i], wp.tile_matmul(ta, tb))
+)" : R"(
+@wp.kernel(enable_backward=False)
+def mm(a: wp.array3d[{A}], b: wp.array3d[{B}], c: wp.array3d[{C}]):
+    i = wp.tid()
+    ta = wp.tile_load(a[i], shape=({M}, {K}))
+    tb = wp.tile_load(b[i], shape=({K}, {N}))
+    tc = wp.tile_load(c[i], shape=({M}, {N}))
+    wp.tile_matmul(ta, tb, tc)
+    wp.tile_store(c[i], tc)
+)";
+  src = Replace(Replace(Replace(src, "{A}", DT<TA>::name), "{B}", DT<TB>::name), "{C}", DT<TC>::name);
+  src = Replace(Replace(Replace(src, "{M}", std::to_string(M)), "{K}", std::to_string(K)), "{N}", std::to_string(N));
+  auto c = CompileText(src);
+  ASSERT_TRUE(c.module);
+  const size_t mk = size_t(M) * size_t(K), kn = size_t(K) * size_t(N), mn = size_t(M) * size_t(N);
+  std::vector<TA> a = Random<TA>(mk * kBlocks, 1 + uint64_t(M * 7 + K));
+  std::vector<TB> b = Random<TB>(kn * kBlocks, 2 + uint64_t(N * 5 + K));
+  std::vector<TC> c0 = returning ? std::vector<TC>(mn * kBlocks, DT<TC>::From(0.0)) : Random<TC>(mn * kBlocks, 3);
+  std::vector<TC> ref(c0.size());
+  std::vector<double> exact(c0.size()), bound(c0.size());
+  for (int blk = 0; blk < kBlocks; ++blk)
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        const size_t o = size_t(blk) * mn + size_t(i * N + j);
+        Acc acc = AsAcc<Acc>(c0[o]);
+        double e = DT<TC>::ToDouble(c0[o]), mag = std::fabs(e);
+        for (int k = 0; k < K; ++k) {
+          TA x = a[size_t(blk) * mk + size_t(i * K + k)];
+          TB y = b[size_t(blk) * kn + size_t(k * N + j)];
+          acc = std::fma(AsAcc<Acc>(x), AsAcc<Acc>(y), acc);
+          e += DT<TA>::ToDouble(x) * DT<TB>::ToDouble(y);
+          mag += std::fabs(DT<TA>::ToDouble(x) * DT<TB>::ToDouble(y));
+        }
+        ref[o] = DT<TC>::From(double(acc));
+        exact[o] = e;
+        // K roundings of the running sum (and factors rounded into Acc), then one into TC.
+        const double u = DT<Acc>::unit * (sizeof(TA) > sizeof(Acc) || sizeof(TB) > sizeof(Acc) ? 3 : 1);
+        bound[o] = 1.01 * (double(K + 1) * u * mag + DT<TC>::unit * 2 * std::fabs(e)) + 1e-300;
+      }
+  for (int bd : {1, 3, 32}) {
+    std::vector<TC> out = c0;
+    tilec_array aa = View(a.data(), {kBlocks, M, K}), ba = View(b.data(), {kBlocks, K, N}),
+                ca = View(out.data(), {kBlocks, M, N});
+    Launch(c.Entry("mm"), {&aa, &ba, &ca}, {kBlocks}, bd);
+    int bad = 0;
+    for (size_t o = 0; o < out.size() && bad < 5; ++o) {
+      double got = DT<TC>::ToDouble(out[o]);
+      if (!(got == DT<TC>::ToDouble(ref[o]) && std::fabs(got - exact[o]) <= bound[o])) {
+        ++bad;
+        ADD_FAILURE() << M << "x" << K << "x" << N << " " << DT<TA>::name << "," << DT<TB>::name << "->"
+                      << DT<TC>::name << " bd=" << bd << " @" << o << ": " << got << ", fma order "
+                      << DT<TC>::ToDouble(ref[o]) << ", float64 " << exact[o] << " +- " << bound[o];
+      }
+    }
+  }
+}
+
+const int kShapes[][3] = {{1, 1, 1}, {3, 5, 7}, {16, 16, 16}, {33, 17, 65}, {64, 64, 64}, {128, 32, 64}};
+// The last two in float64 would need more than sm_75's 64 KiB of shared memory per block
+// (E0401 under exec_ptxas); these are still several register blocks in each direction.
+const int kShapes64[][3] = {{1, 1, 1}, {3, 5, 7}, {16, 16, 16}, {33, 17, 65}, {64, 32, 32}, {128, 16, 32}};
+
+TEST(TileMatmulShapes, Float32) {
+  for (auto& s : kShapes) Check<float, float, float>(s[0], s[1], s[2]);
+}
+TEST(TileMatmulShapes, Float64) {
+  for (auto& s : kShapes64) Check<double, double, double>(s[0], s[1], s[2]);
+}
+TEST(TileMatmulShapes, Float16) {
+  for (auto& s : kShapes) Check<half_bits, half_bits, half_bits>(s[0], s[1], s[2]);
+}
+// 16-bit factors into a float32 accumulator, float32 factors into float64, and float64 factors
+// rounded into a float32 accumulator (each read converted to the accumulator's type).
+TEST(TileMatmulShapes, MixedDtypes) {
+  for (auto& s : {kShapes64[1], kShapes64[3], kShapes64[4]}) {
+    Check<half_bits, half_bits, float>(s[0], s[1], s[2]);
+    Check<half_bits, float, float>(s[0], s[1], s[2]);
+    Check<float, float, double>(s[0], s[1], s[2]);
+    Check<double, float, float>(s[0], s[1], s[2]);
+  }
+}
+TEST(TileMatmulShapes, ReturningForm) {
+  Check<float, float, float>(33, 17, 65, true);
+  Check<half_bits, half_bits, half_bits>(3, 5, 7, true);
+}
+
+}  // namespace
+}  // namespace tilec
