@@ -66,7 +66,7 @@ def numpy_peer(c, opts, threads):
 
 def run_section(tools, work, opts):
     import report
-    from tools import last_line, num, parse_csv, run
+    from tools import last_line, num, parse_csv, run, run_warp_peer
     threads = os.cpu_count()
     title = (f"CPU batched tile_matmul, float32 ({threads} threads; GFLOP/s from the best repetition; "
              f"target: tilec >= {TARGET_PCT}% of the FMA peak at 64x64 and faster than Warp on every row)")
@@ -137,15 +137,10 @@ def run_section(tools, work, opts):
             os.remove(dump)
 
     if tools.warp_python and opts.warp_throughput:
-        import json
-        payload = json.dumps([dict(tile=c["tile"], batch=c["batch"]) for c in cfgs])
         print("  Warp's CPU device ...", flush=True)
-        r = run([tools.warp_python, os.path.join(os.path.dirname(__file__), "warp_peer.py"), "matmul",
-                 "--module", tile, "--cache", os.path.join(tools.build, "warp-cache"), "--configs", payload,
-                 "--reps", str(opts.reps), "--budget", str(opts.budget)], timeout=3600)
-        got = parse_csv(r.stdout, "CSV:")
-        for i, c in enumerate(cfgs):
-            row = got[i] if i < len(got) else None
+        peer_rows, stderr = run_warp_peer(tools, "matmul", tile, [dict(tile=c["tile"], batch=c["batch"]) for c in cfgs],
+                                     opts, timeout=3600)
+        for i, (c, row) in enumerate(zip(cfgs, peer_rows)):
             if row and row["status"] == "ok":
                 results[(i, "warp")] = (num(row["min_s"]), num(row["median_s"]), int(row["reps"]),
                                         row["note"] + "; 1 thread")
@@ -154,7 +149,7 @@ def run_section(tools, work, opts):
             elif row:
                 results[(i, "warp")] = (None, None, 0, "n/a (" + row["note"] + ")")
             else:
-                results[(i, "warp")] = (None, None, 0, "n/a (warp failed: " + last_line(r.stderr) + ")")
+                results[(i, "warp")] = (None, None, 0, "n/a (warp failed: " + stderr + ")")
     else:
         why = tools.warp_note or "skipped: --no-warp-throughput"
         for i in range(len(cfgs)):

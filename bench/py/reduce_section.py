@@ -6,12 +6,11 @@ STREAM-style copy of the same bytes (the limit) and the tilec kernel on all core
 bench_cpu), NumPy (`x.sum(1)`, `x.max(1)`, its softmax) and Warp's CPU device running the same
 kernels. Every tilec and Warp result is checked against NumPy's before it counts; a mismatch
 prints an error, says WRONG RESULT in the note column and makes the run exit non-zero."""
-import json
 import os
 import sys
 
 import report
-from tools import error_line, last_line, num, parse_csv, run
+from tools import error_line, last_line, num, parse_csv, run, run_warp_peer
 
 OPS = ["sum", "max", "softmax"]
 COLS = [256, 1024]
@@ -145,15 +144,11 @@ def run_section(tools, work, opts):
             os.remove(dump)
 
     if tools.warp_python and opts.warp_throughput:
-        payload = json.dumps([dict(op=c["op"], cols=c["cols"], rows=c["rows"], tile_m=c["tile_m"],
-                                   max_s=opts.max_iter_s) for c in cfgs])
+        configs = [dict(op=c["op"], cols=c["cols"], rows=c["rows"], tile_m=c["tile_m"], max_s=opts.max_iter_s)
+                   for c in cfgs]
         print("  Warp's CPU device ...", flush=True)
-        r = run([tools.warp_python, os.path.join(os.path.dirname(__file__), "warp_peer.py"), "reduce",
-                 "--module", tile, "--cache", os.path.join(tools.build, "warp-cache"), "--configs", payload,
-                 "--reps", str(opts.reps), "--budget", str(opts.budget)], timeout=1800)
-        got = parse_csv(r.stdout, "CSV:")
-        for i, c in enumerate(cfgs):
-            row = got[i] if i < len(got) else None
+        peer_rows, stderr = run_warp_peer(tools, "reduce", tile, configs, opts, timeout=1800)
+        for i, (c, row) in enumerate(zip(cfgs, peer_rows)):
             if row and row["status"] == "ok":
                 results[(i, "warp")] = (num(row["min_s"]), num(row["median_s"]), int(row["reps"]),
                                         row["note"] + "; 1 thread")
@@ -162,7 +157,7 @@ def run_section(tools, work, opts):
             elif row:
                 results[(i, "warp")] = (None, None, 0, row["status"] if row["status"] == "skipped" else "n/a (" + row["note"] + ")")
             else:
-                results[(i, "warp")] = (None, None, 0, "n/a (warp failed: " + last_line(r.stderr) + ")")
+                results[(i, "warp")] = (None, None, 0, "n/a (warp failed: " + stderr + ")")
     else:
         why = tools.warp_note or "skipped: --no-warp-throughput"
         for i in range(len(cfgs)):

@@ -83,6 +83,17 @@ def parse_csv(text, prefix=""):
     return out
 
 
+def run_warp_peer(toolset, subcommand, module, configs, opts, timeout):
+    """warp_peer.py's `subcommand` over `configs` (dicts, sent as JSON) in Warp's venv: its CSV rows
+    in the order of `configs` (None where it printed none), and the last line of its stderr."""
+    import json
+    r = run([toolset.warp_python, os.path.join(os.path.dirname(__file__), "warp_peer.py"), subcommand,
+             "--module", module, "--cache", os.path.join(toolset.build, "warp-cache"), "--configs", json.dumps(configs),
+             "--reps", str(opts.reps), "--budget", str(opts.budget)], timeout=timeout)
+    got = parse_csv(r.stdout, "CSV:")
+    return [got[i] if i < len(got) else None for i in range(len(configs))], last_line(r.stderr)
+
+
 def num(v):
     try:
         return float(v)

@@ -75,6 +75,29 @@ void Missing(const char* impl, const std::string& why) {
 }
 
 // Largest relative difference between two results, scaled by the reference's magnitude.
+// The first launch of a tilec kernel, outside the timing: reports the row as missing (and
+// returns false) when the kernel could not be made, throws, or its `n` outputs at `out` cannot
+// be written to `dump` (empty: no dump).
+bool FirstLaunch(const char* impl, const std::function<void()>& launch, const std::string& why, const float* out,
+                 int64_t n, const std::string& dump) {
+  if (!launch) {
+    Missing(impl, "not available (" + why + ")");
+    return false;
+  }
+  try {
+    launch();
+  } catch (const std::exception& e) {
+    Missing(impl, std::string("launch failed (") + e.what() + ")");
+    return false;
+  }
+  if (dump.empty()) return true;
+  FILE* f = std::fopen(dump.c_str(), "wb");
+  const bool written = f && std::fwrite(out, sizeof(float), static_cast<size_t>(n), f) == static_cast<size_t>(n);
+  if (f) std::fclose(f);
+  if (!written) Missing(impl, "could not write " + dump);
+  return written;
+}
+
 double MaxRelDiff(const std::vector<float>& a, const std::vector<float>& b) {
   double scale = 1e-30, diff = 0;
   for (size_t i = 0; i < a.size(); ++i) {
@@ -116,25 +139,7 @@ int RunReduce(const Args& a, ThreadPool& pool) {
   std::string why;
   ReduceKernelCall call{x.data(), n, w, y, softmax ? w : 0, a.tile_m, a.block_dim};
   auto launch = MakeTilecReduceLaunch(a.tilec_so, a.kernel, call, why);
-  if (!launch) {
-    Missing("tilec", "not available (" + why + ")");
-    return 0;
-  }
-  try {
-    launch();
-  } catch (const std::exception& e) {
-    Missing("tilec", std::string("launch failed (") + e.what() + ")");
-    return 0;
-  }
-  if (!a.dump.empty()) {
-    FILE* f = std::fopen(a.dump.c_str(), "wb");
-    if (!f || std::fwrite(y, sizeof(float), static_cast<size_t>(out), f) != static_cast<size_t>(out)) {
-      if (f) std::fclose(f);
-      Missing("tilec", "could not write " + a.dump);
-      return 0;
-    }
-    std::fclose(f);
-  }
+  if (!FirstLaunch("tilec", launch, why, y, out, a.dump)) return 0;
   Row("tilec", Measure(launch, a.reps, a.budget), "on all cores");
   return 0;
 }
@@ -171,26 +176,7 @@ int RunBlockSum(const Args& a) {
     std::string why;
     const FlatKernelCall call{x.data(), elems, y, blocks, blocks, static_cast<int>(a.width)};
     auto launch = MakeTilecFlatLaunch(a.tilec_so, name, call, why);
-    if (!launch) {
-      Missing(impl.c_str(), "not available (" + why + ")");
-      continue;
-    }
-    try {
-      launch();
-    } catch (const std::exception& e) {
-      Missing(impl.c_str(), std::string("launch failed (") + e.what() + ")");
-      continue;
-    }
-    if (!a.dump.empty()) {
-      const std::string path = a.dump + "." + name;
-      FILE* f = std::fopen(path.c_str(), "wb");
-      const bool written = f && std::fwrite(y, sizeof(float), static_cast<size_t>(blocks), f) == static_cast<size_t>(blocks);
-      if (f) std::fclose(f);
-      if (!written) {
-        Missing(impl.c_str(), "could not write " + path);
-        continue;
-      }
-    }
+    if (!FirstLaunch(impl.c_str(), launch, why, y, blocks, a.dump.empty() ? "" : a.dump + "." + name)) continue;
     outs.push_back(y_array);
     ok_names.push_back(impl);
     launches.push_back(launch);
@@ -231,25 +217,7 @@ int RunMatmul(const Args& a, ThreadPool& pool) {
   std::string why;
   const MatmulKernelCall call{x.data(), y.data(), c, batch, t, a.block_dim};
   auto launch = MakeTilecMatmulLaunch(a.tilec_so, a.kernel, call, why);
-  if (!launch) {
-    Missing("tilec", "not available (" + why + ")");
-    return 0;
-  }
-  try {
-    launch();
-  } catch (const std::exception& e) {
-    Missing("tilec", std::string("launch failed (") + e.what() + ")");
-    return 0;
-  }
-  if (!a.dump.empty()) {
-    FILE* f = std::fopen(a.dump.c_str(), "wb");
-    if (!f || std::fwrite(c, sizeof(float), static_cast<size_t>(elems), f) != static_cast<size_t>(elems)) {
-      if (f) std::fclose(f);
-      Missing("tilec", "could not write " + a.dump);
-      return 0;
-    }
-    std::fclose(f);
-  }
+  if (!FirstLaunch("tilec", launch, why, c, elems, a.dump)) return 0;
   Row("tilec", Measure(launch, a.reps, a.budget), "on " + std::to_string(pool.size()) + " threads");
   return 0;
 }
@@ -311,17 +279,8 @@ int main(int argc, char** argv) {
   std::string why;
   RowsKernelCall call{x.data(), n, idx.data(), n, y.data(), n, w, a.tile_m, a.block_dim};
   auto launch = MakeTilecRowsLaunch(a.tilec_so, a.kernel, call, why);
-  if (!launch) {
-    Missing("tilec", "not available (" + why + ")");
-    return 0;
-  }
   std::fill(y.begin(), y.end(), 0.0f);
-  try {
-    launch();
-  } catch (const std::exception& e) {
-    Missing("tilec", std::string("launch failed (") + e.what() + ")");
-    return 0;
-  }
+  if (!FirstLaunch("tilec", launch, why, y.data(), n, "")) return 0;
   const double diff = MaxRelDiff(reference, std::vector<float>(y.begin(), y.end()));
   const bool valid = gather ? diff == 0.0 : diff < 1e-4;
   char note[64];
