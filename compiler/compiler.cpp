@@ -181,7 +181,7 @@ std::string CompilerIdentity() {
 std::string PtxCacheKey(const SourceFile& file, const CompileOptions& opts, const std::string& arch,
                         int block_dim) {
   std::ostringstream k;
-  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << " " << opts.hybrid_launch << "\n"
+  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << " " << opts.hybrid_launch << " " << opts.max_unroll << "\n"
     << file.path() << " " << file.line_base() << " " << file.col_base() << "\n";
   for (const auto& [name, v] : opts.constants) {
     k << name << " " << int(v.kind) << " ";

@@ -40,6 +40,8 @@ struct CompileOptions {
   // index in D (so it differs between the lanes of a block). Otherwise a tiled kernel's
   // `wp.tid()` names the block and, one name further, the lane (LANGUAGE.md §4).
   bool hybrid_launch = false;
+  // Warp's `wp.config.max_unroll` (sema::CheckOptions::max_unroll).
+  int max_unroll = 16;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry

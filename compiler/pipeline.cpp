@@ -90,6 +90,7 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
   copts.enable_test_builtins = o.enable_test_builtins;
   copts.block_dim = o.compile.block_dim > 0 ? o.compile.block_dim : 256;
   copts.hybrid_launch = o.compile.hybrid_launch;
+  copts.max_unroll = o.compile.max_unroll;
   r.checked = sema::Check(*r.ast, r.diags, copts);
   if (r.diags.has_errors()) return false;
   if (stop == Stage::TypedAst) {

@@ -234,7 +234,10 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
       LoopCtx inner;
       loops_.push_back(&inner);
       target(f->target.get());
-      CollectAssigned(f->body, keys);
+      if (const sema::UnrolledLoop* u = cm_.Unrolled(*f))
+        for (const ast::Body& copy : u->bodies) CollectAssigned(copy, keys);
+      else
+        CollectAssigned(f->body, keys);
       loops_.pop_back();
       keys.erase(std::remove_if(keys.begin(), keys.end(),
                                 [&](const void* k) { return k == &inner.brk || k == &inner.cont; }),
@@ -268,7 +271,32 @@ struct Carried {
 
 }  // namespace
 
+void Lowerer::LowerUnrolled(const ast::For& s, const sema::UnrolledLoop& u, size_t from) {
+  const sema::LocalSymbol* iv_sym = cm_.Symbol(s.target.get());
+  // A `continue` sets this trip's flag, which guards the rest of the trip (LowerBody); a
+  // `return` sets the function's flag, which also guards the trips after it.
+  LoopCtx ctx;
+  ctx.has_continue = HasLoopExit(s.body, false);
+  const void* ret = !funcs_.empty() && funcs_.back()->has_return_flag ? &funcs_.back()->ret : nullptr;
+  for (size_t k = from; k < u.bodies.size(); ++k) {
+    b_.set_loc(LocOf(s.range));
+    env_[iv_sym].value = b_.ConstInt(ScalarType::Int32, u.values[k]);
+    loops_.push_back(&ctx);
+    if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);
+    LowerBody(u.bodies[k]);
+    loops_.pop_back();
+    env_.erase(&ctx.cont);
+    if (k + 1 < u.bodies.size() && ret && HasReturn(u.bodies[k]))
+      if (auto it = env_.find(ret); it != env_.end() && it->second.value) {
+        b_.set_loc(LocOf(s.range));
+        LowerIf(b_.Unary(OpCode::Not, it->second.value), [&] { LowerUnrolled(s, u, k + 1); }, [] {});
+        return;
+      }
+  }
+}
+
 void Lowerer::LowerFor(const ast::For& s) {
+  if (const sema::UnrolledLoop* u = cm_.Unrolled(s)) return LowerUnrolled(s, *u, 0);
   const auto* call = s.iter->As<ast::Call>();
   const sema::CallInfo* ci = call ? cm_.Call(call) : nullptr;
   if (!ci) return Unsupported(s.iter->range, "this loop iterable");

@@ -218,7 +218,10 @@ void Lowerer::CollectAliases(const ast::Body& body) {
       CollectAliases(i->body);
       CollectAliases(i->orelse);
     } else if (const auto* f = s->As<ast::For>()) {
-      CollectAliases(f->body);
+      if (const sema::UnrolledLoop* u = cm_.Unrolled(*f))
+        for (const ast::Body& copy : u->bodies) CollectAliases(copy);
+      else
+        CollectAliases(f->body);
     } else if (const auto* w = s->As<ast::While>()) {
       CollectAliases(w->body);
     }

@@ -108,6 +108,8 @@ class Lowerer {
   void LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, Binding value);
   void LowerIf(ir::Value* cond, const std::function<void()>& then_fn, const std::function<void()>& else_fn);
   void LowerFor(const ast::For& s);
+  // The checked copies of an unrolled loop's body from trip `from` on, each with its value.
+  void LowerUnrolled(const ast::For& s, const sema::UnrolledLoop& u, size_t from);
   void LowerWhile(const ast::While& s);
   void CollectAssigned(const ast::Body& body, std::vector<const void*>& keys);
   // Flags that end the current block early (break, continue, return), or null.

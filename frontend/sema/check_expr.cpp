@@ -36,6 +36,12 @@ diag::DiagnosticEngine::Builder Checker::Error(Code code, SourceRange r, std::st
     return diag::DiagnosticEngine::Builder(sink_);
   }
   if (fn_) fn_->has_errors = true;
+  // The copies of an unrolled body share their source ranges: one report per place and text.
+  if (!unroll_scopes_.empty() &&
+      !unroll_reported_.insert({int(code), file(), r.begin, r.end, msg}).second) {
+    sink_ = {};
+    return diag::DiagnosticEngine::Builder(sink_);
+  }
   return diags_.Report(code, file(), r, std::move(msg));
 }
 

@@ -3,6 +3,7 @@
 // analysis: a condition that may differ between threads makes its region "varying", and a
 // tile operation inside a varying region is rejected. Loops are walked once, in order, so a
 // variable that becomes varying later in a loop body is seen as varying only from there on.
+#include "frontend/ast/clone.h"
 #include "frontend/sema/checker.h"
 
 namespace tilec::sema {
@@ -63,7 +64,10 @@ void Checker::CheckFunction(FunctionInfo& fn) {
   varying_return_ = nullptr;
   varying_return_cond_ = nullptr;
   const auto* saved_snapshot = snapshot_;
-  int saved_depth = loop_depth_;
+  int saved_depth = loop_depth_, saved_body_depth = body_depth_;
+  auto saved_unroll = std::move(unroll_scopes_);
+  unroll_scopes_.clear();
+  body_depth_ = 0;
   locals_.clear();
   assignments_.clear();
   varying_conds_.clear();
@@ -127,10 +131,14 @@ void Checker::CheckFunction(FunctionInfo& fn) {
   returns_ = std::move(saved_returns);
   snapshot_ = saved_snapshot;
   loop_depth_ = saved_depth;
+  body_depth_ = saved_body_depth;
+  unroll_scopes_ = std::move(saved_unroll);
 }
 
 void Checker::CheckBody(const ast::Body& body) {
+  ++body_depth_;
   for (const ast::StmtPtr& s : body) CheckStmt(*s);
+  --body_depth_;
 }
 
 void Checker::CheckStmt(const ast::Stmt& s) {
@@ -415,6 +423,9 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
   LocalSymbol* sym;
   if (existing == locals_.end()) {
     sym = NewLocal(n.id, SymbolKind::Local, t, n.range);
+  } else if (!t->IsError() && !existing->second->type->IsError() && t != existing->second->type &&
+             MayRedeclare(*existing->second) && !Convert(value, info, existing->second->type)) {
+    sym = NewLocal(n.id, SymbolKind::Local, t, n.range);
   } else {
     sym = existing->second;
     if (sym->type->IsError()) {
@@ -556,6 +567,8 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
 
 void Checker::CheckFor(const ast::For& s) {
   ExprInfo it = CheckExpr(s.iter.get());
+  UnrollPlan plan = it.type->kind == TypeKind::Range ? PlanUnroll(s) : UnrollPlan{{}, "?"};
+  if (plan.why_not.empty()) return CheckUnrolled(s, std::move(plan.values));
   const auto* n = s.target->As<ast::Name>();
   if (!n) {
     Error(Code::BadForLoop, s.target->range, "a `for` loop in a kernel binds one name");
@@ -580,7 +593,8 @@ void Checker::CheckFor(const ast::For& s) {
     sym->uniform &= it.uniform && !InVaryingRegion();
     ++sym->assignment_count;
     sym->constant.reset();
-    local_prov_[sym] = Provenance{"`" + n->id + "` is a loop variable (line " + std::to_string(Line(n->range)) + ")",
+    std::string why = plan.why_not == "?" ? "" : " of a loop that is not unrolled: " + plan.why_not;
+    local_prov_[sym] = Provenance{"`" + n->id + "` is a loop variable (line " + std::to_string(Line(n->range)) + ")" + why,
                                   n->range, true};
     out_.symbols[n] = sym;
     ExprInfo ti;
@@ -595,6 +609,211 @@ void Checker::CheckFor(const ast::For& s) {
   EndLoopUniformity();
   --loop_depth_;
   if (varying) varying_conds_.pop_back();
+}
+
+// ---------------------------------------------------------------- unrolled loops
+
+namespace {
+
+// Warp's `contains_loop_control(body, Break)`: a `break` of this loop, in its body or its `if`s.
+bool HasBreak(const ast::Body& body) {
+  for (const ast::StmtPtr& s : body) {
+    if (s->Is<ast::Break>()) return true;
+    if (const auto* i = s->As<ast::If>(); i && (HasBreak(i->body) || HasBreak(i->orelse))) return true;
+  }
+  return false;
+}
+
+// Unrolling beyond this many trips is refused even where `wp.static` asks for it (Warp has no
+// bound): the loop stays a loop, and a constant needed in its body says so.
+constexpr int64_t kMaxForcedUnroll = 1024;
+
+}  // namespace
+
+// A call of `wp.static` anywhere in the loop, its `range` included: Warp unrolls such a loop
+// whatever its trip count.
+bool Checker::MentionsStatic(const ast::Expr* e) {
+  if (!e) return false;
+  switch (e->kind) {
+    case ast::ExprKind::Name:
+    case ast::ExprKind::IntLit:
+    case ast::ExprKind::FloatLit:
+    case ast::ExprKind::StrLit:
+    case ast::ExprKind::BoolLit:
+    case ast::ExprKind::NoneLit: return false;
+    case ast::ExprKind::Unary: return MentionsStatic(e->As<ast::Unary>()->operand.get());
+    case ast::ExprKind::Binary:
+      return MentionsStatic(e->As<ast::Binary>()->lhs.get()) || MentionsStatic(e->As<ast::Binary>()->rhs.get());
+    case ast::ExprKind::BoolOp:
+      for (const ast::ExprPtr& v : e->As<ast::BoolOp>()->values)
+        if (MentionsStatic(v.get())) return true;
+      return false;
+    case ast::ExprKind::Compare: {
+      const auto* c = e->As<ast::Compare>();
+      if (MentionsStatic(c->left.get())) return true;
+      for (const ast::ExprPtr& v : c->comparators)
+        if (MentionsStatic(v.get())) return true;
+      return false;
+    }
+    case ast::ExprKind::IfExp: {
+      const auto* i = e->As<ast::IfExp>();
+      return MentionsStatic(i->cond.get()) || MentionsStatic(i->then_value.get()) || MentionsStatic(i->else_value.get());
+    }
+    case ast::ExprKind::Call: {
+      const auto* c = e->As<ast::Call>();
+      if (const auto* a = c->func->As<ast::Attribute>(); a && a->attr == "static")
+        if (const auto* base = a->value->As<ast::Name>(); base && !locals_.count(base->id))
+          if (const ModuleEntry* m = LookupModule(base->id); m && m->kind == ModuleEntry::Kind::Module && m->module == ModuleId::Warp)
+            return true;
+      if (MentionsStatic(c->func.get())) return true;
+      for (const ast::ExprPtr& v : c->args)
+        if (MentionsStatic(v.get())) return true;
+      for (const ast::Keyword& k : c->keywords)
+        if (MentionsStatic(k.value.get())) return true;
+      if (const auto* l = dynamic_cast<const ast::Lambda*>(c)) return MentionsStatic(l->body.get());
+      return false;
+    }
+    case ast::ExprKind::Attribute: return MentionsStatic(e->As<ast::Attribute>()->value.get());
+    case ast::ExprKind::Subscript:
+      return MentionsStatic(e->As<ast::Subscript>()->value.get()) || MentionsStatic(e->As<ast::Subscript>()->index.get());
+    case ast::ExprKind::Slice: {
+      const auto* sl = e->As<ast::Slice>();
+      return MentionsStatic(sl->lower.get()) || MentionsStatic(sl->upper.get()) || MentionsStatic(sl->step.get());
+    }
+    case ast::ExprKind::Tuple:
+      for (const ast::ExprPtr& v : e->As<ast::Tuple>()->elts)
+        if (MentionsStatic(v.get())) return true;
+      return false;
+    case ast::ExprKind::List:
+      for (const ast::ExprPtr& v : e->As<ast::List>()->elts)
+        if (MentionsStatic(v.get())) return true;
+      return false;
+    case ast::ExprKind::Dict:
+      for (const ast::ExprPtr& v : e->As<ast::Dict>()->keys)
+        if (MentionsStatic(v.get())) return true;
+      for (const ast::ExprPtr& v : e->As<ast::Dict>()->values)
+        if (MentionsStatic(v.get())) return true;
+      return false;
+  }
+  return false;
+}
+
+bool Checker::MentionsStatic(const ast::Body& body) {
+  for (const ast::StmtPtr& sp : body) {
+    const ast::Stmt& s = *sp;
+    bool found = false;
+    if (const auto* a = s.As<ast::Assign>()) {
+      for (const ast::ExprPtr& t : a->targets) found |= MentionsStatic(t.get());
+      found |= MentionsStatic(a->value.get());
+    } else if (const auto* a = s.As<ast::AugAssign>()) {
+      found = MentionsStatic(a->target.get()) || MentionsStatic(a->value.get());
+    } else if (const auto* a = s.As<ast::AnnAssign>()) {
+      found = MentionsStatic(a->target.get()) || MentionsStatic(a->value.get());
+    } else if (const auto* x = s.As<ast::ExprStmt>()) {
+      found = MentionsStatic(x->value.get());
+    } else if (const auto* r = s.As<ast::Return>()) {
+      found = MentionsStatic(r->value.get());
+    } else if (const auto* i = s.As<ast::If>()) {
+      found = MentionsStatic(i->cond.get()) || MentionsStatic(i->body) || MentionsStatic(i->orelse);
+    } else if (const auto* f = s.As<ast::For>()) {
+      found = MentionsStatic(f->iter.get()) || MentionsStatic(f->body);
+    } else if (const auto* w = s.As<ast::While>()) {
+      found = MentionsStatic(w->cond.get()) || MentionsStatic(w->body);
+    }
+    if (found) return true;
+  }
+  return false;
+}
+
+// As Warp 1.19's codegen decides: every argument of `range` is a number it reads without
+// running code (a literal, a negated literal, a named constant, `wp.static(...)`); then the
+// loop is unrolled when it mentions `wp.static` anywhere, or else when it has at most
+// max_unroll trips and no `break`. tilec never unrolls a loop with a `break` (Warp's unrolled
+// `break` has no loop to leave).
+Checker::UnrollPlan Checker::PlanUnroll(const ast::For& s) {
+  const auto* call = s.iter->As<ast::Call>();
+  if (!call || call->args.empty() || call->args.size() > 3 || !call->keywords.empty() || !s.target->Is<ast::Name>())
+    return {{}, "its `range` is not of the form `range(stop)`, `range(start, stop)` or `range(start, stop, step)`"};
+  int64_t a[3] = {0, 0, 1};
+  for (size_t k = 0; k < call->args.size(); ++k) {
+    const ast::Expr* e = call->args[k].get();
+    const ExprInfo* info = out_.Info(e);
+    const auto* neg = e->As<ast::Unary>();
+    const CallInfo* ci = e->Is<ast::Call>() ? out_.Call(e) : nullptr;
+    bool plain = e->Is<ast::IntLit>() || e->Is<ast::Name>() || e->Is<ast::Attribute>() ||
+                 (neg && neg->op == ast::UnaryOp::Neg && neg->operand->Is<ast::IntLit>()) ||
+                 (ci && ci->builtin && std::string_view(ci->builtin->name) == "static");
+    if (!info || !info->value || info->value->kind != ConstValue::Kind::Int || !plain)
+      return {{}, "`" + Text(e) + "` is not a literal, a named constant or `wp.static(...)`, as Warp requires"};
+    a[call->args.size() == 1 ? 1 : k] = info->value->i;
+  }
+  int64_t start = a[0], stop = a[1], step = a[2];
+  if (step == 0) return {{}, "its step is zero"};
+  // Python's len(range(start, stop, step)).
+  int64_t trips = step > 0 ? (stop > start ? (stop - start + step - 1) / step : 0)
+                           : (start > stop ? (start - stop - step - 1) / -step : 0);
+  if (HasBreak(s.body)) return {{}, "it has a `break`"};
+  bool forced = MentionsStatic(s.iter.get()) || MentionsStatic(s.body);
+  if (!forced && trips > options_.max_unroll)
+    return {{}, "it has " + std::to_string(trips) + " trips, more than `wp.config.max_unroll` (" +
+                    std::to_string(options_.max_unroll) + "), and no `wp.static`"};
+  if (trips > kMaxForcedUnroll)
+    return {{}, "it has " + std::to_string(trips) + " trips, more than tilec unrolls (" +
+                    std::to_string(kMaxForcedUnroll) + ")"};
+  UnrollPlan plan;
+  for (int64_t v = start; step > 0 ? v < stop : v > stop; v += step) plan.values.push_back(v);
+  return plan;
+}
+
+void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
+  const auto& n = *s.target->As<ast::Name>();
+  LocalSymbol* sym;
+  auto e = locals_.find(n.id);
+  if (e == locals_.end()) {
+    const ModuleEntry* me = LookupModule(n.id);
+    if (me && me->kind == ModuleEntry::Kind::Constant) BindName(n, nullptr, Poison());  // E0109
+    sym = NewLocal(n.id, SymbolKind::LoopVar, types_.Int32(), n.range);
+  } else {
+    sym = e->second;
+    if (!sym->type->IsError() && sym->type != types_.Int32())
+      Error(Code::VariableTypeChanged, n.range,
+            "`" + n.id + "` has type `" + TypeName(sym->type) + "` and cannot be a loop variable (`int32`)");
+  }
+  ++sym->assignment_count;
+  out_.symbols[&n] = sym;
+  ExprInfo ti;
+  ti.type = sym->type;
+  ti.uniform = sym->uniform;
+  Record(&n, ti);
+
+  UnrolledLoop& u = out_.unrolled[&s];
+  u.values = values;
+  for (size_t k = 0; k < values.size(); ++k) u.bodies.push_back(ast::Clone(s.body));
+  unroll_scopes_.push_back({fn_->locals.size(), body_depth_ + 1});
+  // A `continue` skips the rest of its trip: a loop for the uniformity proof.
+  ++loop_depth_;
+  BeginLoopUniformity();
+  // Each copy sees the variable as that trip's constant; after the loop it keeps the last
+  // value, as in Python.
+  for (size_t k = 0; k < values.size(); ++k) {
+    sym->constant = ConstValue::MakeInt(values[k]);
+    local_weak_[sym] = false;
+    CheckBody(u.bodies[k]);
+  }
+  EndLoopUniformity();
+  --loop_depth_;
+  unroll_scopes_.pop_back();
+  if (values.empty()) {
+    sym->constant.reset();
+    local_prov_[sym] = Provenance{"`" + n.id + "` is the variable of a loop with no trips (line " +
+                                      std::to_string(Line(n.range)) + ")",
+                                  n.range, true};
+  }
+}
+
+bool Checker::MayRedeclare(const LocalSymbol& sym) const {
+  return !unroll_scopes_.empty() && size_t(sym.index) >= unroll_scopes_.front().first_local &&
+         body_depth_ == unroll_scopes_.back().body_depth && sym.kind == SymbolKind::Local;
 }
 
 // ---------------------------------------------------------------- the uniformity proof's notes

@@ -4,6 +4,7 @@
 #pragma once
 #include <map>
 #include <set>
+#include <tuple>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,19 @@ class Checker {
   void CheckAssign(const ast::Assign& s);
   void CheckAugAssign(const ast::AugAssign& s);
   void CheckFor(const ast::For& s);
+  // Warp's unrolling rule for `for` over `range`: the trip values, or why the loop stays a
+  // loop (for the notes of a constant required in its body).
+  struct UnrollPlan {
+    std::vector<int64_t> values;
+    std::string why_not;  // empty: unrolled
+  };
+  UnrollPlan PlanUnroll(const ast::For& s);
+  bool MentionsStatic(const ast::Expr* e);
+  bool MentionsStatic(const ast::Body& body);
+  void CheckUnrolled(const ast::For& s, std::vector<int64_t> values);
+  // A variable first assigned in an unrolled body may take another type in a later trip
+  // (Warp gives every trip its own variables); only straight-line assignments re-declare it.
+  bool MayRedeclare(const LocalSymbol& sym) const;
   void AssignTarget(const ast::Expr* target, const ast::Expr* value, ExprInfo info);
   void BindName(const ast::Name& name, const ast::Expr* value, ExprInfo info);
   void CountAssignments(const ast::Body& body);
@@ -194,6 +208,15 @@ class Checker {
   std::map<std::string, LocalSymbol*> locals_;
   std::map<std::string, std::vector<SourceRange>> assignments_;  // per name, in the body
   int loop_depth_ = 0;
+  int body_depth_ = 0;  // nesting of the bodies being checked
+  // The unrolled loops being checked, outermost first: the first local created inside each,
+  // and the depth of its copies' bodies.
+  struct UnrollScope {
+    size_t first_local = 0;
+    int body_depth = 0;
+  };
+  std::vector<UnrollScope> unroll_scopes_;
+  std::set<std::tuple<int, const SourceFile*, uint32_t, uint32_t, std::string>> unroll_reported_;
   std::vector<const ast::Expr*> varying_conds_;
   // The uniformity proof's view of loops and early exits: a `break`/`continue` under a
   // lane-varying condition makes the lanes leave the loop at different trips, so every tile

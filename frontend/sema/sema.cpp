@@ -34,6 +34,11 @@ const TileAccess* CheckedModule::Access(const ast::Expr* subscript) const {
   return it == tile_access.end() ? nullptr : &it->second;
 }
 
+const UnrolledLoop* CheckedModule::Unrolled(const ast::For& loop) const {
+  auto it = unrolled.find(&loop);
+  return it == unrolled.end() ? nullptr : &it->second;
+}
+
 const LocalSymbol* CheckedModule::Symbol(const ast::Expr* name) const {
   auto it = symbols.find(name);
   return it == symbols.end() ? nullptr : it->second;

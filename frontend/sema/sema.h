@@ -30,6 +30,9 @@ struct CheckOptions {
   int block_dim = 256;
   // compiler::CompileOptions::hybrid_launch: every result of `wp.tid()` may differ per lane.
   bool hybrid_launch = false;
+  // Warp's `wp.config.max_unroll`: a `for` over a constant `range` of at most this many trips
+  // is unrolled, its variable a compile-time constant in each copy of the body.
+  int max_unroll = 16;
 };
 
 // ---------------------------------------------------------------- per-expression results
@@ -167,6 +170,13 @@ struct FunctionInfo {
   const LocalSymbol* Param(int i) const { return locals[i].get(); }
 };
 
+// A `for` over a constant `range` that the checker unrolled (Warp's rule, docs/semantics.md):
+// the loop variable's value and a checked copy of the body per trip, lowered in order.
+struct UnrolledLoop {
+  std::vector<int64_t> values;
+  std::vector<ast::Body> bodies;
+};
+
 struct ModuleConstant {
   std::string name;
   ConstValue value;
@@ -219,6 +229,9 @@ class CheckedModule {
   // `v += w` and friends on vector-like values: the operation, keyed by the statement.
   std::unordered_map<const ast::Stmt*, CallInfo> aug_call;
   const TileAccess* Access(const ast::Expr* subscript) const;
+  // Node-based, so the copies' nodes keep their addresses while nested loops are added.
+  std::unordered_map<const ast::For*, UnrolledLoop> unrolled;
+  const UnrolledLoop* Unrolled(const ast::For& loop) const;  // null: a loop at run time
 };
 
 // Checks a parsed module. Always returns a CheckedModule; errors go to `diags`, and the

@@ -111,10 +111,18 @@ class Printer {
       }
       case ast::StmtKind::For: {
         const auto& f = *s.As<ast::For>();
-        Head(s, depth, "for");
+        const UnrolledLoop* u = m_.Unrolled(f);
+        Head(s, depth, u ? "for unrolled" : "for");
         Expr(f.target.get(), d, "target ");
         Expr(f.iter.get(), d, "iter ");
-        Body(f.body, d);
+        if (!u) {
+          Body(f.body, d);
+          break;
+        }
+        for (size_t k = 0; k < u->bodies.size(); ++k) {
+          os_ << std::string(d * 2, ' ') << "trip " << f.target->As<ast::Name>()->id << " = " << u->values[k] << "\n";
+          Body(u->bodies[k], d + 1);
+        }
         break;
       }
       case ast::StmtKind::Return: {

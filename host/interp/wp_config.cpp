@@ -109,6 +109,13 @@ bool WarpConfigFlag(Interpreter& in, const std::string& name) {
   return it != config->attrs.end() && Truth(it->second);
 }
 
+int64_t WarpConfigInt(Interpreter& in, const std::string& name, int64_t fallback) {
+  const auto& config = in.wp().config;
+  if (!config) return fallback;
+  auto it = config->attrs.find(name);
+  return it != config->attrs.end() && it->second.IsInt() ? it->second.i() : fallback;
+}
+
 void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
   // One config per session, shared by every `import warp`.
   if (!in.wp().config) {

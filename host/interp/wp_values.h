@@ -104,6 +104,8 @@ struct WpState {
 void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m);
 // wp.config.<name> as a truth value.
 bool WarpConfigFlag(Interpreter& in, const std::string& name);
+// An int setting of `wp.config`; `fallback` when unset or not an int.
+int64_t WarpConfigInt(Interpreter& in, const std::string& name, int64_t fallback);
 
 // Device arguments: None (the default device), "cpu", "cuda", "cuda:N" or a Device.
 std::optional<rt::Device> DeviceArg(const Value& v, const std::string& context);

@@ -321,5 +321,24 @@ def spectra(xr: wp.array2d[wp.float64], xi: wp.array2d[wp.float64], w: wp.array2
   }
 }
 
+// An unrolled loop: each trip reduces along its own axis (shapes (4,) then (3,)), reads an
+// element at a constant position and carries the tile to the next trip.
+TEST(SourceUnrolledGrad, PerTripAxesElementsAndCarriedTiles) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def unrolled(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], z: wp.array1d[wp.float64]):
+    t = wp.tile_load(x, shape=(3, 4))
+    for i in range(2):
+        s = wp.tile_sum(t * t, axis=i)
+        wp.tile_store(z, s * wp.float64(i + 1), offset=wp.static(i * 4))
+        t = t * t[i, wp.static(i + 1)]
+    wp.tile_store(y, t)
+)",
+                              "unrolled");
+  CheckGradients(k.c, {HostArray::Float({3, 4}, Seq(12, -0.9, 0.15)), HostArray::Float({3, 4}, Seq(12, 0, 0)),
+                       HostArray::Float({7}, Seq(7, 0, 0))},
+                 GradCheck{});
+}
+
 }  // namespace
 }  // namespace tilec::adtest
