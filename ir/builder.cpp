@@ -267,6 +267,30 @@ Value* Builder::FirstIndexOf(Value* tile, Value* target, Value* lin) {
   return TileReduce(ReduceKind::Min, cand, -1);
 }
 
+// A stable sort by index groups equal entries in order of position; the last of each group is
+// kept, and the inverse permutation (a second sort) carries that back to the positions.
+Value* Builder::LastOccurrences(Value* indices) {
+  const Type& it = indices->type();
+  int64_t n = it.NumElements();
+  Value* pos = TileArange(ScalarType::Int32, 0, 1, n);
+  Op* by_index = TileSort(indices, pos);
+  Value* keys = by_index->result(0);
+  Value* next = TileView(keys, {ConstInt(ScalarType::Int32, 1)}, {1}, {n});  // past the end reads 0
+  Op* ends = TileMap({keys, next, pos}, ElemType::Of(ScalarType::Int32));
+  {
+    InsertionGuard g(*this);
+    SetInsertionPoint(ends->region(0));
+    Block* body = ends->region(0);
+    Value* differs = Cmp(CmpPred::Ne, body->arg(0), body->arg(1));
+    Value* at_end = Cmp(CmpPred::Eq, body->arg(2), ConstInt(ScalarType::Int32, n - 1));
+    Yield({Select(Logic(OpCode::Or, differs, at_end), ConstInt(ScalarType::Int32, 1), ConstInt(ScalarType::Int32, 0))});
+  }
+  Value* inverse = TileSort(by_index->result(1), pos)->result(1);
+  Value* keep = TileGather(ends->result(), inverse, 0);
+  return SelectWhereEqual(keep, TileFull(ConstInt(ScalarType::Int32, 1), {n}), indices,
+                          ConstInt(it.elem.scalar, -1));
+}
+
 Value* Builder::SelectWhereEqual(Value* a, Value* b, Value* then, Value* otherwise) {
   Op* map = TileMap({a, b, then}, then->type().elem);
   InsertionGuard g(*this);

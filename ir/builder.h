@@ -93,6 +93,10 @@ class Builder {
   // Per element: `then`'s element where `a` and `b` (tiles of one shape) are equal, else
   // `otherwise` (a scalar of the result element type `then` has). A tile_map.
   Value* SelectWhereEqual(Value* a, Value* b, Value* then, Value* otherwise);
+  // `indices` (a 1-D int tile) with every entry that a later entry repeats replaced by -1, the
+  // padding sentinel: of the elements a tile_store_indexed writes to one place, the last in
+  // row-major order lands (LANGUAGE.md §5), so it alone takes the adjoint.
+  Value* LastOccurrences(Value* indices);
   Value* TileExtract(Value* tile, const std::vector<Value*>& indices);
   // Each lane with `has_value` adds (accumulate) or writes `value` at `indices` of a copy of dst.
   Value* TileScatterLanes(Value* dst, Value* value, Value* has_value, const std::vector<Value*>& indices,

@@ -114,6 +114,30 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
   }
 }
 
+llvm::Value* Emitter::RepeatedLater(llvm::Value* index_tile, llvm::Type* it, llvm::Value* row, int64_t n,
+                                    llvm::Value* idx) {
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock* entry = b_.GetInsertBlock();
+  llvm::BasicBlock* cond = llvm::BasicBlock::Create(ctx_, "rep.cond", fn);
+  llvm::BasicBlock* body = llvm::BasicBlock::Create(ctx_, "rep.body", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "rep.done", fn);
+  llvm::Value* first = b_.CreateAdd(row, I64(1));
+  b_.CreateBr(cond);
+  b_.SetInsertPoint(cond);
+  llvm::PHINode* j = b_.CreatePHI(b_.getInt64Ty(), 2);
+  llvm::PHINode* found = b_.CreatePHI(b_.getInt1Ty(), 2);
+  j->addIncoming(first, entry);
+  found->addIncoming(b_.getFalse(), entry);
+  b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpULT(j, I64(n)), b_.CreateNot(found)), body, done);
+  b_.SetInsertPoint(body);
+  llvm::Value* other = b_.CreateLoad(it, b_.CreateInBoundsGEP(it, index_tile, {j}));
+  j->addIncoming(b_.CreateAdd(j, I64(1)), body);
+  found->addIncoming(b_.CreateICmpEQ(other, idx), body);
+  b_.CreateBr(cond);
+  b_.SetInsertPoint(done);
+  return found;
+}
+
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
   const bs::ArrayVal& a = arrays_.at(op.operand(0));
@@ -150,6 +174,9 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
       if (d == axis) {
         llvm::Type* it = scalar_.MemTy(index_elem);
         llvm::Value* idx = b_.CreateLoad(it, b_.CreateInBoundsGEP(it, index_tile, {local}));
+        // Lanes store at once, so a repeated index would land in any order: the element last in
+        // row-major order is the one that stores, as the CPU's in-order loop leaves it.
+        if (is_store) inb = b_.CreateAnd(inb, b_.CreateNot(RepeatedLater(index_tile, it, local, tt.shape[d], idx)));
         local = scalar_.AsI64(idx, index_elem.scalar);
       }
       llvm::Value* g = b_.CreateAdd(offsets[size_t(d)], local);

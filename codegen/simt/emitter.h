@@ -76,6 +76,8 @@ class Emitter : public OpDispatcher {
   void WriteCopy(const ir::Value* v);
   void CopyToRegister(const ir::Value* src, llvm::Value* slot_array);
   llvm::Value* Coord(const ir::Type& t, llvm::Value* lin, int d);  // i64
+  // Whether an entry after `row` (i64) of the `n` entries of a shared index tile equals `idx`.
+  llvm::Value* RepeatedLater(llvm::Value* index_tile, llvm::Type* it, llvm::Value* row, int64_t n, llvm::Value* idx);
   void EmitElementwise(const ir::Op& op) override;
   void EmitTileOp(const ir::Op& op) override;
   void EmitReduce(const ir::Op& op);

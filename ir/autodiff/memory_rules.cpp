@@ -1,6 +1,7 @@
 // Adjoints of the memory ops (LANGUAGE.md §6). Transposes come in pairs:
 //   load (plain or indexed)        -> atomic add of the result's adjoint into a.grad
 //   store (plain or indexed)       -> the tile's adjoint reads a.grad, then a.grad is zeroed
+//                                     (indexed: by the last element to each place only)
 //   atomic add (plain or indexed)  -> the tile's adjoint reads a.grad, a.grad stays
 // at exactly the locations the forward op touched, with its bounds checks (out-of-bounds and
 // -1 indices are skipped). An array without a grad has an empty gradient view, so the tile
@@ -138,6 +139,8 @@ void Generator::MemoryRule(const ir::Op& op) {
       std::vector<ir::Value*> offs = mapped(tile_pos + 1, op.num_operands());
       std::vector<int64_t> shape = t->type().Shape();
       ir::Value* idx = indexed ? P(op.operand(1)) : nullptr;
+      // A store's repeated index: only the element that landed reads and clears the gradient.
+      if (indexed && store) idx = b_.LastOccurrences(idx);
       ir::Value* read = indexed ? b_.TileLoadIndexed(g, idx, shape, offs, axis) : b_.TileLoad(g, shape, offs);
       if (store) {
         ir::Value* z = Zero(AdjType(t->type()));

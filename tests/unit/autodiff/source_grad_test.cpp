@@ -340,5 +340,35 @@ def unrolled(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], z: wp.array1d
                  GradCheck{});
 }
 
+// tile_store_indexed with repeated indices: the element last in row-major order lands, so it
+// alone takes the gradient; the overwritten ones take none (1-D, and 2-D/3-D on every axis).
+TEST(SourceStoreIndexedGrad, RepeatedIndicesOnlyTheLastWriterTakesTheGradient) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def repeats(x: wp.array1d[wp.float64], m: wp.array2d[wp.float64], c: wp.array3d[wp.float64],
+            i4: wp.array1d[int], i3: wp.array1d[int], i5: wp.array1d[int],
+            y: wp.array1d[wp.float64], r: wp.array2d[wp.float64], s: wp.array2d[wp.float64],
+            u: wp.array3d[wp.float64]):
+    t = wp.tile_load(x, shape=4)
+    a = wp.tile_load(i4, shape=4)
+    wp.tile_store_indexed(y, a, t * t * wp.float64(10.0), axis=0)
+    p = wp.tile_load(m, shape=(3, 5))
+    b = wp.tile_load(i3, shape=3)
+    e = wp.tile_load(i5, shape=5)
+    wp.tile_store_indexed(r, b, wp.tile_map(wp.sin, p), axis=0)
+    wp.tile_store_indexed(s, e, p * p, axis=1)
+    q = wp.tile_load(c, shape=(2, 3, 4))
+    wp.tile_store_indexed(u, a, q * q, axis=2)
+)",
+                              "repeats");
+  CheckGradients(k.c,
+                 {HostArray::Float({4}, {1, 2, 3, 4}), HostArray::Float({3, 5}, Seq(15, -0.8, 0.11)),
+                  HostArray::Float({2, 3, 4}, Seq(24, 0.9, -0.07)), HostArray::Int({4}, {2, 0, 2, 2}),
+                  HostArray::Int({3}, {1, 1, -1}), HostArray::Int({5}, {4, 0, 4, 1, 0}),
+                  HostArray::Float({4}, Seq(4, 0, 0)), HostArray::Float({3, 5}, Seq(15, 0, 0)),
+                  HostArray::Float({3, 5}, Seq(15, 0, 0)), HostArray::Float({2, 3, 4}, Seq(24, 0, 0))},
+                 GradCheck{});
+}
+
 }  // namespace
 }  // namespace tilec::adtest
