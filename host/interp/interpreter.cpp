@@ -210,6 +210,8 @@ Interpreter::Flow Interpreter::Exec(const ast::Stmt& s) {
     throw PyError("KeyboardInterrupt", "");
   } catch (const NdError& e) {
     throw PyError(e.type(), e.message());
+  } catch (const rt::OutOfMemory& e) {
+    throw PyError("MemoryError", e.what());
   } catch (const rt::Error& e) {
     throw PyError("RuntimeError", e.what());
   } catch (const std::bad_alloc&) {

@@ -32,10 +32,28 @@ rt::Array& ArrayArg(const Value& v, const std::string& context) {
   return a->a;
 }
 
+// `wp.tid()` and array indices in kernels are signed 32-bit, so no launch extent or array
+// extent may reach 2^31 (Warp's own limits and messages).
+constexpr int64_t kMaxExtent = (int64_t(1) << 31) - 1;
+
 std::vector<int64_t> DimArg(const Value& v, const std::string& context) {
   Shape s = ShapeArg(v, context + " dim");
   if (s.empty() || s.size() > 4)
     ValueError(context + ": dim must have 1 to 4 entries, got " + std::to_string(s.size()));
+  for (size_t d = 0; d < s.size(); ++d)
+    if (s[d] > kMaxExtent)
+      ValueError(context + ": cannot launch a kernel with extent " + std::to_string(s[d]) + " in dimension " +
+                 std::to_string(d) + "; wp.tid() returns signed 32-bit coordinates and supports extents up to " +
+                 std::to_string(kMaxExtent));
+  return s;
+}
+
+Shape WpShapeArg(const Value& v, const std::string& context) {
+  Shape s = ShapeArg(v, context);
+  for (size_t d = 0; d < s.size(); ++d)
+    if (s[d] > kMaxExtent)
+      ValueError("Array shapes must not exceed the maximum representable value of a signed 32-bit integer, got " +
+                 std::to_string(s[d]) + " in dimension " + std::to_string(d) + ".");
   return s;
 }
 
@@ -194,7 +212,7 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
   std::optional<rt::ArrayDType> dtype;
   if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array()");
   std::optional<Shape> shape;
-  if (b.Has(2) && !b.Get(2).IsNone()) shape = ShapeArg(b.Get(2), "array");
+  if (b.Has(2) && !b.Get(2).IsNone()) shape = WpShapeArg(b.Get(2), "array");
   if (!b.Has(0) || b.Get(0).IsNone()) {
     if (!shape) TypeError("array(): give `data` or `shape`");
     return Wrap(rt::Array::Zeros(*shape, dtype.value_or(rt::ArrayDType(ScalarType::Float32)), device, requires_grad));
@@ -225,7 +243,7 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
   for (const char* n : {"dtype", "device", "requires_grad"}) names.push_back(n);
   ArgBinder b(name, a, names, has_value ? 2 : 1);
   size_t o = has_value ? 1 : 0;
-  Shape shape = ShapeArg(b.Get(0), name);
+  Shape shape = WpShapeArg(b.Get(0), name);
   if (shape.empty() || shape.size() > 4) ValueError(name + "(): shape must have 1 to 4 dimensions");
   rt::ArrayDType dtype(ScalarType::Float32);
   if (b.Has(o + 1) && !b.Get(o + 1).IsNone()) dtype = WpDTypeArg(b.Get(o + 1), name + "()");

@@ -48,6 +48,12 @@ std::vector<int64_t> ContiguousStrides(const std::vector<int64_t>& shape, size_t
   return s;
 }
 
+std::string ShapeText(const std::vector<int64_t>& shape) {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  return s + (shape.size() == 1 ? ",)" : ")");
+}
+
 int64_t CheckedCount(const std::vector<int64_t>& shape) {
   if (shape.size() > TILEC_MAX_DIMS)
     throw Error("arrays have at most " + std::to_string(TILEC_MAX_DIMS) + " dimensions, got " +
@@ -55,10 +61,28 @@ int64_t CheckedCount(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t e : shape) {
     if (e < 0) throw Error("array shape entries must be >= 0, got " + std::to_string(e));
-    if (e != 0 && n > INT64_MAX / e) throw Error("array shape is too large");
+    if (e != 0 && n > INT64_MAX / e) throw OutOfMemory("an array of shape " + ShapeText(shape) + " has more than 2^63 elements");
     n *= e;
   }
   return n;
+}
+
+
+// The byte size of `n` elements, refused where it overflows or exceeds the device's memory:
+// a size that wrapped around would allocate a few bytes that kernels then index past.
+size_t CheckedBytes(const std::vector<int64_t>& shape, int64_t n, const ArrayDType& dtype, const Device& device,
+                    bool requires_grad) {
+  int64_t esize = int64_t(dtype.size());
+  int64_t copies = requires_grad ? 2 : 1;
+  if (n > 0 && n > INT64_MAX / esize / copies)
+    throw OutOfMemory("an array of shape " + ShapeText(shape) + " needs more than 2^63 bytes");
+  uint64_t bytes = uint64_t(n) * uint64_t(esize);
+  uint64_t capacity = DeviceMemoryBytes(device);
+  if (capacity && bytes * uint64_t(copies) > capacity)
+    throw OutOfMemory("an array of shape " + ShapeText(shape) + " needs " + std::to_string(bytes * uint64_t(copies)) +
+                " bytes" + (requires_grad ? " with its gradient" : "") + ", more than the " + std::to_string(capacity) +
+                " bytes of memory of `" + device.Name() + "`");
+  return size_t(bytes);
 }
 
 // Visits the byte offset of every element in row-major order.
@@ -91,7 +115,7 @@ Array Array::Make(std::vector<int64_t> shape, ArrayDType dtype, Device device,
   int64_t n = CheckedCount(shape);
   if (dtype.is_struct() && dtype.layout->size == 0)
     throw Error("struct `" + dtype.layout->name + "` has size 0");
-  size_t bytes = static_cast<size_t>(n) * dtype.size();
+  size_t bytes = CheckedBytes(shape, n, dtype, device, requires_grad);
   Array a;
   a.storage_ = std::make_shared<Storage>();
   a.storage_->dtype = std::move(dtype);

@@ -6,6 +6,7 @@
 #include <mutex>
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include "runtime/src/internal.h"
 #include "tilec/error.h"
@@ -127,6 +128,12 @@ Buffer::~Buffer() {
     cuda::Free(device.ordinal, ptr);
 }
 
+uint64_t DeviceMemoryBytes(const Device& device) {
+  if (!device.is_cpu()) return 0;
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
+}
+
 std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zero) {
   CheckDevice(device);
   auto buf = std::make_shared<Buffer>();
@@ -140,7 +147,7 @@ std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zer
     const size_t align = bytes >= kHugeArrayBytes ? kHugePageBytes : 64;
     size_t rounded = (bytes + align - 1) / align * align;
     buf->ptr = std::aligned_alloc(align, rounded == 0 ? align : rounded);
-    if (!buf->ptr) throw Error("out of host memory allocating " + std::to_string(bytes) + " bytes");
+    if (!buf->ptr) throw OutOfMemory("out of host memory allocating " + std::to_string(bytes) + " bytes");
 #ifdef MADV_HUGEPAGE
     if (align == kHugePageBytes) madvise(buf->ptr, rounded, MADV_HUGEPAGE);  // advice only
 #endif

@@ -21,6 +21,9 @@ struct Buffer {
   ~Buffer();
 };
 std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zero);
+// The memory a device has, in bytes (the host's physical memory for `cpu`); 0 when unknown,
+// where the allocation itself reports a shortage.
+uint64_t DeviceMemoryBytes(const Device& device);
 
 // Raw copies; `device` is where the device-side pointer lives (cpu: plain memcpy).
 void CopyHostToDevice(const Device& device, void* dst, const void* src, size_t bytes);

@@ -63,10 +63,15 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
   if (dim.empty() || dim.size() > TILEC_MAX_DIMS)
     throw Error("kernel `" + k.name + "`: `dim` must have 1 to 4 entries, got " +
                 std::to_string(dim.size()));
-  for (size_t i = 0; i < dim.size(); ++i)
+  for (size_t i = 0; i < dim.size(); ++i) {
     if (dim[i] < 0)
       throw Error("kernel `" + k.name + "`: `dim` entries must be >= 0, got " +
                   std::to_string(dim[i]) + " at position " + std::to_string(i));
+    // wp.tid() is signed 32-bit: a larger extent would hand kernels wrapped, negative indices.
+    if (dim[i] > INT32_MAX)
+      throw Error("kernel `" + k.name + "`: `dim` entry " + std::to_string(dim[i]) + " at position " +
+                  std::to_string(i) + " is more than 2147483647, the largest index `wp.tid()` returns");
+  }
   if (tiled_launch && (block_dim < 1 || block_dim > 1024))
     throw Error("kernel `" + k.name + "`: `block_dim` must be 1 to 1024, got " +
                 std::to_string(block_dim));

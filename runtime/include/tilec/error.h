@@ -1,5 +1,6 @@
-// The one exception type of the runtime: every misuse (bad launch, bad device, driver failure,
-// malformed signature) throws it with a message that says what was found and what was expected.
+// The runtime's exception: every misuse (bad launch, bad device, driver failure, malformed
+// signature) throws it with a message that says what was found and what was expected. An
+// allocation that cannot be satisfied throws the OutOfMemory kind (Python's MemoryError).
 #pragma once
 #include <stdexcept>
 #include <string>
@@ -9,6 +10,11 @@ namespace tilec::rt {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& message) : std::runtime_error(message) {}
+};
+
+class OutOfMemory : public Error {
+ public:
+  explicit OutOfMemory(const std::string& message) : Error(message) {}
 };
 
 }  // namespace tilec::rt

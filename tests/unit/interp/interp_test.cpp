@@ -176,6 +176,20 @@ const ErrorCase kErrors[] = {
     {"WpDeviceType", "", "a = wp.zeros(3, device=5)",
      "TypeError: zeros(): device must be a string such as \"cpu\" or \"cuda:0\", got int"},
     {"WpArrayIndexOutOfBounds", "a = wp.zeros(3)\n", "x = a[7]", "IndexError: index 7 is out of bounds for axis 0 with size 3"},
+    // Sizes that overflow or exceed signed 32-bit indices are refused before anything is allocated.
+    {"WpShapeBeyondInt32", "", "a = wp.zeros((2**31, 2**31), dtype=float)",
+     "ValueError: Array shapes must not exceed the maximum representable value of a signed 32-bit integer, got "
+     "2147483648 in dimension 0."},
+    {"WpShapeBeyondInt32OneDim", "", "a = wp.empty(2**62, dtype=float)",
+     "ValueError: Array shapes must not exceed the maximum representable value of a signed 32-bit integer, got "
+     "4611686018427387904 in dimension 0."},
+    {"WpShapeBytesOverflow", "", "a = wp.zeros((2**30, 2**30, 16), dtype=float)",
+     "MemoryError: an array of shape (1073741824, 1073741824, 16) has more than 2^63 elements"},
+    {"WpLaunchBeyondTidRange",
+     "@wp.kernel\ndef k(x: wp.array(dtype=float)):\n    i = wp.tid()\n    x[0] = float(i)\nx = wp.zeros(1)\n",
+     "wp.launch_tiled(k, dim=2**31 + 2, inputs=[x], block_dim=1)",
+     "ValueError: launch_tiled(): cannot launch a kernel with extent 2147483650 in dimension 0; wp.tid() returns "
+     "signed 32-bit coordinates and supports extents up to 2147483647"},
     {"ClassWithoutStruct", "", "class P: pass",
      "TypeError: class `P`: only `@wp.struct` classes are supported in host code"},
 };

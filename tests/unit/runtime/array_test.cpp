@@ -222,5 +222,31 @@ TEST(ArrayTest, WrapUsesCallerMemory) {
   EXPECT_FALSE(w.is_contiguous());
 }
 
+// A byte size that overflows, or exceeds the host's memory, is refused before anything is
+// allocated: a wrapped size would allocate a few bytes that kernels then index past.
+TEST(ArrayTest, OversizedShapesAreOutOfMemoryErrors) {
+  auto message = [](std::vector<int64_t> shape, bool grad) {
+    try {
+      Array::Zeros(shape, ArrayDType(ScalarType::Float32), kCpu, grad);
+    } catch (const OutOfMemory& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  EXPECT_EQ(message({int64_t(1) << 31, int64_t(1) << 31}, false),
+            "an array of shape (2147483648, 2147483648) needs more than 2^63 bytes");
+  EXPECT_EQ(message({int64_t(1) << 62}, false), "an array of shape (4611686018427387904,) needs more than 2^63 bytes");
+  EXPECT_EQ(message({int64_t(1) << 40, int64_t(1) << 40}, false),
+            "an array of shape (1099511627776, 1099511627776) has more than 2^63 elements");
+  std::string big = message({int64_t(1) << 20, int64_t(1) << 20, 1024}, true);
+  EXPECT_EQ(big.rfind("an array of shape (1048576, 1048576, 1024) needs 9007199254740992 bytes with its gradient, "
+                      "more than the ",
+                      0),
+            0u)
+      << big;
+  EXPECT_NE(big.find(" bytes of memory of `cpu`"), std::string::npos) << big;
+  EXPECT_EQ(Array::Zeros({3, 5}, ArrayDType(ScalarType::Float32), kCpu).size(), 15);
+}
+
 }  // namespace
 }  // namespace tilec::rt

@@ -267,6 +267,16 @@ TEST_F(LaunchTest, ErrorDimTooLong) {
             "kernel `saxpy`: `dim` must have 1 to 4 entries, got 5");
 }
 
+// wp.tid() is signed 32-bit: a larger extent would wrap to negative indices, so it is refused.
+TEST_F(LaunchTest, ErrorDimBeyondTheTidRange) {
+  EXPECT_EQ(ErrorOf([&] { Launch(K("saxpy"), {(int64_t(1) << 31) + 2}, {x_, y_, KernelArg::Float(1)}, kCpu); }),
+            "kernel `saxpy`: `dim` entry 2147483650 at position 0 is more than 2147483647, the largest index "
+            "`wp.tid()` returns");
+  EXPECT_EQ(ErrorOf([&] { Launch(K("saxpy"), {1, 1000000000000}, {x_, y_, KernelArg::Float(1)}, kCpu); }),
+            "kernel `saxpy`: `dim` entry 1000000000000 at position 1 is more than 2147483647, the largest index "
+            "`wp.tid()` returns");
+}
+
 TEST_F(LaunchTest, ErrorDimNegative) {
   EXPECT_EQ(ErrorOf([&] { Launch(K("saxpy"), {4, -1}, {x_, y_, KernelArg::Float(1)}, kCpu); }),
             "kernel `saxpy`: `dim` entries must be >= 0, got -1 at position 1");
