@@ -18,11 +18,49 @@ namespace bs {
 Emitter::Emitter(const ir::Module& m, llvm::Module& mod)
     : irm_(m), mod_(mod), ctx_(mod.getContext()), b_(mod.getContext()) {}
 
+// One buffer above this size, or any once the stack frame holds this much, goes to the heap:
+// worker threads have 8 MiB stacks, and the frame must leave room for what the kernel calls.
+constexpr uint64_t kMaxStackBuffer = 256 << 10;
+constexpr uint64_t kStackBudget = 1 << 20;
+
 llvm::Value* Emitter::EntryAlloca(llvm::Type* t, const char* name, unsigned align) {
-  llvm::IRBuilder<> ab(entry_, entry_->begin());
-  llvm::AllocaInst* a = ab.CreateAlloca(t, nullptr, name);
-  a->setAlignment(llvm::Align(align));
-  return a;
+  uint64_t bytes = mod_.getDataLayout().getTypeAllocSize(t);
+  if (bytes <= kMaxStackBuffer && stack_bytes_ + bytes <= kStackBudget) {
+    stack_bytes_ += bytes;
+    llvm::IRBuilder<> ab(entry_, entry_->begin());
+    llvm::AllocaInst* a = ab.CreateAlloca(t, nullptr, name);
+    a->setAlignment(llvm::Align(align));
+    return a;
+  }
+  if (!heap_block_) {
+    // After the allocas, so that they stay in the entry block when FinishHeapBlock splits it.
+    llvm::IRBuilder<> ab(entry_, entry_->getFirstNonPHIOrDbgOrAlloca());
+    llvm::FunctionCallee alloc = mod_.getOrInsertFunction(
+        "aligned_alloc", llvm::FunctionType::get(b_.getPtrTy(), {b_.getInt64Ty(), b_.getInt64Ty()}, false));
+    heap_block_ = ab.CreateCall(alloc, {I64(64), I64(0)}, "tiles.heap");
+  }
+  uint64_t at = (heap_bytes_ + 63) / 64 * 64;
+  heap_bytes_ = at + bytes;
+  llvm::IRBuilder<> ab(heap_block_->getNextNode());
+  return ab.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), heap_block_, at, name);
+}
+
+// The heap block's final size, a trap where the host cannot give it (rather than run on a
+// null buffer), and its release at the kernel's exit.
+void Emitter::FinishHeapBlock() {
+  if (!heap_block_) return;
+  heap_block_->setArgOperand(1, I64(int64_t((heap_bytes_ + 63) / 64 * 64)));
+  llvm::BasicBlock* rest = entry_->splitBasicBlock(heap_block_->getNextNode(), "tiles.ready");
+  llvm::BasicBlock* fail = llvm::BasicBlock::Create(ctx_, "tiles.oom", fn_);
+  entry_->getTerminator()->eraseFromParent();
+  llvm::IRBuilder<> eb(entry_);
+  eb.CreateCondBr(eb.CreateIsNull(heap_block_), fail, rest);
+  llvm::IRBuilder<> fb(fail);
+  fb.CreateCall(llvm::Intrinsic::getDeclaration(&mod_, llvm::Intrinsic::trap));
+  fb.CreateUnreachable();
+  llvm::FunctionCallee free_fn =
+      mod_.getOrInsertFunction("free", llvm::FunctionType::get(b_.getVoidTy(), {b_.getPtrTy()}, false));
+  b_.CreateCall(free_fn, {heap_block_});
 }
 
 llvm::Value* Emitter::Get(const ir::Value* v) {
@@ -67,6 +105,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
   fn_->addFnAttr(llvm::Attribute::NoUnwind);
 
   entry_ = llvm::BasicBlock::Create(ctx_, "entry", fn_);
+  heap_block_ = nullptr;
+  heap_bytes_ = stack_bytes_ = 0;
   b_.SetInsertPoint(entry_);
   streamed_ = EntryAlloca(b_.getInt1Ty(), "streamed", 1);
   b_.CreateStore(b_.getFalse(), streamed_);
@@ -119,6 +159,7 @@ void Emitter::EmitKernel(const ir::Function& f) {
   b_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
   b_.CreateBr(done);
   b_.SetInsertPoint(done);
+  FinishHeapBlock();
   b_.CreateRetVoid();
 }
 

@@ -192,6 +192,7 @@ class Emitter : public OpDispatcher {
   void EmitScatterLanes(const ir::Op& op);
   llvm::Value* I64(int64_t v) { return b_.getInt64(uint64_t(v)); }
   llvm::Value* EntryAlloca(llvm::Type* t, const char* name, unsigned align = 16);
+  void FinishHeapBlock();
 
   llvm::IRBuilder<>& b() { return b_; }
   llvm::LLVMContext& ctx() { return ctx_; }
@@ -249,6 +250,11 @@ class Emitter : public OpDispatcher {
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* linear_ = nullptr;  // grid index of the current block program (i64)
   llvm::Value* streamed_ = nullptr;  // i1 slot: a tile store used streaming (non-temporal) stores
+  // Buffers too big for a thread's stack (a 1024x1024 float32 tile is 4 MiB) live in one heap
+  // block per kernel call: its allocation in the entry (size set when the kernel is done), and
+  // the bytes placed in it and on the stack so far.
+  llvm::CallInst* heap_block_ = nullptr;
+  uint64_t heap_bytes_ = 0, stack_bytes_ = 0;
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
   // Tile values never materialized, with the op that defines them: broadcasts whose readers
