@@ -42,6 +42,9 @@ struct CompileOptions {
   bool hybrid_launch = false;
   // Warp's `wp.config.max_unroll` (sema::CheckOptions::max_unroll).
   int max_unroll = 16;
+  // Bounds-check every scalar array access and report the first failing one of a launch as an
+  // error naming the kernel, line, index and shape (wp.config.mode = "debug", `--debug`).
+  bool checked_access = false;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry

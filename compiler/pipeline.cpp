@@ -98,6 +98,7 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
     return false;
   }
   r.ir = lower::LowerToIr(*r.checked, &source, r.diags);
+  if (r.ir) r.ir->checked_access = o.compile.checked_access;
   if (!r.ir || r.diags.has_errors()) {
     r.ir.reset();
     return false;
@@ -164,6 +165,7 @@ void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
     k.ptx = r.ptx.ptx;
     k.block_dim = k.tiled ? PtxOptionsOf(o).block_dim : 0;
     k.hybrid = k.tiled && o.compile.hybrid_launch;
+    k.checked_access = o.compile.checked_access;
     for (const codegen::SimtKernelInfo& info : r.ptx.kernels) {
       if (info.name == k.name) k.shared_bytes = info.shared_bytes;
       if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;

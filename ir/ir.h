@@ -271,6 +271,10 @@ class Module {
   Function* AddFunction(std::string name, Loc loc = {});
   Function* FindFunction(std::string_view name) const;
 
+  // Every scalar array access is bounds-checked and a failing one reported through the launch
+  // (codegen/common/checked_access.h): wp.config.mode = "debug", CompileOptions::checked_access.
+  bool checked_access = false;
+
  private:
   std::vector<StructDef> structs_;
   std::vector<std::unique_ptr<Function>> functions_;

@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "codegen/block_serial/emitter.h"
+#include "codegen/common/checked_access.h"
 #include "ir/op_cases.h"
 #include "runtime/include/tilec/abi.h"
 
@@ -144,6 +145,28 @@ llvm::Value* Emitter::EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const 
 
 void Emitter::EmitArrayOp(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
+  bool access = op.code() == OpCode::ArrayLoad || op.code() == OpCode::ArrayStore || op.code() == OpCode::AtomicAdd ||
+                op.code() == OpCode::AtomicRmw;
+  if (access && irm_.checked_access && !checking_) {
+    const ArrayVal& a = GetArray(op.operand(0));
+    std::vector<llvm::Value*> index, shape;
+    for (int d = 0; d < at.ndim; ++d) {
+      index.push_back(AsI64(Get(op.operand(1 + d)), op.operand(1 + d)->type().elem.scalar));
+      shape.push_back(a.shape[d]);
+    }
+    bool has_result = op.num_results() > 0;
+    llvm::Value* r = CheckedAccess(
+        b_, LaunchErrorPtr(b_, fn_->getArg(1)), index, shape, op.loc(),
+        [&]() -> llvm::Value* {
+          checking_ = true;
+          EmitArrayOp(op);
+          checking_ = false;
+          return has_result ? Get(op.result()) : nullptr;
+        },
+        has_result ? Zero(op.result()->type().elem) : nullptr);
+    if (has_result) Set(op.result(), r);
+    return;
+  }
   auto element_ptr = [&] {
     const ArrayVal& a = GetArray(op.operand(0));
     llvm::Value* off = I64(0);

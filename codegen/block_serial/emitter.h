@@ -254,6 +254,7 @@ class Emitter : public OpDispatcher {
   // block per kernel call: its allocation in the entry (size set when the kernel is done), and
   // the bytes placed in it and on the stack so far.
   llvm::CallInst* heap_block_ = nullptr;
+  bool checking_ = false;  // emitting the access a CheckedAccess guards
   uint64_t heap_bytes_ = 0, stack_bytes_ = 0;
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;

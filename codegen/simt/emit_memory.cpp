@@ -7,6 +7,7 @@
 #include <cstddef>
 
 #include "ir/op_cases.h"
+#include "codegen/common/checked_access.h"
 #include "codegen/simt/emitter.h"
 #include "runtime/include/tilec/abi.h"
 
@@ -79,6 +80,25 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       ir::op_cases::NotHandledHere(op, "SIMT array emitter");
   }
   const bs::ArrayVal& a = arrays_.at(op.operand(0));
+  if (irm_.checked_access && !checking_) {
+    std::vector<llvm::Value*> index, shape;
+    for (int d = 0; d < at.ndim; ++d) {
+      index.push_back(scalar_.AsI64(Get(op.operand(1 + d)), op.operand(1 + d)->type().elem.scalar));
+      shape.push_back(a.shape[d]);
+    }
+    bool has_result = op.num_results() > 0;
+    llvm::Value* r = CheckedAccess(
+        b_, LaunchErrorPtr(b_, frame_.launch), index, shape, op.loc(),
+        [&]() -> llvm::Value* {
+          checking_ = true;
+          EmitArrayOp(op);
+          checking_ = false;
+          return has_result ? Get(op.result()) : nullptr;
+        },
+        has_result ? scalar_.Zero(op.result()->type().elem) : nullptr);
+    if (has_result) Set(op.result(), r);
+    return;
+  }
   llvm::Value* off = I64(0);
   for (int d = 0; d < at.ndim; ++d) {
     const ir::Value* idx = op.operand(1 + d);

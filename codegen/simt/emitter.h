@@ -110,6 +110,7 @@ class Emitter : public OpDispatcher {
   const ir::Function* fn_ = nullptr;
   const Plan* plan_ = nullptr;
   KernelFrame frame_;
+  bool checking_ = false;  // emitting the access a CheckedAccess guards
   llvm::Value* lane_ = nullptr;
   llvm::Value* prog_ = nullptr;  // block program index (i64)
   llvm::Value* launch_dims_[ir::kMaxDims] = {};

@@ -212,6 +212,8 @@ Interpreter::Flow Interpreter::Exec(const ast::Stmt& s) {
     throw PyError(e.type(), e.message());
   } catch (const rt::OutOfMemory& e) {
     throw PyError("MemoryError", e.what());
+  } catch (const rt::AccessError& e) {
+    throw PyError("IndexError", e.what());
   } catch (const rt::Error& e) {
     throw PyError("RuntimeError", e.what());
   } catch (const std::bad_alloc&) {

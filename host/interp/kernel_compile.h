@@ -27,6 +27,7 @@ struct KernelCompileRequest {
   int block_dim = 256;
   bool hybrid_launch = false;  // the variant for wp.launch(..., block_dim=B) of a tiled kernel
   int max_unroll = 16;         // wp.config.max_unroll when the kernel was defined
+  bool checked_access = false; // wp.config.mode == "debug" when the kernel was defined
 };
 
 struct KernelCompileResult {

@@ -298,6 +298,7 @@ int Loop(LineSource& src, std::ostream& out, std::ostream& err, bool prompts, co
 }  // namespace
 
 bool ApplySessionOptions(const SessionOptions& opts) {
+  if (opts.debug) SetDefaultWarpMode("debug");
   if (!opts.device) return true;
   try {
     rt::SetDefaultDevice(rt::Device::Parse(*opts.device));

@@ -116,6 +116,23 @@ int64_t WarpConfigInt(Interpreter& in, const std::string& name, int64_t fallback
   return it != config->attrs.end() && it->second.IsInt() ? it->second.i() : fallback;
 }
 
+namespace {
+std::string& DefaultMode() {
+  static std::string mode = "release";
+  return mode;
+}
+}  // namespace
+
+void SetDefaultWarpMode(const std::string& mode) { DefaultMode() = mode; }
+
+bool WarpDebugMode(Interpreter& in) {
+  const auto& config = in.wp().config;
+  if (!config) return false;
+  auto it = config->attrs.find("mode");
+  auto* s = it != config->attrs.end() ? it->second.As<StrObj>() : nullptr;
+  return s && s->s == "debug";
+}
+
 void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
   // One config per session, shared by every `import warp`.
   if (!in.wp().config) {
@@ -125,7 +142,7 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     c["verify_fp"] = Value::Bool(false);
     c["verify_cuda"] = Value::Bool(false);
     c["print_launches"] = Value::Bool(false);
-    c["mode"] = MakeStr("release");
+    c["mode"] = MakeStr(DefaultMode());
     c["verbose"] = Value::Bool(false);
     c["verbose_warnings"] = Value::Bool(false);
     c["quiet"] = Value::Bool(false);

@@ -100,6 +100,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   req.kernel_name = fn->def->name;
   req.enable_backward = enable_backward;
   req.max_unroll = WarpConfigInt(in, "max_unroll", 16);
+  req.checked_access = WarpDebugMode(in);
   req.constants = ConstantsSnapshot(in);
   // Funcs and structs are shared; of the kernels only this one is compiled.
   for (const auto& d : st.definitions)

@@ -106,6 +106,10 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m);
 bool WarpConfigFlag(Interpreter& in, const std::string& name);
 // An int setting of `wp.config`; `fallback` when unset or not an int.
 int64_t WarpConfigInt(Interpreter& in, const std::string& name, int64_t fallback);
+// `wp.config.mode == "debug"`: kernels defined now check every array access.
+bool WarpDebugMode(Interpreter& in);
+// What `wp.config.mode` starts as in new sessions (`tilec run --debug`: "debug").
+void SetDefaultWarpMode(const std::string& mode);
 
 // Device arguments: None (the default device), "cpu", "cuda", "cuda:N" or a Device.
 std::optional<rt::Device> DeviceArg(const Value& v, const std::string& context);

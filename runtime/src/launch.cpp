@@ -153,6 +153,35 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
   return out;
 }
 
+// The runtime side of checked access: a zeroed record on the launch's device for a checked
+// kernel to report into, and the error raised from it after the launch.
+class AccessReport {
+ public:
+  AccessReport(const Kernel& kernel, Packed& p) : name_(kernel.name()) {
+    if (!kernel.signature().checked_access) return;
+    buf_ = AllocBuffer(sizeof(tilec_access_error), p.device, true);
+    p.launch.error = static_cast<tilec_access_error*>(buf_->ptr);
+  }
+  void RaiseIfReported() const {
+    if (!buf_) return;
+    tilec_access_error e{};
+    CopyDeviceToHost(buf_->device, &e, buf_->ptr, sizeof e);
+    if (e.line == 0) return;
+    auto tuple = [&](const int64_t* v) {
+      std::string s = "(";
+      for (int d = 0; d < e.ndim; ++d) s += (d ? ", " : "") + std::to_string(v[d]);
+      return s + (e.ndim == 1 ? ",)" : ")");
+    };
+    std::string where = e.line > 0 ? ", line " + std::to_string(e.line) : "";
+    throw AccessError("kernel `" + name_ + "`" + where + ": index " + tuple(e.index) +
+                      " is out of bounds for an array of shape " + tuple(e.shape));
+  }
+
+ private:
+  std::string name_;
+  std::shared_ptr<Buffer> buf_;
+};
+
 // Enough chunks to balance uneven work, not so many that scheduling dominates.
 int64_t Grain(int64_t total, bool tiled) {
   int64_t per = (total + CpuWorkerCount() * 8 - 1) / (CpuWorkerCount() * 8);
@@ -200,10 +229,12 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
          bool tiled, bool hybrid = false) {
   Packed p = Prepare(kernel, dim, args, block_dim, device, tiled, hybrid);
   if (p.total > 0) {
+    AccessReport report(kernel, p);
     if (p.device.is_cpu())
       RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total);
     else
       RunCuda(kernel, p, false, {});
+    report.RaiseIfReported();
   }
   if (Tape* tape = Tape::Current())
     tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device, hybrid});
@@ -238,6 +269,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
   bool tiled = r.block_dim > 0;
   Packed p = Prepare(r.kernel, r.dim, r.args, r.block_dim, r.device, tiled, r.hybrid);
   if (p.total == 0) return;
+  AccessReport report(r.kernel, p);
   const size_t n = p.values.size();
   if (p.device.is_cpu()) {
     tilec_cpu_kernel_fn fn = r.kernel.CpuAdjoint();
@@ -254,6 +286,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
       }
     }
     RunCpu(fn, per_worker, p.launch, p.total);
+    report.RaiseIfReported();
     return;
   }
   if (!r.kernel.signature().has_adjoint || r.kernel.signature().adjoint_symbol.empty())
@@ -275,6 +308,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
   }
   RunCuda(r.kernel, p, true, extra);
   cuda::Synchronize(p.device.ordinal);  // the kernel must finish before scratch is freed
+  report.RaiseIfReported();
 }
 
 }  // namespace tilec::rt

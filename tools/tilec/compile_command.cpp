@@ -89,6 +89,7 @@ int RunCompile(const Options& opts) {
 
   compiler::PipelineOptions po = BasePipelineOptions(opts);
   po.compile.target = target == "nvptx" ? compiler::Target::Nvptx : compiler::Target::Host;
+  po.compile.checked_access = opts.Has("debug");
   po.output_path = opts.Get("o").value_or("");
   std::string input = opts.Get("input").value_or("source");
   if (input != "source" && input != "tile-ir")

@@ -8,6 +8,7 @@ namespace {
 host::SessionOptions SessionOpts(const Options& opts) {
   host::SessionOptions s;
   s.device = opts.Get("device");
+  s.debug = opts.Has("debug");
   return s;
 }
 }  // namespace

@@ -27,7 +27,11 @@ commands:
       --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx, default sm_90)
       --block-dim=N        lanes per block of tiled kernels in PTX, 1..1024 (default 256)
       -o FILE              write the artifact (a shared object for --target=host)
-  run FILE [--device D]    run a file's host statements (D: cpu | cuda:N)
+      --debug              check every array access; a launch that indexes outside an
+                           array fails with the kernel, line, index and shape
+  run FILE [--device D] [--debug]
+                           run a file's host statements (D: cpu | cuda:N); --debug starts
+                           with wp.config.mode = "debug": array accesses are checked
   repl [--device D]        interactive session
   doctest PAGE.rst...      run the testcode blocks of documentation pages
 
@@ -43,7 +47,7 @@ exit codes: 0 success, 1 diagnostics, 2 usage, 3 internal error, 4 runtime or de
 const std::set<std::string> kValueOptions = {"emit", "target", "arch", "o", "device",
                                              "block-dim", "input", "passes"};
 const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verbose", "time",
-                                            "test-builtins", "print-after-all"};
+                                            "test-builtins", "print-after-all", "debug"};
 
 int Parse(int argc, char** argv, Options& opts) {
   for (int i = 1; i < argc; ++i) {

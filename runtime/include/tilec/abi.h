@@ -5,7 +5,7 @@
 #define TILEC_ABI_H
 #include <stdint.h>
 
-#define TILEC_ABI_VERSION 1
+#define TILEC_ABI_VERSION 2
 #define TILEC_MAX_DIMS 4
 
 #ifdef __cplusplus
@@ -21,12 +21,26 @@ typedef struct tilec_array {
   int64_t strides[TILEC_MAX_DIMS];
 } tilec_array;
 
+/* The first scalar array access of a launch that fell outside its array, in a kernel compiled
+ * with checked access (wp.config.mode = "debug"): line is 0 until a kernel claims the record
+ * (-1 where the source line is unknown); the access itself is skipped (a load reads zero). */
+typedef struct tilec_access_error {
+  int32_t line;
+  int32_t column;
+  int32_t ndim;
+  int32_t reserved;
+  int64_t index[TILEC_MAX_DIMS];
+  int64_t shape[TILEC_MAX_DIMS];
+} tilec_access_error;
+
 /* The launch grid: `dim` holds ndim extents (unused ones are 1). For launch_tiled each index
- * is one block program of block_dim cooperating lanes; for launch block_dim is 0. */
+ * is one block program of block_dim cooperating lanes; for launch block_dim is 0. `error` is
+ * where checked kernels report (null: nowhere; on a GPU, device memory). */
 typedef struct tilec_launch {
   int64_t dim[TILEC_MAX_DIMS];
   int32_t ndim;
   int32_t block_dim;
+  tilec_access_error* error;
 } tilec_launch;
 
 /* A CPU kernel entry runs the grid indices [first, last) in row-major linear order.

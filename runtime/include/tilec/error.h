@@ -17,4 +17,10 @@ class OutOfMemory : public Error {
   explicit OutOfMemory(const std::string& message) : Error(message) {}
 };
 
+// A kernel compiled with checked access indexed outside an array (Python's IndexError).
+class AccessError : public Error {
+ public:
+  explicit AccessError(const std::string& message) : Error(message) {}
+};
+
 }  // namespace tilec::rt

@@ -78,6 +78,8 @@ struct KernelSignature {
   // The variant for LaunchHybrid (compiler::CompileOptions::hybrid_launch): wp.tid() is the
   // thread's index. Such a variant takes only hybrid launches, and the others only tiled ones.
   bool hybrid = false;
+  // Compiled with checked array access: a launch passes a tilec_access_error to report into.
+  bool checked_access = false;
   uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
   uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
 };

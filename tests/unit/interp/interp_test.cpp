@@ -190,6 +190,12 @@ const ErrorCase kErrors[] = {
      "wp.launch_tiled(k, dim=2**31 + 2, inputs=[x], block_dim=1)",
      "ValueError: launch_tiled(): cannot launch a kernel with extent 2147483650 in dimension 0; wp.tid() returns "
      "signed 32-bit coordinates and supports extents up to 2147483647"},
+    // wp.config.mode = "debug": an access outside an array is skipped and the launch raises.
+    {"WpDebugModeIndexError",
+     "wp.config.mode = \"debug\"\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    i = wp.tid()\n"
+     "    a[i + 2] = 1.0\na = wp.zeros(3)\n",
+     "wp.launch(k, dim=2, inputs=[a])",
+     "IndexError: kernel `k`, line 14: index (3,) is out of bounds for an array of shape (3,)"},
     {"ClassWithoutStruct", "", "class P: pass",
      "TypeError: class `P`: only `@wp.struct` classes are supported in host code"},
 };
