@@ -96,6 +96,7 @@ void SetHostVariant(rt::ModuleSignature& sig, const ir::Module& ir, const Compil
     k.block_dim = k.tiled ? opts.block_dim : 0;
     k.hybrid = k.tiled && opts.hybrid_launch;
     k.checked_access = opts.checked_access;
+    if (const ir::Function* f = ir.FindFunction(k.name)) k.deterministic = f->deterministic;
     if (!k.tiled || k.block_dim != 0) continue;
     for (const auto& f : ir.functions())
       if (f->name() == k.name && codegen::RunsPerLaneLoops(*f)) k.block_dim = f->block_dim;
@@ -182,7 +183,7 @@ std::string CompilerIdentity() {
 std::string PtxCacheKey(const SourceFile& file, const CompileOptions& opts, const std::string& arch,
                         int block_dim) {
   std::ostringstream k;
-  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << " " << opts.hybrid_launch << " " << opts.max_unroll << " " << opts.checked_access << "\n"
+  k << CompilerIdentity() << "\n" << arch << " " << block_dim << " " << opts.optimize << " " << opts.hybrid_launch << " " << opts.max_unroll << " " << opts.checked_access << " " << opts.deterministic << "\n"
     << file.path() << " " << file.line_base() << " " << file.col_base() << "\n";
   for (const auto& [name, v] : opts.constants) {
     k << name << " " << int(v.kind) << " ";

@@ -45,6 +45,9 @@ struct CompileOptions {
   // Bounds-check every scalar array access and report the first failing one of a launch as an
   // error naming the kernel, line, index and shape (wp.config.mode = "debug", `--debug`).
   bool checked_access = false;
+  // wp.config.deterministic: every kernel's tile atomic adds commit in launch order
+  // (ir::Function::deterministic), so their results and previous values are bit-reproducible.
+  bool deterministic = false;
 };
 
 // A compiled module: the signature (struct layouts, kernels, params, tiled flag, entry

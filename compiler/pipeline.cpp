@@ -98,7 +98,14 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
     return false;
   }
   r.ir = lower::LowerToIr(*r.checked, &source, r.diags);
-  if (r.ir) r.ir->checked_access = o.compile.checked_access;
+  if (r.ir) {
+    r.ir->checked_access = o.compile.checked_access;
+    if (o.compile.deterministic)
+      for (auto& f : r.ir->functions())
+        ir::Walk(f->body(), [&](ir::Op* op) {
+          f->deterministic |= op->code() == ir::OpCode::TileAtomicAdd || op->code() == ir::OpCode::TileAtomicAddIndexed;
+        });
+  }
   if (!r.ir || r.diags.has_errors()) {
     r.ir.reset();
     return false;
@@ -166,6 +173,7 @@ void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
     k.block_dim = k.tiled ? PtxOptionsOf(o).block_dim : 0;
     k.hybrid = k.tiled && o.compile.hybrid_launch;
     k.checked_access = o.compile.checked_access;
+    if (const ir::Function* f = r.ir ? r.ir->FindFunction(k.name) : nullptr) k.deterministic = f->deterministic;
     for (const codegen::SimtKernelInfo& info : r.ptx.kernels) {
       if (info.name == k.name) k.shared_bytes = info.shared_bytes;
       if (info.name == autodiff::AdjointName(k.name)) k.adjoint_shared_bytes = info.shared_bytes;

@@ -249,6 +249,10 @@ class Function {
   // compiler::CompileOptions::hybrid_launch: `tid` is the thread's index, not the block's.
   bool hybrid_launch = false;
   bool enable_backward = true;
+  // Tile atomic adds commit in launch order (block index, then row-major element order), so
+  // results and previous values are bit-reproducible: `deterministic=True` on one, or
+  // wp.config.deterministic. Printed and parsed as `deterministic`.
+  bool deterministic = false;
   // Non-empty for an adjoint kernel made by ir/autodiff: the kernel it differentiates. Its
   // entry takes the forward arguments and then one adjoint slot per parameter
   // (runtime/include/tilec/signature.h); the IR lists only the forward parameters.

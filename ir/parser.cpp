@@ -475,11 +475,13 @@ class Parser {
     for (std::string_view w = PeekWord(); !w.empty(); w = PeekWord()) {
       if (w == "tiled")
         f->tiled = true;
+      else if (w == "deterministic")
+        f->deterministic = true;
       else if (w == "no_backward")
         f->enable_backward = false;
       else
         return Fail(Code::IrSyntax,
-                    "expected `tiled`, `no_backward` or `{` after the kernel parameters, found " + Found());
+                    "expected `tiled`, `deterministic`, `no_backward` or `{` after the kernel parameters, found " + Found());
       pos_ += w.size();
     }
     if (!Expect("{", "to open the kernel body") || !ExpectEol("`{`")) return false;

@@ -54,6 +54,7 @@ class Printer {
     }
     os_ << ")";
     if (f.tiled) os_ << " tiled";
+    if (f.deterministic) os_ << " deterministic";
     if (!f.enable_backward) os_ << " no_backward";
     os_ << " {\n";
     PrintBlockOps(*body, 1);

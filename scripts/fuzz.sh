@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of the compiler with AFL++ (Debian's afl++): builds the fuzz target
-# (tests/fuzz/fuzz_compile.cpp: parse, sema, Tile IR with adjoints, host LLVM and PTX) with
+# (tests/fuzz/fuzz_compile.cpp: parse, sema, Tile IR with adjoints, both lowerings) with
 # AFL++'s instrumentation in build-fuzz/, runs afl-fuzz for SECONDS (default 1800) from the
 # corpus in tests/fuzz/corpus, then prints what it found. Crashes and hangs are left in
 # build-fuzz/afl-out/default/{crashes,hangs}; `--keep` adds the inputs that widened coverage to

@@ -22,7 +22,8 @@ static_assert(offsetof(tilec_array, data) == 0 && offsetof(tilec_array, grad) ==
               "the PTX array parameter type no longer matches tilec_array");
 static_assert(offsetof(tilec_launch, dim) == 0 && offsetof(tilec_launch, ndim) == 8 * TILEC_MAX_DIMS &&
                   offsetof(tilec_launch, block_dim) == 8 * TILEC_MAX_DIMS + 4 &&
-                  offsetof(tilec_launch, error) == 8 * TILEC_MAX_DIMS + 8,
+                  offsetof(tilec_launch, error) == 8 * TILEC_MAX_DIMS + 8 &&
+                  offsetof(tilec_launch, order) == 8 * TILEC_MAX_DIMS + 16,
               "the PTX launch parameter type no longer matches tilec_launch");
 
 class NvptxTarget : public Target {
@@ -38,7 +39,7 @@ class NvptxTarget : public Target {
     // The .param aggregates mirror abi.h field by field (checked below, next to the types).
     auto* dims_ty = llvm::ArrayType::get(i64, TILEC_MAX_DIMS);
     auto* array_ty = llvm::StructType::get(ctx, {ptr, ptr, dims_ty, dims_ty});
-    auto* launch_ty = llvm::StructType::get(ctx, {dims_ty, b.getInt32Ty(), b.getInt32Ty(), ptr});
+    auto* launch_ty = llvm::StructType::get(ctx, {dims_ty, b.getInt32Ty(), b.getInt32Ty(), ptr, ptr});
     std::vector<llvm::Type*> params;
     std::vector<llvm::Type*> byval;  // null: passed as a plain value
     std::vector<unsigned> aligns;

@@ -97,7 +97,12 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   b_.CreateCondBr(b_.CreateICmpSLT(prog, frame_.end), progbb, exit);
   b_.SetInsertPoint(progbb);
   prog_ = prog;
+  if (f.deterministic) {
+    turn_taken_ = EntryAlloca(b_.getInt1Ty(), "turn.taken", 1);
+    b_.CreateStore(b_.getFalse(), turn_taken_);
+  }
   EmitBlock(*body);
+  if (f.deterministic) PassTurn();
   prog->addIncoming(b_.CreateAdd(prog, frame_.step), b_.GetInsertBlock());
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
@@ -110,6 +115,48 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   layout.barrier_sites = plan.barrier_sites();
   plan_ = nullptr;
   return layout;
+}
+
+void Emitter::AwaitTurn() {
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::Value* order =
+      b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, order)));
+  llvm::Value* wait = b_.CreateAnd(b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), turn_taken_)),
+                                   b_.CreateIsNotNull(order));
+  llvm::BasicBlock* waiting = llvm::BasicBlock::Create(ctx_, "turn.wait", fn);
+  llvm::BasicBlock* spin = llvm::BasicBlock::Create(ctx_, "turn.spin", fn);
+  llvm::BasicBlock* synced = llvm::BasicBlock::Create(ctx_, "turn.synced", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "turn.done", fn);
+  b_.CreateCondBr(wait, waiting, done);  // uniform: every lane takes the same way
+  b_.SetInsertPoint(waiting);
+  b_.CreateCondBr(b_.CreateICmpEQ(lane_, I64(0)), spin, synced);
+  b_.SetInsertPoint(spin);
+  llvm::LoadInst* seen = b_.CreateLoad(b_.getInt64Ty(), order, "turn.seen");
+  seen->setAtomic(llvm::AtomicOrdering::Acquire);
+  seen->setAlignment(llvm::Align(8));
+  b_.CreateCondBr(b_.CreateICmpEQ(seen, prog_), synced, spin);
+  b_.SetInsertPoint(synced);
+  target_.Barrier(b_);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  b_.CreateStore(b_.getTrue(), turn_taken_);
+}
+
+void Emitter::PassTurn() {
+  AwaitTurn();
+  target_.Barrier(b_);
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::Value* order =
+      b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, order)));
+  llvm::BasicBlock* pass = llvm::BasicBlock::Create(ctx_, "turn.pass", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "turn.passed", fn);
+  b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(lane_, I64(0)), b_.CreateIsNotNull(order)), pass, done);
+  b_.SetInsertPoint(pass);
+  llvm::StoreInst* st = b_.CreateStore(b_.CreateAdd(prog_, I64(1)), order);
+  st->setAtomic(llvm::AtomicOrdering::Release);
+  st->setAlignment(llvm::Align(8));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
 }
 
 llvm::Value* Emitter::LaunchRank() {

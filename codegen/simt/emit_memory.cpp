@@ -186,7 +186,9 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   if (!is_store && used) dst = NewTile(op.result());
   llvm::Function* fn = b_.GetInsertBlock()->getParent();
 
-  ForEachElem(tt, [&](llvm::Value* slot, llvm::Value* lin) {
+  bool ordered = is_atomic && fn_->deterministic;
+  if (ordered) AwaitTurn();
+  (this->*(ordered ? &Emitter::ForEachElemInOrder : &Emitter::ForEachElem))(tt, [&](llvm::Value* slot, llvm::Value* lin) {
     llvm::Value* inb = b_.getTrue();
     llvm::Value* byte_off = I64(0);
     for (int d = 0; d < at.ndim; ++d) {

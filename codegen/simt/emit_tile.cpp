@@ -15,6 +15,23 @@ int Emitter::Slots(const ir::Type& t) const {
   return int((n + B_ - 1) / B_);
 }
 
+void Emitter::ForEachElemInOrder(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
+  const int64_t n = t.NumElements();
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  for (int s = 0; s < Slots(t); ++s)  // slot numbers stay constants, as ForEachElem keeps them
+    Loop(I64(0), I64(B_), [&](llvm::Value* l) {
+      llvm::Value* lin = b_.CreateAdd(l, I64(int64_t(s) * B_), "lin");
+      llvm::BasicBlock* mine = llvm::BasicBlock::Create(ctx_, "ordered.mine", fn);
+      llvm::BasicBlock* next = llvm::BasicBlock::Create(ctx_, "ordered.next", fn);
+      b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(l, lane_), b_.CreateICmpULT(lin, I64(n))), mine, next);
+      b_.SetInsertPoint(mine);
+      body(I64(s), lin);
+      b_.CreateBr(next);
+      b_.SetInsertPoint(next);
+      target_.Barrier(b_);
+    });
+}
+
 void Emitter::ForEachElem(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body) {
   const int64_t n = t.NumElements();
   const int slots = Slots(t);

@@ -66,6 +66,13 @@ class Emitter : public OpDispatcher {
   int Slots(const ir::Type& t) const;
   // Runs `body(slot, linear)` for every element this lane owns (slot and linear are i64).
   void ForEachElem(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body);
+  // The same for every element in row-major order, one at a time: the owning lane runs `body`,
+  // then the block waits at a barrier (the ordered commit of deterministic tile atomics).
+  void ForEachElemInOrder(const ir::Type& t, const std::function<void(llvm::Value*, llvm::Value*)>& body);
+  // Deterministic kernels: wait, once per block program, until the programs before this one
+  // have finished (tilec_launch::order); at the program's end, pass the turn on.
+  void AwaitTurn();
+  void PassTurn();
   TileRep NewTile(const ir::Value* v);  // the plan's placement of an op result
   llvm::Value* ElemPtr(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin);
   llvm::Value* LoadElem(const ir::Value* tile, llvm::Value* slot, llvm::Value* lin);  // value form
@@ -110,6 +117,7 @@ class Emitter : public OpDispatcher {
   const ir::Function* fn_ = nullptr;
   const Plan* plan_ = nullptr;
   KernelFrame frame_;
+  llvm::Value* turn_taken_ = nullptr;  // i1 slot: this block program has waited for its turn
   bool checking_ = false;  // emitting the access a CheckedAccess guards
   llvm::Value* lane_ = nullptr;
   llvm::Value* prog_ = nullptr;  // block program index (i64)

@@ -403,6 +403,8 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         b_.TileStore(a, t, offs);
         return nullptr;
       }
+      if (lw.kind == LK::TileAtomicAdd || lw.kind == LK::TileAtomicAddIndexed)
+        if (auto d = const_arg(P::Deterministic); d && d->AsInt()) kernel_->deterministic = true;
       if (lw.kind == LK::TileAtomicAdd) return b_.TileAtomicAdd(a, t, offs);
       ir::Value* idx = Expr(arg(P::Indices));
       if (lw.kind == LK::TileStoreIndexed) {

@@ -8,6 +8,7 @@ void Lowerer::LowerKernel(const sema::FunctionInfo& k) {
   ir::Function* f = m_.AddFunction(k.name, LocOf(k.def->name_range));
   f->tiled = k.tiled;
   f->enable_backward = k.enable_backward;
+  kernel_ = f;
   b_.SetInsertionPoint(f->body());
   env_.clear();
   loops_.clear();

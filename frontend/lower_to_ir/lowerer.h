@@ -199,6 +199,7 @@ class Lowerer {
   diag::DiagnosticEngine& diags_;
   ir::Module& m_;
   ir::Builder b_;
+  ir::Function* kernel_ = nullptr;  // the kernel being lowered
   Env env_;
   std::vector<LoopCtx*> loops_;
   std::vector<FuncCtx*> funcs_;

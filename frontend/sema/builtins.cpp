@@ -171,6 +171,8 @@ std::vector<Builtin> MakeTable() {
   // nothing: every access is checked (docs/semantics.md), and alignment is found at run time.
   ParamSpec bounds_check = OptInt(N::BoundsCheck, K::Const, P::Scalar, 1);
   ParamSpec aligned = OptInt(N::Aligned, K::Const, P::Scalar, 0);
+  // The atomic adds' bit-reproducible mode (ours: Warp has none for tile atomics).
+  ParamSpec deterministic = OptInt(N::Deterministic, K::Const, P::Scalar, 0);
   {
     std::vector<const RuleSpec*> rules = {&R::ShapeValid, &R::ShapeRankEqArray, &R::OffsetRankEqArray,
                                           &R::StorageValid};
@@ -193,9 +195,12 @@ std::vector<Builtin> MakeTable() {
     std::vector<const RuleSpec*> rules = {&R::TileRankEqArray, &R::OffsetRankEqArray, &R::DTypeEq};
     if (s.atomic) rules.push_back(&R::AtomicDType);
     const ResultSpec* res = s.atomic ? &Res::TileLikeT : &Res::Void;
+    std::vector<ParamSpec> tuple_form = {a, tt, OptOffsetTuple(), bounds_check, aligned};
+    std::vector<ParamSpec> int_form = {a, tt, offset_int, bounds_check, aligned};
+    if (s.atomic) tuple_form.push_back(deterministic), int_form.push_back(deterministic);
     add({s.name, "wp",
-         {{{a, tt, OptOffsetTuple(), bounds_check, aligned}, res, rules},
-          {{a, tt, offset_int, bounds_check, aligned}, res, rules}},
+         {{tuple_form, res, rules},
+          {int_form, res, rules}},
          true,
          Differentiable::Yes, s.doc, Lower(s.lower)});
   }
@@ -217,8 +222,11 @@ std::vector<Builtin> MakeTable() {
                                           &R::IndexTile, &R::DTypeEq};
     if (s.atomic) rules.push_back(&R::AtomicDType);
     const ResultSpec* res = s.atomic ? &Res::TileLikeT : &Res::Void;
+    std::vector<ParamSpec> tuple_form = {a, idx, tt, OptOffsetTuple(), OptAxis()};
+    std::vector<ParamSpec> int_form = {a, idx, tt, offset_int, OptAxis()};
+    if (s.atomic) tuple_form.push_back(deterministic), int_form.push_back(deterministic);
     add({s.name, "wp",
-         {{{a, idx, tt, OptOffsetTuple(), OptAxis()}, res, rules}, {{a, idx, tt, offset_int, OptAxis()}, res, rules}},
+         {{tuple_form, res, rules}, {int_form, res, rules}},
          true, Differentiable::Yes, s.doc, Lower(s.lower)});
   }
 
@@ -710,6 +718,7 @@ const char* ParamName(Param p) {
     case Param::Compare: return "compare";
     case Param::Expr: return "expr";
     case Param::BoundsCheck: return "bounds_check";
+    case Param::Deterministic: return "deterministic";
     case Param::Aligned: return "aligned";
     case Param::D: return "d";
     case Param::MatA: return "A";

@@ -58,6 +58,7 @@ enum class Param : uint8_t {
   S, Capacity,  // the tile stack builtins' `s` and `capacity`
   Inout,        // tile_fft's `inout`
   Z,            // tile_upper_solve's right-hand side `z`
+  Deterministic,  // tile_atomic_add(_indexed): commit in launch order (LANGUAGE.md §5)
   Cond, ValueIfTrue, ValueIfFalse,  // wp.where
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...

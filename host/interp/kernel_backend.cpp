@@ -19,6 +19,7 @@ compiler::CompileOptions OptionsFor(const KernelCompileRequest& req) {
   opts.hybrid_launch = req.hybrid_launch;
   opts.max_unroll = req.max_unroll;
   opts.checked_access = req.checked_access;
+  opts.deterministic = req.deterministic;
   for (const auto& c : req.constants) {
     if (c.value.IsBool()) opts.constants[c.name] = sema::ConstValue::MakeBool(c.value.b());
     else if (c.value.IsInt()) opts.constants[c.name] = sema::ConstValue::MakeInt(c.value.i());

@@ -28,6 +28,7 @@ struct KernelCompileRequest {
   bool hybrid_launch = false;  // the variant for wp.launch(..., block_dim=B) of a tiled kernel
   int max_unroll = 16;         // wp.config.max_unroll when the kernel was defined
   bool checked_access = false; // wp.config.mode == "debug" when the kernel was defined
+  bool deterministic = false;  // wp.config.deterministic when the kernel was defined
 };
 
 struct KernelCompileResult {

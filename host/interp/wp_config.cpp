@@ -156,6 +156,7 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     c["enable_graph_capture_module_load_by_default"] = Value::Bool(true);
     c["enable_mempools_at_init"] = Value::Bool(true);
     c["max_unroll"] = Value::Int(16);
+    c["deterministic"] = Value::Bool(false);
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);

@@ -101,6 +101,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   req.enable_backward = enable_backward;
   req.max_unroll = WarpConfigInt(in, "max_unroll", 16);
   req.checked_access = WarpDebugMode(in);
+  req.deterministic = WarpConfigFlag(in, "deterministic");
   req.constants = ConstantsSnapshot(in);
   // Funcs and structs are shared; of the kernels only this one is compiled.
   for (const auto& d : st.definitions)

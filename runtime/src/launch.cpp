@@ -189,12 +189,21 @@ int64_t Grain(int64_t total, bool tiled) {
 }
 
 void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_worker,
-            const tilec_launch& launch, int64_t total) {
+            const tilec_launch& launch, int64_t total, bool in_order = false) {
   bool tiled = launch.block_dim > 0;
   // A chunk runs in pieces so that an interrupt request stops a long launch within about one
   // piece's time (16 block programs, or a few thousand threads) instead of the whole grid's;
   // a piece is one call of the kernel, which ends with one fence for its streaming stores.
   const int64_t piece = tiled ? 16 : 4096;
+  if (in_order) {
+    // Deterministic tile atomics: block programs one after another in launch order, each
+    // adding its elements in row-major order, as the mode defines the result.
+    for (int64_t begin = 0; begin < total; begin += piece) {
+      if (InterruptPending()) throw Interrupted();
+      fn(per_worker[0].data(), &launch, begin, std::min(total, begin + piece));
+    }
+    return;
+  }
   CpuParallelFor(total, Grain(total, tiled), [&](int64_t first, int64_t last, int worker) {
     const auto& args = per_worker[per_worker.size() == 1 ? 0 : worker];
     for (int64_t begin = first; begin < last; begin += piece) {
@@ -210,18 +219,30 @@ void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<vo
   const std::string& entry = adjoint ? k.adjoint_symbol : k.entry_symbol;
   uint32_t shared = adjoint ? k.adjoint_shared_bytes : k.shared_bytes;
   void* fn = cuda::GetFunction(p.device.ordinal, k.ptx, entry, shared, k.name);
+  // Deterministic tile atomics: a zeroed ticket, and one block per block program, so that no
+  // block waits for a program that a block still waiting for its own turn would run later.
+  std::shared_ptr<Buffer> ticket;
+  bool ordered = k.deterministic && !adjoint;
+  if (ordered) {
+    ticket = AllocBuffer(sizeof(int64_t), p.device, true);
+    p.launch.order = static_cast<int64_t*>(ticket->ptr);
+  }
   std::vector<void*> params = p.pointers;
   params.insert(params.end(), extra.begin(), extra.end());
   params.push_back(&p.launch);
   uint32_t threads, grid;
   if (p.launch.block_dim > 0) {
     threads = static_cast<uint32_t>(p.launch.block_dim);
-    grid = static_cast<uint32_t>(std::min<int64_t>(p.total, TILEC_GPU_MAX_BLOCKS));
+    grid = static_cast<uint32_t>(std::min<int64_t>(p.total, ordered ? INT32_MAX : TILEC_GPU_MAX_BLOCKS));
   } else {
     threads = k.block_dim > 0 ? static_cast<uint32_t>(k.block_dim) : TILEC_GPU_THREADS;
     grid = static_cast<uint32_t>(std::min<int64_t>((p.total + threads - 1) / threads, INT32_MAX));
   }
   cuda::LaunchKernel(p.device.ordinal, fn, grid, threads, shared, params.data(), k.name);
+  if (ordered) {
+    cuda::Synchronize(p.device.ordinal);  // the ticket must outlive the kernel
+    p.launch.order = nullptr;
+  }
 }
 
 void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
@@ -231,7 +252,7 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
   if (p.total > 0) {
     AccessReport report(kernel, p);
     if (p.device.is_cpu())
-      RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total);
+      RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total, kernel.signature().deterministic);
     else
       RunCuda(kernel, p, false, {});
     report.RaiseIfReported();

@@ -72,6 +72,7 @@ std::string SerializeSignature(const ModuleSignature& sig) {
     out << "  block_dim " << k.block_dim << "\n";
     if (k.hybrid) out << "  hybrid 1\n";
     if (k.checked_access) out << "  checked_access 1\n";
+    if (k.deterministic) out << "  deterministic 1\n";
     out << "  shared_bytes " << k.shared_bytes << " " << k.adjoint_shared_bytes << "\n";
     for (const ParamInfo& p : k.params) {
       CheckName(p.name, "parameter");
@@ -204,6 +205,7 @@ ModuleSignature ParseSignature(std::string_view text) {
         else if (key == "block_dim") { r.Expect(2); k.block_dim = static_cast<int>(r.Int(1, 0, 1024)); }
         else if (key == "hybrid") { r.Expect(2); k.hybrid = r.Int(1, 0, 1) != 0; }
         else if (key == "checked_access") { r.Expect(2); k.checked_access = r.Int(1, 0, 1) != 0; }
+        else if (key == "deterministic") { r.Expect(2); k.deterministic = r.Int(1, 0, 1) != 0; }
         else if (key == "shared_bytes") {
           r.Expect(3);
           k.shared_bytes = static_cast<uint32_t>(r.Int(1, 0, UINT32_MAX));

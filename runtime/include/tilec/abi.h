@@ -35,12 +35,16 @@ typedef struct tilec_access_error {
 
 /* The launch grid: `dim` holds ndim extents (unused ones are 1). For launch_tiled each index
  * is one block program of block_dim cooperating lanes; for launch block_dim is 0. `error` is
- * where checked kernels report (null: nowhere; on a GPU, device memory). */
+ * where checked kernels report (null: nowhere; on a GPU, device memory). `order` is the block
+ * ticket of a kernel with deterministic tile atomics on a GPU: a zeroed counter of the block
+ * programs that have finished, which a program waits to equal its index before its first
+ * ordered commit and sets past it when done (null: programs already run in order). */
 typedef struct tilec_launch {
   int64_t dim[TILEC_MAX_DIMS];
   int32_t ndim;
   int32_t block_dim;
   tilec_access_error* error;
+  int64_t* order;
 } tilec_launch;
 
 /* A CPU kernel entry runs the grid indices [first, last) in row-major linear order.

@@ -80,6 +80,9 @@ struct KernelSignature {
   bool hybrid = false;
   // Compiled with checked array access: a launch passes a tilec_access_error to report into.
   bool checked_access = false;
+  // Its tile atomic adds commit in launch order: the CPU runs the grid's block programs one
+  // after another; a GPU launch passes a zeroed block ticket (tilec_launch::order).
+  bool deterministic = false;
   uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
   uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
 };
