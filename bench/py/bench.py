@@ -16,6 +16,7 @@ import cpu_section  # noqa: E402
 import gpu_section  # noqa: E402
 import kernels  # noqa: E402
 import lanes_section  # noqa: E402
+import modes_section  # noqa: E402
 import matmul_section  # noqa: E402
 import reduce_section  # noqa: E402
 import targets  # noqa: E402
@@ -81,8 +82,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(root, "build-bench"))
     ap.add_argument("--tilec", default=None, help="the tilec CLI to time (default BUILD/tilec)")
     ap.add_argument("--out", default=None, help="results folder (default BUILD/bench-results)")
-    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,gpu",
-                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, gpu (e.g. --sections reduce)")
+    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,modes,gpu",
+                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, modes, gpu (e.g. --sections reduce)")
     ap.add_argument("--only", default=None, help="one section alone, e.g. --only reduce (same as --sections reduce)")
     ap.add_argument("--quick", action="store_true", help="small sizes and few repetitions (a smoke run)")
     ap.add_argument("--sizes", default=None, help="comma list, e.g. 256KiB,8MiB,256MiB")
@@ -122,9 +123,9 @@ def main():
     opts.dup_widths = [w for w in opts.widths if w in (16, 256, 4096)] or opts.widths
     opts.header_bytes = 64 * MiB if opts.quick else 512 * MiB
     sections = (opts.only or opts.sections).split(",")
-    unknown = [s for s in sections if s not in ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "gpu")]
+    unknown = [s for s in sections if s not in ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "modes", "gpu")]
     if unknown:
-        ap.error(f"unknown sections {unknown}: choose among compile, ptx, cpu, reduce, lanes, matmul, gpu")
+        ap.error(f"unknown sections {unknown}: choose among compile, ptx, cpu, reduce, lanes, matmul, modes, gpu")
 
     tools = Tools(root, opts.build)
     if opts.tilec:
@@ -191,6 +192,9 @@ def main():
     if "matmul" in sections:
         print("CPU batched tile_matmul ...", flush=True)
         tables.append(matmul_section.run_section(tools, work, opts))
+    if "modes" in sections:
+        print("opt-in modes on the CPU ...", flush=True)
+        tables.append(modes_section.run_section(tools, work, opts))
     if "gpu" in sections:
         tables.append(gpu_section.run_section(tools, tpath, work, opts))
 
@@ -207,7 +211,8 @@ def main():
     with open(os.path.join(opts.out, "summary.txt"), "w") as f:
         f.write(header + "\n" + "\n".join(text))
     print(f"results: {opts.out} (CSV and PNG per table, summary.txt); sections took {time.time() - t0:.0f} s")
-    wrong = reduce_section.wrong_results + lanes_section.wrong_results + matmul_section.wrong_results
+    wrong = (reduce_section.wrong_results + lanes_section.wrong_results + matmul_section.wrong_results +
+             modes_section.wrong_results)
     if wrong:
         for case, impl, note in wrong:
             print(f"ERROR: {impl} WRONG RESULT: {case}: {note}", file=sys.stderr)
