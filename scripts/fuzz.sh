@@ -31,7 +31,7 @@ out="$build/afl-out"
 rm -rf "$out"
 echo "fuzz: afl-fuzz for $seconds s from $(ls "$root/tests/fuzz/corpus" | wc -l) corpus inputs"
 AFL_SKIP_CPUFREQ=1 AFL_NO_UI=1 AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1 AFL_NO_AFFINITY=1 \
-  timeout --signal=INT $((seconds + 60)) \
+  timeout --signal=INT $((seconds + 1800)) \
   afl-fuzz -V "$seconds" -t 10000 -m none -i "$root/tests/fuzz/corpus" -o "$out" -- "$build/tests/fuzz/fuzz_compile" @@ \
   >"$build/afl.log" 2>&1 || true
 stats="$out/default/fuzzer_stats"
@@ -39,9 +39,10 @@ stats="$out/default/fuzzer_stats"
 get() { sed -n "s/^$1 *: *//p" "$stats"; }
 crashes=$(find "$out/default/crashes" -type f -name 'id:*' | wc -l)
 hangs=$(find "$out/default/hangs" -type f -name 'id:*' | wc -l)
-printf '| seconds | executions | execs/s | corpus | edges found | crashes | hangs |\n|---|---|---|---|---|---|---|\n'
-printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$(get run_time)" "$(get execs_done)" "$(get execs_per_sec)" \
-  "$(get corpus_count)" "$(get bitmap_cvg)" "$crashes" "$hangs"
+printf '| seconds | executions | execs/s | corpus | edges found | map coverage | crashes | hangs |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
+printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$(get run_time)" "$(get execs_done)" "$(get execs_per_sec)" \
+  "$(get corpus_count)" "$(get edges_found)" "$(get bitmap_cvg)" "$crashes" "$hangs"
 if [ "$keep" = 1 ]; then
   tmp=$(mktemp -d)
   afl-cmin -t 10000 -m none -i "$out/default/queue" -o "$tmp/min" -- "$build/tests/fuzz/fuzz_compile" @@ >/dev/null
