@@ -75,10 +75,10 @@ TEST(Ptx, KernelMetadata) {
   EXPECT_EQ(p.kernels[0].block_dim, 64);
   // The only shared tile is the promoted index tile: 2 int32 values, padded to 16 bytes.
   EXPECT_EQ(p.kernels[0].shared_bytes, 16u);
-  // Parameters by value: two 80-byte arrays and the 40-byte launch record.
+  // Parameters by value: two 80-byte arrays and the 56-byte launch record.
   std::string body = EntryBody(p.ptx, "gather_even_rows");
   EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[80\])"), 2) << body;
-  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[40\])"), 1) << body;
+  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[56\])"), 1) << body;
 }
 
 // Kernels compile apart (in parallel) and their texts are joined: one header, one declaration

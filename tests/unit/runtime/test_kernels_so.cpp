@@ -2,10 +2,13 @@
 // --target=host -o kernels.so` lays one out: the signature text plus the entry symbols.
 #include "tilec/abi.h"
 
+#define TILEC_TEST_STR2(x) #x
+#define TILEC_TEST_STR(x) TILEC_TEST_STR2(x)
+
 extern "C" {
 
 __attribute__((visibility("default"))) const char* tilec_module_signature =
-    "tilec-module-signature 1\n"
+    "tilec-module-signature " TILEC_TEST_STR(TILEC_ABI_VERSION) "\n"
     "kernel add_one\n"
     "  entry tk_add_one\n"
     "  tiled 0\n"
