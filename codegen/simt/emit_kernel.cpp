@@ -117,10 +117,14 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   return layout;
 }
 
+llvm::Value* Emitter::TurnTicket() {
+  return b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, order)),
+                       "turn.ticket");
+}
+
 void Emitter::AwaitTurn() {
   llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::Value* order =
-      b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, order)));
+  llvm::Value* order = TurnTicket();
   llvm::Value* wait = b_.CreateAnd(b_.CreateNot(b_.CreateLoad(b_.getInt1Ty(), turn_taken_)),
                                    b_.CreateIsNotNull(order));
   llvm::BasicBlock* waiting = llvm::BasicBlock::Create(ctx_, "turn.wait", fn);
@@ -146,8 +150,7 @@ void Emitter::PassTurn() {
   AwaitTurn();
   target_.Barrier(b_);
   llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::Value* order =
-      b_.CreateLoad(b_.getPtrTy(), b_.CreateConstGEP1_64(b_.getInt8Ty(), frame_.launch, offsetof(tilec_launch, order)));
+  llvm::Value* order = TurnTicket();
   llvm::BasicBlock* pass = llvm::BasicBlock::Create(ctx_, "turn.pass", fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "turn.passed", fn);
   b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(lane_, I64(0)), b_.CreateIsNotNull(order)), pass, done);

@@ -73,6 +73,7 @@ class Emitter : public OpDispatcher {
   // have finished (tilec_launch::order); at the program's end, pass the turn on.
   void AwaitTurn();
   void PassTurn();
+  llvm::Value* TurnTicket();  // tilec_launch::order
   TileRep NewTile(const ir::Value* v);  // the plan's placement of an op result
   llvm::Value* ElemPtr(const TileRep& r, const ir::ElemType& e, llvm::Value* slot, llvm::Value* lin);
   llvm::Value* LoadElem(const ir::Value* tile, llvm::Value* slot, llvm::Value* lin);  // value form

@@ -787,7 +787,6 @@ void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
   Record(&n, ti);
 
   UnrolledLoop& u = out_.unrolled[&s];
-  u.values = values;
   for (size_t k = 0; k < values.size(); ++k) u.bodies.push_back(ast::Clone(s.body));
   unroll_scopes_.push_back({fn_->locals.size(), body_depth_ + 1});
   // A `continue` skips the rest of its trip: a loop for the uniformity proof.
@@ -803,7 +802,8 @@ void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
   EndLoopUniformity();
   --loop_depth_;
   unroll_scopes_.pop_back();
-  if (values.empty()) {
+  u.values = std::move(values);
+  if (u.values.empty()) {
     sym->constant.reset();
     local_prov_[sym] = Provenance{"`" + n.id + "` is the variable of a loop with no trips (line " +
                                       std::to_string(Line(n.range)) + ")",
