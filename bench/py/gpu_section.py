@@ -1,5 +1,6 @@
-"""GPU bandwidth on cuda:0 (bench_gpu): tilec's gather / scatter-add kernels and the nvcc-built
-references as a fraction of device-to-device copy bandwidth. Skips cleanly without a GPU."""
+"""GPU bandwidth on cuda:0 (bench_gpu): tilec's gather / scatter-add kernels, its deterministic
+scatter-adds (wp.config.deterministic) and the nvcc-built references, as a fraction of
+device-to-device copy bandwidth. Skips cleanly without a GPU."""
 import os
 
 import cpu_section
@@ -13,7 +14,7 @@ GPU_SIZES = [64 * 2**20, 1024 * 2**20]
 def run_section(tools, tpath, work, opts):
     t = report.Table("gpu_bandwidth", "GPU bandwidth on cuda:0 (GB/s and pct_of_copy from the best repetition)",
                      ["op", "row_B", "size_MiB", "impl", "min_ms", "median_ms", "GB/s", "pct_of_copy",
-                      "x_nvcc", "note"])
+                      "x_nvcc", "x_normal", "note"])
     if not tools.has(tools.bench_gpu):
         t.note("n/a (not available: no bench_gpu in this build)")
         return t
@@ -26,7 +27,7 @@ def run_section(tools, tpath, work, opts):
         run([tools.nvcc, "-ptx", "-arch=sm_90", "-I", os.path.join(tools.root, "runtime", "include"),
              os.path.join(tools.root, "bench", "reference", "throughput.cu"), "-o", ref_ptx])
     if tools.has(tools.bench_gpu_prepare):
-        for f in ("tilec.sig", "tilec.why", "nvcc.sig"):
+        for f in ("tilec.sig", "tilec.why", "tilec_det.sig", "tilec_det.why", "nvcc.sig"):
             if os.path.exists(os.path.join(gdir, f)):
                 os.remove(os.path.join(gdir, f))
         cmd = [tools.bench_gpu_prepare, "--tile", tpath, "--out-dir", gdir,
@@ -34,12 +35,13 @@ def run_section(tools, tpath, work, opts):
         if os.path.exists(ref_ptx):
             cmd += ["--ref-ptx", ref_ptx]
         run(cmd, timeout=600)
-    why = os.path.join(gdir, "tilec.why")
-    if os.path.exists(why):
-        with open(why) as f:
-            t.note("tilec kernels n/a: " + f.read().strip()[:200])
+    for stem, what in (("tilec", "tilec kernels"), ("tilec_det", "deterministic kernels")):
+        why = os.path.join(gdir, stem + ".why")
+        if os.path.exists(why):
+            with open(why) as f:
+                t.note(what + " n/a: " + f.read().strip()[:200])
     sizes = [s for s in GPU_SIZES] if not opts.quick else [16 * 2**20]
-    cmd = [tools.bench_gpu, "--tilec-sig", os.path.join(gdir, "tilec.sig"), "--ref-sig", os.path.join(gdir, "nvcc.sig"),
+    cmd = [tools.bench_gpu, "--tilec-sig", os.path.join(gdir, "tilec.sig"), "--det-sig", os.path.join(gdir, "tilec_det.sig"), "--ref-sig", os.path.join(gdir, "nvcc.sig"),
            "--widths", ",".join(map(str, opts.widths)), "--sizes", ",".join(map(str, sizes)), "--reps", str(opts.reps)]
     env = dict(os.environ)
     env["LD_LIBRARY_PATH"] = os.path.join(tools.build, "runtime") + ":" + env.get("LD_LIBRARY_PATH", "")
@@ -65,20 +67,25 @@ def run_section(tools, tpath, work, opts):
         if row["op"] == "copy":
             med = num(row["median_s"])
             t.add("copy (limit)", wb, round(size / 2**20, 1), "cuMemcpyDtoD", num(row["min_s"]) * 1e3, med * 1e3,
-                  2 * size / num(row["min_s"]) / 1e9, 100.0, None, "")
+                  2 * size / num(row["min_s"]) / 1e9, 100.0, None, None, "")
             continue
         dup = float(row["dup"])
         name = cpu_section.op_name(row["op"], dup)
         med, mn = num(row["median_s"]), num(row["min_s"])
         if row["status"] != "ok" or not med:
-            t.add(name, wb, round(size / 2**20, 1), row["impl"], None, None, None, None, None, "n/a (" + row["note"] + ")")
+            t.add(name, wb, round(size / 2**20, 1), row["impl"], None, None, None, None, None, None,
+                  "n/a (" + row["note"] + ")")
             continue
         bw = cpu_section.moved_bytes(row["op"], n, wb) / mn
         c = copy.get((row["width"], row["rows"]))
         nv = meds.get((row["op"], row["width"], row["rows"], row["dup"], "nvcc"))
+        normal = meds.get((row["op"], row["width"], row["rows"], row["dup"], "tilec"))
         t.add(name, wb, round(size / 2**20, 1), row["impl"], mn * 1e3, med * 1e3, bw / 1e9,
-              100.0 * bw / (2 * size / c) if c else None, med / nv if nv and row["impl"] == "tilec" else None, row["note"])
+              100.0 * bw / (2 * size / c) if c else None, med / nv if nv and row["impl"] != "nvcc" else None,
+              med / normal if normal and row["impl"] == "tilec-det" else None, row["note"])
     t.note("x_nvcc = tilec median time / nvcc reference median time (lower is better); block_dim 256 for both")
+    t.note("tilec-det: wp.config.deterministic (scatter-adds commit in launch order, one block per block "
+           "program); x_normal = its median time / the normal mode's")
     if opts.out:
         groups = [f"{r[0]} {r[1]}B {r[2]:g}MiB" for r in t.rows if r[3] == "tilec"]
         vals = [[r[7] for r in t.rows if r[3] == impl] for impl in ("tilec", "nvcc")]

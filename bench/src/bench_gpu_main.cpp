@@ -1,7 +1,7 @@
 // bench_gpu: gather / scatter-add bandwidth on cuda:0 as a fraction of device-to-device copy
-// bandwidth, for tilec's kernels and the nvcc-built references, both read from the signature
-// files that bench_gpu_prepare wrote (PTX inside) and launched through the runtime with the
-// same ABI. Links only libtilec_rt, so it runs on a machine without LLVM. Prints CSV:
+// bandwidth, for tilec's kernels (and its deterministic scatter-adds, impl tilec-det) and the
+// nvcc-built references, all read from the signature files that bench_gpu_prepare wrote (PTX
+// inside) and launched through the runtime with the same ABI. Links only libtilec_rt, so it runs on a machine without LLVM. Prints CSV:
 //   op,width,rows,dup,impl,status,min_s,median_s,reps,note
 // Without a CUDA driver or GPU it prints one `skipped` line and exits 0.
 #include <algorithm>
@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <functional>
 #include <sstream>
@@ -84,12 +85,13 @@ std::vector<int64_t> ParseList(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string tilec_sig, ref_sig;
+  std::string tilec_sig, det_sig, ref_sig;
   std::vector<int64_t> widths = {16, 64, 256, 1024, 4096}, sizes = {64 << 20, 1024 << 20};
   int reps = 5;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
     if (k == "--tilec-sig") tilec_sig = v;
+    else if (k == "--det-sig") det_sig = v;
     else if (k == "--ref-sig") ref_sig = v;
     else if (k == "--widths") widths = ParseList(v);
     else if (k == "--sizes") sizes = ParseList(v);
@@ -102,10 +104,19 @@ int main(int argc, char** argv) {
   }
   const rt::Device dev = rt::Device::Cuda(0);
   rt::SetNoticeHandler(nullptr);
-  rt::Module tmod, rmod;
-  std::string tilec_why = "not available (no --tilec-sig)", ref_why = "not available (no --ref-sig)";
-  const bool have_tilec = !tilec_sig.empty() && LoadSignature(tilec_sig, tmod, tilec_why);
-  const bool have_ref = !ref_sig.empty() && LoadSignature(ref_sig, rmod, ref_why);
+  struct Impl {
+    const char* name;
+    std::string sig;
+    bool scatter_only;  // the deterministic mode changes only the atomics
+    rt::Module module;
+    std::string why;
+    bool have = false;
+  };
+  Impl impls[] = {{"tilec", tilec_sig, false}, {"tilec-det", det_sig, true}, {"nvcc", ref_sig, false}};
+  for (Impl& impl : impls) {
+    impl.why = "not available (no signature file given)";
+    impl.have = !impl.sig.empty() && LoadSignature(impl.sig, impl.module, impl.why);
+  }
 
   struct Op { const char* name; double dup; };
   const Op ops[] = {{"gather", 0.0}, {"scatter", 0.0}, {"scatter", 0.1}, {"scatter", 0.9}};
@@ -132,32 +143,41 @@ int main(int argc, char** argv) {
             else want[hidx[i] * w + c] += hx[i * w + c];
           }
         const std::string kname = std::string(gather ? "gather_rows_" : "scatter_add_rows_") + std::to_string(wb) + "B";
-        for (int which = 0; which < 2; ++which) {
-          const char* impl = which == 0 ? "tilec" : "nvcc";
-          if ((which == 0 && !have_tilec) || (which == 1 && !have_ref)) {
-            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl,
-                        Flat(which == 0 ? tilec_why : ref_why).c_str());
+        for (Impl& impl : impls) {
+          if (impl.scatter_only && gather) continue;
+          if (!impl.have) {
+            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl.name,
+                        Flat(impl.why).c_str());
             continue;
           }
           try {
-            rt::Kernel k = (which == 0 ? tmod : rmod).GetKernel(kname);
+            rt::Kernel k = impl.module.GetKernel(kname);
             std::vector<rt::KernelArg> args = {x, idx, y};
             auto launch = [&] { rt::LaunchTiled(k, {rows / m}, args, kBlock, dev); };
-            y.Zero();
-            launch();
-            rt::Synchronize(dev);
-            std::vector<float> got = y.ToVector<float>();
+            auto once = [&] {
+              y.Zero();
+              launch();
+              rt::Synchronize(dev);
+              return y.ToVector<float>();
+            };
+            std::vector<float> got = once();
             double diff = 0, scale = 1e-30;
             for (size_t i = 0; i < got.size(); ++i) {
               diff = std::max(diff, std::fabs(double(got[i]) - want[i]));
               scale = std::max(scale, std::fabs(double(want[i])));
             }
-            const bool ok = gather ? diff == 0 : diff / scale < 1e-4;
+            bool ok = gather ? diff == 0 : diff / scale < 1e-4;
+            // The deterministic mode's promise: a second launch repeats the first bit for bit.
+            if (ok && impl.scatter_only) {
+              const std::vector<float> again = once();
+              ok = std::memcmp(again.data(), got.data(), got.size() * sizeof(float)) == 0;
+            }
             Stat s = Time(launch, reps, dev);
             std::printf("%s,%lld,%lld,%g,%s,ok,%.9g,%.9g,%d,%s\n", op.name, (long long)wb, (long long)rows, op.dup,
-                        impl, s.min_s, s.median_s, s.reps, ok ? "valid" : "WRONG RESULT");
+                        impl.name, s.min_s, s.median_s, s.reps,
+                        ok ? (impl.scatter_only ? "valid; repeats bit for bit" : "valid") : "WRONG RESULT");
           } catch (const std::exception& e) {
-            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl,
+            std::printf("%s,%lld,%lld,%g,%s,n/a,,,,%s\n", op.name, (long long)wb, (long long)rows, op.dup, impl.name,
                         Flat(e.what()).c_str());
           }
           std::fflush(stdout);

@@ -1,7 +1,8 @@
-// bench_gpu_prepare: writes the two modules that bench_gpu launches, as runtime signature
-// text with the PTX inside: tilec's throughput kernels (compiled here to PTX for sm_90,
-// block_dim 256) and the nvcc-built references (their PTX with the same parameters). Done on
-// the build machine, so that the GPU machine needs only bench_gpu and libtilec_rt.
+// bench_gpu_prepare: writes the modules that bench_gpu launches, as runtime signature text
+// with the PTX inside: tilec's throughput kernels (compiled here to PTX for sm_90, block_dim
+// 256) in the normal and the deterministic mode, and the nvcc-built references (their PTX with
+// the same parameters). Done on the build machine, so that the GPU machine needs only bench_gpu
+// and libtilec_rt.
 //   bench_gpu_prepare --tile T.tile --ref-ptx R.ptx --widths 16,... --out-dir DIR
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +21,7 @@ namespace {
 constexpr int kBlock = 256;
 
 // tilec's module: compiler::Run to the ptx end; its signature carries the PTX and shared bytes.
-bool CompileTilec(const std::string& path, rt::ModuleSignature& out, std::string& why) {
+bool CompileTilec(const std::string& path, bool deterministic, rt::ModuleSignature& out, std::string& why) {
   std::string text;
   if (!SourceFile::Load(path, text, why)) return false;
   SourceFile file(path, text);
@@ -28,6 +29,7 @@ bool CompileTilec(const std::string& path, rt::ModuleSignature& out, std::string
   compiler::PipelineOptions po;
   po.adjoints = compiler::AdjointMode::None;
   po.compile.block_dim = kBlock;
+  po.compile.deterministic = deterministic;
   compiler::PipelineResult r = compiler::Run(file, po, compiler::Stage::Ptx);
   if (r.diags.has_errors()) return why = "diagnostics in " + path, false;
   if (r.ice.is_set()) return why = r.ice.message, false;
@@ -90,14 +92,18 @@ int main(int argc, char** argv) {
   }
   int rc = 0;
   if (!tile.empty()) {
-    rt::ModuleSignature sig;
-    std::string why;
-    if (CompileTilec(tile, sig, why)) {
-      Write(out_dir + "/tilec.sig", rt::SerializeSignature(sig));
-    } else {
-      Write(out_dir + "/tilec.why", why);
-      std::fprintf(stderr, "bench_gpu_prepare: tilec: %s\n", why.c_str());
-      rc = 1;
+    // wp.config.deterministic's kernels: the scatter-adds commit in launch order.
+    for (const bool det : {false, true}) {
+      const std::string stem = out_dir + (det ? "/tilec_det" : "/tilec");
+      rt::ModuleSignature sig;
+      std::string why;
+      if (CompileTilec(tile, det, sig, why)) {
+        Write(stem + ".sig", rt::SerializeSignature(sig));
+      } else {
+        Write(stem + ".why", why);
+        std::fprintf(stderr, "bench_gpu_prepare: tilec%s: %s\n", det ? " (deterministic)" : "", why.c_str());
+        rc = 1;
+      }
     }
   }
   if (!ref_ptx.empty()) Write(out_dir + "/nvcc.sig", rt::SerializeSignature(ReferenceSignature(ref_ptx, widths)));

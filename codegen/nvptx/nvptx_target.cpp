@@ -125,6 +125,7 @@ class NvptxTarget : public Target {
   llvm::Value* LaneId() override { return lane_; }
   llvm::Value* SharedBase() override { return smem_; }
   void Barrier(llvm::IRBuilder<>& b) override { b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); }
+  void DeviceFence(llvm::IRBuilder<>& b) override { b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {}); }
   llvm::Value* GlobalPtr(llvm::IRBuilder<>& b, llvm::Value* generic) override {
     return b.CreateAddrSpaceCast(generic, b.getPtrTy(1));
   }

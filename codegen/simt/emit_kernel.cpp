@@ -136,9 +136,13 @@ void Emitter::AwaitTurn() {
   b_.CreateCondBr(b_.CreateICmpEQ(lane_, I64(0)), spin, synced);
   b_.SetInsertPoint(spin);
   llvm::LoadInst* seen = b_.CreateLoad(b_.getInt64Ty(), order, "turn.seen");
-  seen->setAtomic(llvm::AtomicOrdering::Acquire);
+  seen->setAtomic(llvm::AtomicOrdering::Monotonic);
   seen->setAlignment(llvm::Align(8));
-  b_.CreateCondBr(b_.CreateICmpEQ(seen, prog_), synced, spin);
+  llvm::BasicBlock* acquired = llvm::BasicBlock::Create(ctx_, "turn.acquired", fn);
+  b_.CreateCondBr(b_.CreateICmpEQ(seen, prog_), acquired, spin);
+  b_.SetInsertPoint(acquired);
+  target_.DeviceFence(b_);  // the earlier blocks' atomics are seen before ours
+  b_.CreateBr(synced);
   b_.SetInsertPoint(synced);
   target_.Barrier(b_);
   b_.CreateBr(done);
@@ -155,8 +159,9 @@ void Emitter::PassTurn() {
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "turn.passed", fn);
   b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpEQ(lane_, I64(0)), b_.CreateIsNotNull(order)), pass, done);
   b_.SetInsertPoint(pass);
+  target_.DeviceFence(b_);  // the block's atomics (made visible to lane 0 by the barrier) go first
   llvm::StoreInst* st = b_.CreateStore(b_.CreateAdd(prog_, I64(1)), order);
-  st->setAtomic(llvm::AtomicOrdering::Release);
+  st->setAtomic(llvm::AtomicOrdering::Monotonic);
   st->setAlignment(llvm::Align(8));
   b_.CreateBr(done);
   b_.SetInsertPoint(done);

@@ -104,6 +104,7 @@ class HostSimtTarget : public Target {
   void Barrier(llvm::IRBuilder<>& b) override {
     if (block_dim_ > 1) b.CreateCall(barrier_wait_, {barrier_});
   }
+  void DeviceFence(llvm::IRBuilder<>& b) override { b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent); }
   llvm::Value* GlobalPtr(llvm::IRBuilder<>&, llvm::Value* generic) override { return generic; }
   llvm::Value* AtomicAdd(bs::Emitter& e, llvm::Value* ptr, llvm::Value* v, ScalarType t, bool) override {
     return e.EmitAtomicAdd(ptr, v, t);

@@ -38,6 +38,10 @@ class Target {
   virtual llvm::Value* LaneId() = 0;      // i64, valid after BeginKernel
   virtual llvm::Value* SharedBase() = 0;  // pointer to the block's shared buffer
   virtual void Barrier(llvm::IRBuilder<>& b) = 0;
+  // Orders this thread's memory accesses before and after it as seen by every other block of
+  // the launch. With monotonic atomics it makes acquire and release: LLVM 19's NVPTX back end
+  // selects neither ordered atomic loads and stores nor `fence`, only membar.
+  virtual void DeviceFence(llvm::IRBuilder<>& b) = 0;
   // A pointer into an array's data as the target wants it (global address space on GPUs).
   virtual llvm::Value* GlobalPtr(llvm::IRBuilder<>& b, llvm::Value* generic) = 0;
   // Atomic add of `v` (value form of scalar type t) at `ptr`; returns the previous value, or

@@ -256,6 +256,28 @@ TEST(Ptx, LanesAndScatterLanesAcceptedByPtxas) {
     for (int bd : {1, 3, 32, 256}) ExpectPtxasAccepts(Compile(m, arch, bd).ptx, arch, "lanes and scatter_lanes");
 }
 
+// Deterministic tile atomics (wp.config.deterministic): the block ticket is spun on with a
+// volatile load and passed with a volatile store, each fenced by membar.gl, since LLVM 19's
+// NVPTX back end cannot select acquire loads, release stores or `fence` (it aborted the
+// compiler before). Every arch and block_dim must compile and pass ptxas.
+TEST(Ptx, DeterministicAtomicsAcceptedByPtxas) {
+  ir::Module m;
+  testing::AddAccumulateEvenRows(m);
+  testing::AddIndexedKernel(m, "scatter_unused", {IndexedKind::AtomicAddUnused, ScalarType::Float32, {8, 4}, 1});
+  for (auto& f : m.functions()) f->deterministic = true;
+  for (const char* arch : kArchs)
+    for (int bd : {1, 3, 32, 256}) {
+      codegen::PtxModule p = Compile(m, arch, bd);
+      for (const char* k : {"accumulate_even_rows", "scatter_unused"}) {
+        std::string body = EntryBody(p.ptx, k);
+        EXPECT_GT(CountMatches(body, R"(ld\.volatile(\.global)?\.u64)"), 0) << k << "\n" << body;
+        EXPECT_GT(CountMatches(body, R"(st\.volatile(\.global)?\.u64)"), 0) << k << "\n" << body;
+        EXPECT_EQ(CountMatches(body, R"(membar\.gl)"), 2) << k << "\n" << body;
+      }
+      ExpectPtxasAccepts(p.ptx, arch, "deterministic atomics");
+    }
+}
+
 // Scalar atomics run on every lane: a used previous value is the lane's own atom, an unused
 // one a red, neither under a lane-0 branch.
 TEST(Ptx, ScalarAtomicIsPerLane) {
