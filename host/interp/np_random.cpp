@@ -477,35 +477,55 @@ std::vector<uint32_t> SeedWords(Interpreter& in, const Value& seed) {
   return words_of(seed);
 }
 
+// Generator's float methods (random, standard_normal): size, dtype float64/float32 and `out`,
+// an array filled in place and returned, as NumPy's _rand_float and float_fill do.
+Value FloatDraws(ArgBinder& b, const char* method, const std::function<double()>& draw64,
+                 const std::function<float()>& draw32) {
+  ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), false, method) : ScalarType::Float64;
+  if (t != ScalarType::Float64 && t != ScalarType::Float32)
+    TypeError("Unsupported dtype " + DtypeRepr(t) + " for " + method);
+  std::optional<Shape> size = SizeArg(b, 0);
+  auto fill = [&](NdArray& out) {
+    for (int64_t i = 0, n = out.size(); i < n; ++i) {
+      if (t == ScalarType::Float64) static_cast<double*>(out.data())[i] = draw64();
+      else static_cast<float*>(out.data())[i] = draw32();
+    }
+  };
+  if (b.Has(2) && !b.Get(2).IsNone()) {
+    Value out_v = b.Get(2);
+    auto* out = dynamic_cast<NdArrayObj*>(out_v.obj());
+    if (!out || out->scalar || !out->a.IsCContiguous())
+      ValueError("Supplied output array must be contiguous, writable, aligned, and in machine byte-order.");
+    if (out->a.dtype() != t)
+      TypeError("Supplied output array has the wrong type. Expected " + DtypeName(t) + ", got " +
+                DtypeName(out->a.dtype()));
+    if (size && *size != out->a.shape()) ValueError("size must match out.shape when used together");
+    fill(out->a);
+    return out_v;
+  }
+  if (!size) return Value::Float(t == ScalarType::Float64 ? draw64() : double(draw32()));
+  NdArray out = NdArray::Empty(*size, t);
+  fill(out);
+  return WrapNd(out, false);
+}
+
 std::optional<Value> NpGeneratorObj::GetAttr(Interpreter& in, const std::string& name) {
   auto self = std::static_pointer_cast<NpGeneratorObj>(shared_from_this());
   using Fn = Value (*)(Interpreter&, NpGeneratorObj&, CallArgs&);
   static const std::map<std::string, Fn> kMethods = {
-      {"random", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
+      {"random", [](Interpreter&, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("random", a, {"size", "dtype", "out"}, 0);
-         ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), false, "random") : ScalarType::Float64;
-         if (t != ScalarType::Float64 && t != ScalarType::Float32)
-           TypeError("Unsupported dtype " + DtypeRepr(t) + " for random");
-         std::optional<Shape> size = SizeArg(b, 0);
-         if (!size) return Value::Float(t == ScalarType::Float64 ? s.bits.NextDouble() : double(rnd::NextFloat(s.bits)));
-         NdArray out = NdArray::Empty(*size, t);
-         for (int64_t i = 0, n = out.size(); i < n; ++i) {
-           if (t == ScalarType::Float64) static_cast<double*>(out.data())[i] = s.bits.NextDouble();
-           else static_cast<float*>(out.data())[i] = rnd::NextFloat(s.bits);
-         }
-         return WrapNd(out, false);
+         return FloatDraws(b, "random", [&s] { return s.bits.NextDouble(); }, [&s] { return rnd::NextFloat(s.bits); });
        }},
-      // NumPy draws Generator normals with a ziggurat whose tables are part of the stream;
-      // tilec does not reproduce those tables, and a different stream would not be NumPy's.
-      {"standard_normal", [](Interpreter&, NpGeneratorObj&, CallArgs&) -> Value {
-         Raise("NotImplementedError",
-               "Generator.standard_normal is not available in tilec (NumPy's ziggurat stream is not reproduced); "
-               "use np.random.standard_normal (the legacy stream) instead");
+      {"standard_normal", [](Interpreter&, NpGeneratorObj& s, CallArgs& a) {
+         ArgBinder b("standard_normal", a, {"size", "dtype", "out"}, 0);
+         return FloatDraws(b, "standard_normal", [&s] { return rnd::StandardNormal(s.bits); },
+                           [&s] { return rnd::StandardNormalF(s.bits); });
        }},
-      {"normal", [](Interpreter&, NpGeneratorObj&, CallArgs&) -> Value {
-         Raise("NotImplementedError",
-               "Generator.normal is not available in tilec (NumPy's ziggurat stream is not reproduced); "
-               "use np.random.normal (the legacy stream) instead");
+      {"normal", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
+         ArgBinder b("normal", a, {"loc", "scale", "size"}, 0);
+         return DrawCont(in, SizeArg(b, 2), b.Get(0, Value::Float(0.0)), b.Get(1, Value::Float(1.0)), "scale", true,
+                         [&s](double loc, double scale) { return rnd::Normal(s.bits, loc, scale); });
        }},
       {"uniform", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("uniform", a, {"low", "high", "size"}, 0);

@@ -336,6 +336,17 @@ template <class F> F PairwiseSum(const std::vector<F>& v, size_t begin, size_t n
   return PairwiseSum(v, begin, n2) + PairwiseSum(v, begin + n2, n - n2);
 }
 
+// NumPy's reduction hands the add loop at most one buffer (8,192 elements) at a time; each
+// call adds its chunk's pairwise sum to the running result.
+constexpr size_t kReduceBuffer = 8192;
+
+template <class F> F ChunkedPairwiseSum(const std::vector<F>& v) {
+  F acc = 0;
+  for (size_t begin = 0; begin < v.size(); begin += kReduceBuffer)
+    acc += PairwiseSum(v, begin, std::min(kReduceBuffer, v.size() - begin));
+  return acc;
+}
+
 // Sums `count` elements starting at `p` with byte stride `stride`, into dtype `out`.
 Scalar SumRun(const uint8_t* p, int64_t count, int64_t stride, ScalarType in, ScalarType out,
               bool pairwise) {
@@ -343,7 +354,7 @@ Scalar SumRun(const uint8_t* p, int64_t count, int64_t stride, ScalarType in, Sc
     if (out == ScalarType::Float64) {
       std::vector<double> v(count);
       for (int64_t i = 0; i < count; ++i) v[i] = LoadFloat(p + i * stride, in);
-      if (pairwise) return Scalar::Float(0.0 + PairwiseSum(v, 0, v.size()));
+      if (pairwise) return Scalar::Float(ChunkedPairwiseSum(v));
       double acc = 0.0;
       for (double x : v) acc += x;
       return Scalar::Float(acc);
@@ -352,7 +363,7 @@ Scalar SumRun(const uint8_t* p, int64_t count, int64_t stride, ScalarType in, Sc
     for (int64_t i = 0; i < count; ++i) v[i] = static_cast<float>(LoadFloat(p + i * stride, in));
     float acc = 0.0f;
     if (pairwise) {
-      acc += PairwiseSum(v, 0, v.size());
+      acc = ChunkedPairwiseSum(v);
     } else {
       // Without the pairwise loop each step stores back into the output dtype.
       for (float x : v) acc = static_cast<float>(RoundToFloatType(acc + x, out));

@@ -89,6 +89,13 @@ void BoundedFill(BitGenerator& g, ScalarType dtype, uint64_t off, uint64_t rng, 
 void BoundedFillEach(BitGenerator& g, ScalarType dtype, std::span<const uint64_t> off, std::span<const uint64_t> rng,
                      bool masked, void* out);
 
+// Generator.standard_normal: NumPy's 256-layer ziggurat on 64-bit draws (float64) or 32-bit
+// draws (float32), tables included (ziggurat.cpp).
+double StandardNormal(BitGenerator& g);
+float StandardNormalF(BitGenerator& g);
+// Generator.normal: loc + scale * StandardNormal(g), rounded twice as NumPy does.
+double Normal(BitGenerator& g, double loc, double scale);
+
 // RandomState's normal: Marsaglia's polar method, the second value of each pair kept.
 struct LegacyGauss {
   bool has_gauss = false;

@@ -138,6 +138,13 @@ OUTPUTS = [
   "print(sum(map(lambda x: x * x, range(4))), sorted(map(lambda s: s.upper(), ['b', 'a'])), any(map(bool, [0, 0])), max({'a': 3, 'b': 1}, key=lambda k: -ord(k)), ord('A'), chr(97), chr(233), ord(chr(0x1F600)))\n"
   "print(type(1), type(1.5), type('a'), type([]), type(True), type(np.zeros(2)), type(np.float32(1)), type({}), type((1,)), type(set()))\n"
   "print(type(1) is int, type(1.0) == float, type(ValueError('x')), type(ValueError('x')) is ValueError, type(1).__name__, type(np.zeros(1)).__name__)\n"),
+ ("NpLargeSumsChunkedPairwise",
+  "rng = np.random.default_rng(3)\n"
+  "for n in [8192, 8193, 10000, 16385, 100000, 1000003]:\n"
+  "    x = rng.random(n) * 10.0 - 3.0\n"
+  "    print(n, x.sum(), x.mean(), x.std(), x.var(), x.astype(np.float32).sum(), np.mean(x.astype(np.float32)))\n"
+  "x = rng.random((3, 40000))\n"
+  "print(x.sum(), x.sum(axis=1), x.mean(axis=1), x.astype(np.float32).sum(axis=1), x.T.sum(axis=0))\n"),
  ("StringMethods",
   "print('a,b,,c'.split(','), ' a  b '.split(), 'a b c'.split(' ', 1), 'a b c'.split(maxsplit=1), 'xxhixx'.strip('x'), '  hi '.lstrip(), ' hi  '.rstrip(), 'aaa'.replace('a', 'b', 2))\n"
   "print('-'.join(str(i) for i in range(3)), ''.join([]), 'Hello'.startswith(('He', 'x')), 'Hello'.startswith('l', 2), 'hello'.endswith('lo'), 'AbC'.upper(), 'AbC'.lower())\n"
@@ -256,6 +263,12 @@ RAISES = [
   ("RandomLegacyRandFloatDim", "", "np.random.rand(1.5)"),
   ("RandomLegacyRandNegativeDim", "", "np.random.rand(-1)"),
   ("RandomShuffleTuple", "rng = np.random.default_rng(0)\n", "rng.shuffle((1, 2))"),
+  ("RandomNormalNegativeScale", "rng = np.random.default_rng(0)\n", "rng.normal(0.0, -1.0)"),
+  ("RandomNormalNegativeScaleArray", "rng = np.random.default_rng(0)\n", "rng.normal(0.0, [1.0, -1.0])"),
+  ("RandomStandardNormalIntDtype", "rng = np.random.default_rng(0)\n", "rng.standard_normal(dtype=np.int32)"),
+  ("RandomStandardNormalOutDtype", "rng = np.random.default_rng(0)\n", "rng.standard_normal(out=np.zeros(3, np.float32))"),
+  ("RandomStandardNormalOutSize", "rng = np.random.default_rng(0)\n", "rng.standard_normal(size=4, out=np.zeros(3))"),
+  ("RandomRandomOutList", "rng = np.random.default_rng(0)\n", "rng.random(out=[1.0, 2.0])"),
   ("RandomMissingMethod", "rng = np.random.default_rng(0)\n", "rng.foo(1.0)"),
 ]
 

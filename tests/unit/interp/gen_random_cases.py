@@ -32,6 +32,16 @@ CASES = [
     ("GenIntegersScalars", GEN + "for i in range(5000):\n    print(rng.integers(0, 7), rng.integers(3, dtype=np.uint8), rng.integers(10, 20, dtype=int))\n"),
     ("GenIntegersArrayBoundsUInt8", GEN + "x = rng.integers(0, np.arange(10000) % 200 + 1, dtype=np.uint8)\n" + EACH),
     ("GenIntegersArrayBoundsInt64", GEN + "x = rng.integers(np.arange(10000) - 5000, 2**33)\n" + EACH),
+    ("GenStandardNormal", GEN + "x = rng.standard_normal(10000)\n" + EACH),
+    ("GenStandardNormalFloat32", GEN + "x = rng.standard_normal(size=(10000,), dtype=np.float32)\n" + EACH),
+    ("GenStandardNormalScalars", GEN + "for i in range(5000):\n    print(rng.standard_normal(), rng.standard_normal(dtype=np.float32))\n"),
+    ("GenStandardNormalOut", GEN + "x = np.zeros((100, 100))\ny = rng.standard_normal(out=x)\nprint(y is x)\nfor v in x.reshape(-1):\n    print(v)\n"),
+    ("GenStandardNormalMany", GEN + "x = rng.standard_normal(1000000)\nprint(x[:3], x[-3:], x.sum(), x.mean(), x.std(), x.min(), x.max())\n"
+     "y = rng.standard_normal(1000000, dtype=np.float32)\nprint(y[:3], y[-3:], y.min(), y.max(), (y > 3.6541529).sum(), (x < -3.6541529).sum())\n"
+     "for v in rng.standard_normal(9996):\n    print(v)\n"),
+    ("GenNormal", GEN + "x = rng.normal(3.0, 0.5, 10000)\n" + EACH),
+    ("GenNormalScalars", GEN + "for i in range(10000):\n    print(rng.normal(loc=-1.0, scale=3.0))\n"),
+    ("GenNormalBroadcast", GEN + "x = rng.normal(np.arange(100.0), np.linspace(0.0, 2.0, 100), size=(100, 100))\nfor v in x.reshape(-1):\n    print(v)\n"),
     ("GenUniform", GEN + "x = rng.uniform(-2.0, 3.0, 10000)\n" + EACH),
     ("GenUniformScalars", GEN + "for i in range(10000):\n    print(rng.uniform(low=1, high=4))\n"),
     ("GenChoice", GEN + "x = rng.choice(100, 10000)\n" + EACH),
