@@ -1,8 +1,12 @@
 // IEEE binary16 and bfloat16 conversions with round-to-nearest-even, as the hardware does.
-// Used by the runtime (CPU atomics on 16-bit floats), the host ndarray and the tests.
+// Used by the runtime (CPU atomics on 16-bit floats), the host ndarray, constant folding in
+// the checker and the tests.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <cstring>
+
+#include "support/dtype.h"
 
 namespace tilec {
 
@@ -49,6 +53,36 @@ inline uint16_t FloatToBFloat16(float f) {
   if ((x & 0x7fffffffu) > 0x7f800000u) return uint16_t((x >> 16) | 0x40);  // quiet nan
   x += 0x7fffu + ((x >> 16) & 1u);
   return uint16_t(x >> 16);
+}
+
+// binary16 bits of a double, rounded once (through float the rounding could happen twice).
+inline uint16_t DoubleToHalfBits(double v) {
+  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
+  double a = std::fabs(v);
+  if (std::isnan(v)) return sign | 0x7e00;
+  if (a >= 65520.0) return sign | 0x7c00;
+  if (a < 0x1p-14) {
+    // Subnormal range: count ulps of 2^-24, rounding half to even (the default mode).
+    return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24));
+  }
+  int ex = 0;
+  double m = std::frexp(a, &ex);  // a = m * 2^ex, m in [0.5, 1)
+  int e = ex - 1;
+  double r = std::nearbyint(m * 2048.0);  // 11 significant bits
+  if (r == 2048.0) {
+    r = 1024.0;
+    ++e;
+  }
+  if (e + 15 >= 31) return sign | 0x7c00;
+  return sign | static_cast<uint16_t>(((e + 15) << 10) | (static_cast<int>(r) - 1024));
+}
+
+// `v` as a value of float type `t` holds it, widened back to double (other types: `v`).
+inline double RoundToFloatType(double v, ScalarType t) {
+  if (t == ScalarType::Float32) return static_cast<float>(v);
+  if (t == ScalarType::Float16) return HalfToFloat(DoubleToHalfBits(v));
+  if (t == ScalarType::BFloat16) return BFloat16ToFloat(FloatToBFloat16(static_cast<float>(v)));
+  return v;
 }
 
 }  // namespace tilec

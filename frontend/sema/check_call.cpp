@@ -208,7 +208,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
     if (src.value && src.value->IsNumber()) {
       ScalarType s = t->referent->scalar;
       if (s == ScalarType::Bool) r.value = ConstValue::MakeBool(src.value->Truthy());
-      else if (IsFloat(s)) r.value = ConstValue::MakeFloat(src.value->AsDouble());
+      else if (IsFloat(s)) r.value = InScalarType(*src.value, s);
       else r.value = ConstValue::MakeInt(src.value->AsInt());
     }
     return r;

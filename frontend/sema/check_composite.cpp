@@ -217,7 +217,7 @@ ExprInfo Checker::FoldModuleComposite(ExprInfo r, const Type* t, const std::vect
   if (int(comps.size()) != k.length()) return r;
   // Each component as the component type holds it (an int vector truncates, a bool one tests).
   for (ConstValue& e : comps) {
-    if (IsFloat(k.scalar)) e = ConstValue::MakeFloat(e.AsDouble());
+    if (IsFloat(k.scalar)) e = InScalarType(e, k.scalar);
     else if (k.scalar == ScalarType::Bool) e = ConstValue::MakeBool(e.Truthy());
     else e = ConstValue::MakeInt(e.AsInt());
   }

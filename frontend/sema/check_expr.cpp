@@ -736,8 +736,13 @@ ExprInfo Checker::ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRa
       // Warp's `/` on typed integers truncates toward zero (C semantics).
       if (ri.value->AsInt() == 0) err = "division by zero";
       else v = ConstValue::MakeInt(li.value->AsInt() / ri.value->AsInt());
-    } else {
+    } else if (out.weak) {
       v = FoldBinary(op, *li.value, *ri.value, err);
+    } else {
+      // Typed operands fold as the machine computes them: each at the type's width, the
+      // result rounded once (a double holds any float32 or float16 result exactly first).
+      v = FoldBinary(op, InScalarType(*li.value, t->scalar), InScalarType(*ri.value, t->scalar), err);
+      if (v) v = InScalarType(*v, t->scalar);
     }
     if (!v) {
       Error(Code::ConstantEvalError, node->range, "constant expression `" + Text(node) + "` fails: " + err);
@@ -782,7 +787,14 @@ ExprInfo Checker::CheckCompare(const ast::Compare& c) {
     }
     out.uniform &= l.uniform && r.uniform;
     if (out.value && l.value && r.value) {
-      std::optional<ConstValue> v = FoldCompare(op, *l.value, *r.value);
+      // A weak literal compares at the width of the typed side, as after its conversion.
+      ConstValue lv = *l.value, rv = *r.value;
+      if (!(l.weak && r.weak)) {
+        ScalarType common = (!l.weak ? l.type : r.type)->scalar;
+        lv = InScalarType(lv, common);
+        rv = InScalarType(rv, common);
+      }
+      std::optional<ConstValue> v = FoldCompare(op, lv, rv);
       if (v && !v->b) out.value = v;
       if (!v) out.value.reset();
     } else if (out.value) {

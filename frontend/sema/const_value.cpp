@@ -7,12 +7,18 @@
 #include <cstdlib>
 
 #include "frontend/sema/types.h"
+#include "support/half.h"
 
 namespace tilec::sema {
 
 ConstValue ConstValue::MakeBool(bool v) { ConstValue c; c.kind = Kind::Bool; c.b = v; return c; }
 ConstValue ConstValue::MakeInt(int64_t v) { ConstValue c; c.kind = Kind::Int; c.i = v; return c; }
 ConstValue ConstValue::MakeFloat(double v) { ConstValue c; c.kind = Kind::Float; c.f = v; return c; }
+
+ConstValue InScalarType(const ConstValue& v, ScalarType t) {
+  if (!IsFloat(t) || !v.IsNumber()) return v;
+  return ConstValue::MakeFloat(RoundToFloatType(v.AsDouble(), t));
+}
 ConstValue ConstValue::MakeString(std::string v) {
   ConstValue c; c.kind = Kind::String; c.s = std::move(v); return c;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "frontend/ast/ast.h"
+#include "support/dtype.h"
 #include "support/source.h"
 
 namespace tilec::sema {
@@ -40,6 +41,10 @@ struct ConstValue {
   bool Truthy() const;
   bool operator==(const ConstValue& o) const;
 };
+
+// A number as a value of scalar type `t` holds it: float types round to their width (a
+// folded `wp.float32(0.1)` is 0.100000001490116..., as at run time); other values unchanged.
+ConstValue InScalarType(const ConstValue& v, ScalarType t);
 
 // Python-style spelling: `4`, `2.5`, `True`, `'shared'`, `(2, 4)`, `float32`.
 std::string FormatConst(const ConstValue& v);

@@ -11,6 +11,7 @@
 
 #include "frontend/parse/parse.h"
 #include "host/interp/args.h"
+#include "host/interp/array_values.h"
 #include "host/interp/exceptions.h"
 #include "host/interp/set_value.h"
 #include "host/ndarray/ndarray.h"
@@ -264,7 +265,11 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
         if (!obj.IsObj()) TypeError("'" + TypeName(obj) + "' object is not subscriptable");
         Value cur = obj.obj()->GetItem(*this, key);
         Value rhs = Eval(*a->value);
-        if (cur.IsObj() && cur.obj()->InplaceOp(*this, a->op, rhs)) return Flow::Normal;
+        if (cur.IsObj() && cur.obj()->InplaceOp(*this, a->op, rhs)) {
+          // An advanced-indexed x[key] is a copy, so the result is stored back as Python does.
+          if (obj.As<NdArrayObj>()) obj.obj()->SetItem(*this, key, cur);
+          return Flow::Normal;
+        }
         obj.obj()->SetItem(*this, key, BinaryOpValues(*this, a->op, cur, rhs));
       } else {
         Raise("SyntaxError", "illegal expression for augmented assignment");

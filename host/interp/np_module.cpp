@@ -96,6 +96,18 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     for (NdArray& p : NonZero(ToNdArray(in, b.Get(0), "np.nonzero"))) parts.push_back(WrapNd(p, false));
     return MakeTuple(std::move(parts));
   });
+  m.Def("argwhere", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("argwhere", a, {"a"}, 1);
+    NdArray x = ToNdArray(in, b.Get(0), "np.argwhere");
+    // A 0-d input gives one row (or none) of zero columns, as NumPy's atleast_1d route does.
+    if (x.ndim() == 0) return WrapNd(NdArray::Empty({x.Item().AsBool() ? 1 : 0, 0}, ScalarType::Int64), false);
+    std::vector<NdArray> parts = NonZero(x);
+    int64_t rows = parts[0].size(), cols = int64_t(parts.size());
+    NdArray out = NdArray::Empty({rows, cols}, ScalarType::Int64);
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t c = 0; c < cols; ++c) out.SetFlat(r * cols + c, parts[c].GetFlat(r));
+    return WrapNd(out, false);
+  });
   m.Def("clip", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("clip", a, {"a", "a_min", "a_max"}, 3);
     return WrapNd(Clip(ToNdArray(in, b.Get(0), "np.clip"), OptArray(in, b, 1, "clip"), OptArray(in, b, 2, "clip")));

@@ -75,9 +75,30 @@ const char* UfuncName(ast::BinaryOp op) {
 // NumPy's 'same_kind' rule for in-place results: bool < int < float, never downwards.
 int KindRank(ScalarType t) { return t == ScalarType::Bool ? 0 : IsFloat(t) ? 3 : IsSigned(t) ? 2 : 1; }
 
-std::vector<IndexItem> KeyToItems(const Value& key) {
+[[noreturn]] void InvalidIndex() {
+  IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
+             "boolean arrays are valid indices");
+}
+
+// NumPy turns a list in a key into an index array only when it holds integers and booleans
+// (nested lists and int or bool arrays too); anything else is an invalid index, not a cast.
+void CheckIndexList(const Value& v) {
+  if (v.IsIntLike()) return;
+  if (auto* nd = v.As<NdArrayObj>())
+    if (IsInteger(nd->a.dtype()) || nd->a.dtype() == ScalarType::Bool) return;
+  std::vector<Value>* items = nullptr;
+  if (auto* l = v.As<ListObj>()) items = &l->items;
+  if (auto* t = v.As<TupleObj>()) items = &t->items;
+  if (!items) InvalidIndex();
+  for (const Value& x : *items) CheckIndexList(x);
+}
+
+std::vector<IndexItem> KeyToItems(Interpreter& in, const Value& key) {
   std::vector<IndexItem> items;
   auto one = [&](const Value& k) {
+    // A Python or NumPy bool is a 0-d mask (x[True] adds an axis), not the integer 1.
+    if (k.kind() == VKind::Bool)
+      return items.push_back(IndexItem::Take(NdArray::FromScalar(Scalar::Bool(k.b()))));
     if (k.IsIntLike()) return items.push_back(IndexItem::At(k.i()));
     if (k.IsNone()) return items.push_back(IndexItem::NewAxis());
     if (auto* s = k.As<SliceObj>()) {
@@ -87,12 +108,24 @@ std::vector<IndexItem> KeyToItems(const Value& key) {
       };
       return items.push_back(IndexItem::Range(opt(s->lower), opt(s->upper), opt(s->step)));
     }
+    if (auto* nd = k.As<NdArrayObj>()) {
+      ScalarType t = nd->a.dtype();
+      if (t == ScalarType::Bool) return items.push_back(IndexItem::Take(nd->a));
+      // 0-d integer arrays and NumPy integers index like Python ints (basic indexing).
+      if (IsInteger(t))
+        return items.push_back(nd->a.ndim() == 0 ? IndexItem::At(nd->a.Item().AsInt()) : IndexItem::Take(nd->a));
+      if (nd->scalar) InvalidIndex();
+      IndexError("arrays used as indices must be of integer (or boolean) type");
+    }
+    if (k.As<ListObj>() || k.As<TupleObj>()) {
+      CheckIndexList(k);
+      // An empty list would be float64 as an array; as an index NumPy takes it as integers.
+      NdArray idx = ToNdArray(in, k, "index");
+      return items.push_back(IndexItem::Take(idx.size() == 0 ? idx.AsType(ScalarType::Int64) : idx));
+    }
     if (k.IsObj())
       if (auto i = k.obj()->AsIndex()) return items.push_back(IndexItem::At(*i));
-    if (k.As<ListObj>() || (k.As<NdArrayObj>() && !k.As<NdArrayObj>()->scalar))
-      IndexError("advanced indexing with integer or boolean arrays is not supported");
-    IndexError("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer or "
-               "boolean arrays are valid indices");
+    InvalidIndex();
   };
   if (auto* t = key.As<TupleObj>())
     for (const Value& k : t->items) one(k);
@@ -300,15 +333,23 @@ std::optional<Value> NdArrayObj::AsScalar() const {
   return ScalarToValue(a.GetFlat(0));
 }
 
-Value NdArrayObj::GetItem(Interpreter&, const Value& key) {
+Value NdArrayObj::GetItem(Interpreter& in, const Value& key) {
   if (scalar) IndexError("invalid index to scalar variable.");
-  std::vector<IndexItem> items = KeyToItems(key);
-  return WrapNd(a.Index(items));
+  std::vector<IndexItem> items = KeyToItems(in, key);
+  return WrapNd(a.Select(items));
 }
 
 void NdArrayObj::SetItem(Interpreter& in, const Value& key, const Value& v) {
   if (scalar) TypeError("'" + TypeName() + "' object does not support item assignment");
-  std::vector<IndexItem> items = KeyToItems(key);
+  std::vector<IndexItem> items = KeyToItems(in, key);
+  // `x[1:3] += 1` updates the view in place and then stores it back onto itself (Python's
+  // augmented assignment always ends in __setitem__): nothing is left to copy.
+  if (auto* nd = v.As<NdArrayObj>(); nd && !NdArray::IsAdvanced(items)) {
+    NdArray view = a.Index(items);
+    if (nd->a.data() == view.data() && nd->a.dtype() == view.dtype() && nd->a.shape() == view.shape() &&
+        nd->a.strides() == view.strides())
+      return;
+  }
   if (auto s = ToNdScalar(v); s && !v.As<NdArrayObj>()) {
     a.Assign(items, *s);
     return;
@@ -514,6 +555,13 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       ArgBinder b(name, args, {}, 0);
       if (name == "item") return ScalarToValue(s.a.Item());
       return NestedToValue(s.a.ToList());
+    });
+  if (name == "nonzero")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("nonzero", args, {}, 0);
+      std::vector<Value> parts;
+      for (NdArray& p : NonZero(s.a)) parts.push_back(WrapNd(p, false));
+      return MakeTuple(std::move(parts));
     });
   if (name == "fill")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {

@@ -54,33 +54,6 @@ bool Scalar::AsBool() const {
   return false;
 }
 
-uint16_t DoubleToHalfBits(double v) {
-  uint16_t sign = std::signbit(v) ? 0x8000 : 0;
-  double a = std::fabs(v);
-  if (std::isnan(v)) return sign | 0x7e00;
-  if (a >= 65520.0) return sign | 0x7c00;
-  if (a < 0x1p-14) {
-    // Subnormal range: count ulps of 2^-24, rounding half to even (the default mode).
-    return sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24));
-  }
-  int ex = 0;
-  double m = std::frexp(a, &ex);  // a = m * 2^ex, m in [0.5, 1)
-  int e = ex - 1;
-  double r = std::nearbyint(m * 2048.0);  // 11 significant bits
-  if (r == 2048.0) { r = 1024.0; ++e; }
-  if (e + 15 >= 31) return sign | 0x7c00;
-  return sign | static_cast<uint16_t>(((e + 15) << 10) | (static_cast<int>(r) - 1024));
-}
-
-double RoundToFloatType(double v, ScalarType t) {
-  switch (t) {
-    case ScalarType::Float32: return static_cast<float>(v);
-    case ScalarType::Float16: return HalfToFloat(DoubleToHalfBits(v));
-    case ScalarType::BFloat16: return BFloat16ToFloat(FloatToBFloat16(static_cast<float>(v)));
-    default: return v;
-  }
-}
-
 double LoadFloat(const uint8_t* p, ScalarType t) {
   switch (t) {
     case ScalarType::Float16: return HalfToFloat(Read<uint16_t>(p));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "host/ndarray/ndarray.h"
+#include "support/half.h"  // RoundToFloatType, DoubleToHalfBits
 
 namespace tilec::host {
 
@@ -16,9 +17,6 @@ Scalar LoadScalar(const uint8_t* p, ScalarType t);
 void StoreScalar(uint8_t* p, ScalarType t, const Scalar& v);
 // Float value of an element of a float dtype (exact widening to double).
 double LoadFloat(const uint8_t* p, ScalarType t);
-// Rounds a double to the nearest value of float type `t` (ties to even), as a double.
-double RoundToFloatType(double v, ScalarType t);
-uint16_t DoubleToHalfBits(double v);
 // NumPy's default ufunc type resolution: the first loop dtype in `loops` that every operand
 // casts to safely (0-d operands by value, as in ResultType); nullopt when none does.
 std::optional<ScalarType> SearchLoop(std::span<const NdArray* const> operands,
@@ -36,6 +34,11 @@ int64_t ShapeSize(const Shape& shape);
 // byte offset of that element in operand k (given its strides).
 void ForEachStrided(const Shape& shape, const std::vector<std::vector<int64_t>>& strides,
                     const std::function<void(const int64_t* offsets)>& fn);
+
+// `x[items] = value` for a key with an index array (ndarray_advanced.cpp); NdArray::Assign
+// hands such keys over.
+void AssignAdvanced(const NdArray& target, std::span<const IndexItem> items, const NdArray& value);
+void AssignAdvanced(const NdArray& target, std::span<const IndexItem> items, const Scalar& value);
 
 // Grants the implementation files access to NdArray's representation.
 class NdAccess {

@@ -68,12 +68,14 @@ struct Nested {
   static Nested Array(const NdArray& a);
 };
 
-// One entry of a subscript `x[...]`: an integer, a slice, `None` (np.newaxis) or `...`.
+// One entry of a subscript `x[...]`: an integer, a slice, `None` (np.newaxis), `...`, or an
+// integer or boolean array (advanced indexing; a Python list in the key arrives as one).
 struct IndexItem {
-  enum class Kind : uint8_t { Int, Slice, NewAxis, Ellipsis };
+  enum class Kind : uint8_t { Int, Slice, NewAxis, Ellipsis, Array };
   Kind kind = Kind::Int;
   int64_t index = 0;
   std::optional<int64_t> start, stop, step;
+  std::shared_ptr<const NdArray> array;  // Array: any integer dtype, or bool (a mask)
 
   static IndexItem At(int64_t i) { IndexItem it; it.index = i; return it; }
   static IndexItem Range(std::optional<int64_t> start = std::nullopt,
@@ -82,6 +84,7 @@ struct IndexItem {
   static IndexItem NewAxis() { IndexItem it; it.kind = Kind::NewAxis; return it; }
   static IndexItem All() { return Range(); }
   static IndexItem Dots() { IndexItem it; it.kind = Kind::Ellipsis; return it; }
+  static IndexItem Take(const NdArray& indices);
 };
 
 class NdArray {
@@ -151,9 +154,15 @@ class NdArray {
   Nested ToList() const;  // tolist(): Python scalars, lists for each axis
 
   // --- indexing ---
-  // Basic indexing: always a view (0-d when every axis got an integer).
+  // Basic indexing: always a view (0-d when every axis got an integer). No Array items.
   NdArray Index(std::span<const IndexItem> items) const;
-  // `x[items] = value`: value broadcasts to the selection and casts to this dtype.
+  // True when `items` holds an Array item, which makes `x[items]` advanced indexing.
+  static bool IsAdvanced(std::span<const IndexItem> items);
+  // `x[items]` by NumPy's rules: Index() for basic keys, else a new array (advanced indexing,
+  // where integers in the key count as 0-d index arrays).
+  NdArray Select(std::span<const IndexItem> items) const;
+  // `x[items] = value`: value broadcasts to the selection and casts to this dtype; with an
+  // advanced key, elements selected twice keep the last value written.
   void Assign(std::span<const IndexItem> items, const NdArray& value);
   void Assign(std::span<const IndexItem> items, const Scalar& value);
   // Writes `value` (broadcast, cast) into every element of this array or view.

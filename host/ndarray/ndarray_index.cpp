@@ -1,5 +1,6 @@
 // Basic indexing: integers, slices (Python's slice.indices rules), np.newaxis and `...`, each
-// producing a view; and assignment through such a view with broadcasting.
+// producing a view; and assignment through such a view with broadcasting (keys with index
+// arrays go to ndarray_advanced.cpp).
 #include "host/ndarray/elements.h"
 
 namespace tilec::host {
@@ -39,6 +40,8 @@ NdArray NdArray::Index(std::span<const IndexItem> items) const {
   for (const IndexItem& it : items) {
     if (it.kind == IndexItem::Kind::Int || it.kind == IndexItem::Kind::Slice) ++consumed;
     if (it.kind == IndexItem::Kind::Ellipsis) ++ellipses;
+    if (it.kind == IndexItem::Kind::Array)
+      throw NdError("IndexError", "internal: an index array reached basic indexing (use Select)");
   }
   if (ellipses > 1) throw NdError("IndexError", "an index can only have a single ellipsis ('...')");
   if (consumed > ndim()) {
@@ -86,6 +89,7 @@ NdArray NdArray::Index(std::span<const IndexItem> items) const {
         for (int k = 0; k < fill; ++k) take_whole_axis();
         break;
       }
+      case IndexItem::Kind::Array: break;  // refused above
     }
   }
   while (axis < ndim()) take_whole_axis();
@@ -93,6 +97,7 @@ NdArray NdArray::Index(std::span<const IndexItem> items) const {
 }
 
 void NdArray::Assign(std::span<const IndexItem> items, const NdArray& value) {
+  if (IsAdvanced(items)) return AssignAdvanced(*this, items, value);
   NdArray view = Index(items);
   // NumPy accepts a value with extra leading length-1 axes (x[0] = [[5]]).
   NdArray src = value;
@@ -104,6 +109,7 @@ void NdArray::Assign(std::span<const IndexItem> items, const NdArray& value) {
 }
 
 void NdArray::Assign(std::span<const IndexItem> items, const Scalar& value) {
+  if (IsAdvanced(items)) return AssignAdvanced(*this, items, value);
   Index(items).Fill(value);
 }
 

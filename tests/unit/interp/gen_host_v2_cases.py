@@ -151,6 +151,81 @@ OUTPUTS = [
   "print('abcabc'.find('c'), 'abc'.find('z'), 'abcabc'.rfind('b'), 'abcabc'.count('b'), '12'.isdigit(), 'ab'.isalpha(), 'a b'.title(), 'ab'.capitalize(), 'x'.center(5, '*'), 'x'.ljust(3) + '|', 'x'.rjust(3), '-5'.zfill(4))\n"
   "print('a\\nb\\r\\nc'.splitlines(), 'abc'.index('b'), 'a'.join('xyz'), 'ab'.rsplit('b'), 'a-b-c'.rsplit('-', 1), 'aXbXc'.partition('X'), 'aXbXc'.rpartition('X'), 'ab'.center(5), 'abc'.center(6))\n"
   "print(' a b '.split(None, 1), '  a b'.rsplit(None, 1), 'x'.replace('', '-'), 'abab'.count(''), 'aaaa'.count('aa'), 'ab'.find('b', -1), 'AB'.isupper(), 'aB'.islower(), ''.split(','), 'a'.strip(None))\n"),
+ ("AdvIndexMask1D",
+  "x = np.arange(10) * 3\n"
+  "print(x[x > 4], x[(x > 4) & (x < 20)], x[x > 100], x[[True, False] * 5], x[x % 2 == 0].shape)\n"),
+ ("AdvIndexIntLists1D",
+  "x = np.arange(10) * 3\n"
+  "print(x[[1, 3, -1]], x[[0, 0, 2]], x[[-10, 9]], x[[[0, 1], [2, 3]]], x[(0, 2),], x[[0, 2],], x[[True, 1]])\n"),
+ ("AdvIndexIntArraysOfDtypes",
+  "x = np.arange(10) * 3\n"
+  "print(x[np.array([0, 2])], x[np.array([1, 2], dtype=np.uint8)], x[np.array([-1, -10], dtype=np.int8)], x[np.array([4], dtype=np.int32)])\n"
+  "print(x[np.array([[0, 1], [2, 3]])], x[np.array([[[5]], [[6]]])].shape, x[np.arange(3)[::-1]], x[[np.int64(1), 2]])\n"),
+ ("AdvIndex2DIntsAndSlices",
+  "y = np.arange(20).reshape(4, 5)\n"
+  "print(y[:, [0, 4]], y[1, [2, 3]], y[[0, 2]], y[[0, 1], [1, 2]], y[[-1, 0], -1], y[1:3, [4, 0]], y[[3, 1], ::2])\n"),
+ ("AdvIndex2DMasks",
+  "y = np.arange(20).reshape(4, 5)\n"
+  "print(y[y % 3 == 0], y[y[:, 0] > 5], y[:, y[0] > 1], y[np.array([True, False, True, False]), 1:3], y[[True, False, True, True], [0, 1, 4]])\n"),
+ ("AdvIndex3DAdjacent",
+  "a = np.arange(24).reshape(2, 3, 4)\n"
+  "print(a[:, [0, 1], :], a[:, [0, 2], [1, 3]], a[1, [2, 0], [3, 3]], a[:, :, [-1]].shape, a[[1], [2]].shape)\n"),
+ ("AdvIndex3DNonAdjacent",
+  "a = np.arange(24).reshape(2, 3, 4)\n"
+  "print(a[[0, 1], :, [1, 2]], a[0, :, [0, 1]], a[[1, 0], 1:, 0], a[:, [0, 1, 2], None, [0, 1, 2]].shape)\n"
+  "print(a[[0], None, [0]].shape, a[None, [1, 0]].shape, a[:, None, [1, 0], None].shape, a[1, None, [2, 0], 1:3])\n"),
+ ("AdvIndexBroadcastIndexArrays",
+  "a = np.arange(24).reshape(2, 3, 4)\n"
+  "print(a[np.array([[0], [1]]), np.array([0, 2])], a[[[0]], [1, 2], [[3], [0]]], a[[1, 0], [[2], [1]], 0])\n"),
+ ("AdvIndex3DMasks",
+  "a = np.arange(24).reshape(2, 3, 4)\n"
+  "print(a[a[:, :, 0] > 4], a[np.ones((2, 3), bool)].shape, a[:, [True, False, True]], a[a > 20], a[0, a[0, :, 0] > 0, 1:3])\n"),
+ ("AdvIndexScalarBoolAndNewaxis",
+  "x = np.arange(5)\na = np.arange(24).reshape(2, 3, 4)\n"
+  "print(x[True], x[False].shape, x[[0, 1], None], x[None, [0, 1]], a[True, 0].shape, a[0, True, [0, 1]], x[True, [0, 1]], np.array(5)[True])\n"),
+ ("AdvIndexEmptySelections",
+  "x = np.arange(5)\ny = np.arange(20).reshape(4, 5)\n"
+  "print(repr(x[x > 100]), repr(x[[]]), repr(y[[], 0]), repr(y[:, []]), np.zeros((2, 0))[[1, 0]].shape)\n"
+  "print(repr(x[np.array([], dtype=np.int64)]), repr(x[[[]]]), repr(y[y < 0]), repr(x[False]))\n"),
+ ("AdvIndexKeepsDtype",
+  "f = np.arange(6, dtype=np.float32).reshape(2, 3)\nb = np.array([True, False, True])\ni = np.arange(4, dtype=np.int32)\n"
+  "print(repr(f[[1, 0]]), repr(f[f > 2]), repr(b[[0, 0, 1]]), repr(b[b]), repr(i[[3, 3]]), repr(i[i > 1]), i[[0]].dtype)\n"),
+ ("AdvIndexResultsAreCopies",
+  "x = np.arange(6)\ns = x[[1]]\ns[0] = 99\nm = x[x > 2]\nm[:] = 0\nt = x[[1, 2]]\nt += 5\n"
+  "print(x, s, m, t)\n"),
+ ("AdvIndexTransposedSource",
+  "t = np.arange(12).reshape(3, 4).T\n"
+  "print(t[[0, 3]], t[:, [2, 0]], t[t > 6], t[[1, 2], [0, 2]])\n"
+  "t[[0, 3], 1] = -1\nprint(t)\n"),
+ ("AdvAssignScalars",
+  "z = np.zeros(5)\nz[[0, 2]] = 7\nz[np.array([4])] = 1.5\nprint(z)\nz[z > 5] = -1\nprint(z)\n"
+  "y = np.arange(12).reshape(3, 4)\ny[:, [1, 2]] = 0\ny[[0, 1], [3, 3]] = 9\ny[y == 0] = 100\ny[[0, 2], 0] = 2.9\nprint(y)\n"),
+ ("AdvAssignBroadcastValues",
+  "w = np.arange(12).reshape(3, 4)\nw[:, [1, 2]] = [10, 20]\nprint(w)\nw[[0, 2]] = [[1], [2]]\nprint(w)\n"
+  "v = np.arange(5)\nv[[3, 4]] = [[7, 8]]\nv[[0, 1]] = [[[5, 6]]]\nprint(v)\n"
+  "m = np.arange(6).reshape(2, 3)\nm[m > 2] = [7, 8, 9]\nprint(m)\nm[m > 7] = [5]\nprint(m)\nm[np.array([True, False])] = [1, 2, 3]\nprint(m)\n"),
+ ("AdvAssignRepeatedAndCast",
+  "x = np.arange(5)\nx[[0, 0, 0]] = [1, 2, 3]\nx[np.array([1, 1])] = [5, 6]\nprint(x)\nx[[2, 3]] = 2.7\nx[[4]] = np.array([True])\nprint(x)\n"
+  "b = np.array([True, False, True])\nb[[0, 1]] = [0, 5]\nprint(b)\n"
+  "f = np.zeros(3, dtype=np.float32)\nf[[0, 2, 0]] = np.array([1, 2, 3], dtype=np.int64)\nprint(repr(f))\n"),
+ ("AdvAssignOverlappingValue",
+  "x = np.arange(6)\nx[[1, 0]] = x[0:2]\nprint(x)\n"
+  "x = np.arange(6)\nx[[2, 3]] = x[1:3]\nprint(x)\n"
+  "x = np.arange(6)\nx[x > -1] = x[::-1]\nprint(x)\n"
+  "x = np.arange(12).reshape(3, 4)\nx[:, [1, 0]] = x[:, 0:2]\nprint(x)\n"),
+ ("AdvInplaceThroughMask",
+  "w = np.arange(12).reshape(3, 4)\nw[w > 5] += 100\nprint(w)\n"
+  "f = np.arange(5, dtype=np.float32)\nf[f > 1] *= 2\nprint(repr(f))\n"
+  "i = np.arange(5, dtype=np.int32)\ni[i % 2 == 0] -= 10\nprint(repr(i))\n"
+  "w[1:3] += 1\nprint(w)\n"),
+ ("AdvInplaceRepeatedIndices",
+  "w = np.arange(12).reshape(3, 4)\nw[[0, 0], [0, 0]] += 100\nw[[0, 1]] -= np.array([1, 2, 3, 4])\nprint(w)\n"
+  "z = np.zeros((2, 3), dtype=np.float32)\nz[[0, 1, 0], [2, 1, 2]] += np.array([1.5, 2, 3])\nprint(z, z.dtype)\n"
+  "x = np.arange(6)\nx[[1, 0, 1]] += x[0:3]\nx[[]] += 1\nprint(x)\n"),
+ ("NpNonzeroAndArgwhere",
+  "y = np.array([[0, 1, 0], [2, 0, 3]])\n"
+  "print(y.nonzero(), np.nonzero(y[0]), np.argwhere(y), np.argwhere([1, 0, 3]), np.argwhere(np.array(5)).shape, np.argwhere(np.array(0)).shape)\n"
+  "print(y[y.nonzero()], y[y != 0], np.argwhere(y > 5).shape, np.argwhere(y).dtype)\n"),
 ]
 
 RAISES = [
@@ -270,6 +345,22 @@ RAISES = [
   ("RandomStandardNormalOutSize", "rng = np.random.default_rng(0)\n", "rng.standard_normal(size=4, out=np.zeros(3))"),
   ("RandomRandomOutList", "rng = np.random.default_rng(0)\n", "rng.random(out=[1.0, 2.0])"),
   ("RandomMissingMethod", "rng = np.random.default_rng(0)\n", "rng.foo(1.0)"),
+ ("AdvIndexOutOfBounds", "x = np.arange(5)\n", "x[[0, 10]]"),
+ ("AdvIndexNegativeOutOfBounds", "x = np.arange(5)\n", "x[np.array([1, -6])]"),
+ ("AdvIndexOutOfBoundsLaterAxis", "a = np.arange(24).reshape(2, 3, 4)\n", "a[[0, 1], :, 7]"),
+ ("AdvIndexIntOutOfBoundsWithArray", "a = np.arange(24).reshape(2, 3, 4)\n", "a[[0, 1], -4]"),
+ ("AdvIndexBoolLengthMismatch", "x = np.arange(3)\n", "x[np.array([True, False])]"),
+ ("AdvIndexBoolListLengthMismatch", "x = np.arange(5)\n", "x[[True, False]]"),
+ ("AdvIndexBoolShapeMismatch2D", "a = np.arange(24).reshape(2, 3, 4)\n", "a[:, np.ones((2, 2), bool)]"),
+ ("AdvIndexFloatArray", "x = np.arange(5)\n", "x[np.array([1.0, 2.0])]"),
+ ("AdvIndexFloatList", "x = np.arange(5)\n", "x[[1.0, 2.0]]"),
+ ("AdvIndexArraysDontBroadcast", "a = np.arange(24).reshape(2, 3, 4)\n", "a[[0, 1], 0, [0, 1, 2]]"),
+ ("AdvIndexTooManyIndices", "x = np.arange(5)\n", "x[[0, 1], 0]"),
+ ("AdvIndexMaskTooDeep", "x = np.arange(5)\n", "x[np.array([[True]])]"),
+ ("AdvAssignValueShapeMismatch", "x = np.arange(5)\n", "x[[0, 1]] = [1, 2, 3]"),
+ ("AdvAssignMaskValueCount", "x = np.arange(5)\n", "x[x > 2] = [9, 8, 7]"),
+ ("AdvAssignMaskValueDims", "x = np.arange(5)\n", "x[x > 2] = [[9, 8, 7]]"),
+ ("AdvInplaceSameKindCasting", "x = np.arange(5)\n", "x[[0, 1]] += 1.5"),
 ]
 
 def run(code):

@@ -1,5 +1,6 @@
 // NdArray construction, element access, views (slices, reshape, T), assignment through views,
-// np.array inference, arange/linspace and tolist, against hand-computed NumPy results.
+// np.array inference, arange/linspace, tolist and advanced indexing, against hand-computed NumPy
+// results.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -251,6 +252,39 @@ TEST(NdArrayFactories, ToListGivesNestedPythonValues) {
   EXPECT_EQ(s.kind, Nested::Kind::Float);
   EXPECT_EQ(s.scalar.f, static_cast<double>(0.1f));
   EXPECT_EQ(NdArray::FromNested(n).dtype(), ScalarType::UInt64);
+}
+
+// Advanced indexing with `...`, which the host parser does not accept yet, so only these
+// tests reach it. Expected values are NumPy 1.24's for the same keys.
+TEST(NdArrayAdvanced, EllipsisSeparatesIndexArrays) {
+  NdArray a = NdArray::Arange(24).Reshape({2, 3, 4});
+  NdArray i0 = FromInts({0}, {1});
+  NdArray i01 = FromInts({0, 1}, {2});
+  std::vector<R> last = {R::Dots(), R::Take(i01)};
+  NdArray c = a.Select(last);
+  EXPECT_EQ(c.shape(), (Shape{2, 3, 2}));
+  EXPECT_EQ(Flat(c), (std::vector<double>{0, 1, 4, 5, 8, 9, 12, 13, 16, 17, 20, 21}));
+  // An ellipsis covering no axes still breaks adjacency: the index dims go first.
+  std::vector<R> split = {R::All(), R::Take(i0), R::Dots(), R::Take(i0)};
+  NdArray d = a.Select(split);
+  EXPECT_EQ(d.shape(), (Shape{1, 2}));
+  EXPECT_EQ(Flat(d), (std::vector<double>{0, 12}));
+  std::vector<R> around = {R::Take(i0), R::Dots(), R::Take(i0)};
+  EXPECT_EQ(a.Select(around).shape(), (Shape{1, 3}));
+  EXPECT_FALSE(a.Select(last).SharesBufferWith(a));
+  std::vector<R> twice = {R::Dots(), R::Take(i0), R::Dots()};
+  EXPECT_THROW(a.Select(twice), NdError);
+}
+
+TEST(NdArrayAdvanced, AssignWithEllipsisAndMask) {
+  NdArray a = NdArray::Arange(6).Reshape({2, 3});
+  NdArray mask = Binary(BinaryOp::Gt, NdArray::Arange(3), NdArray::FromScalar(Scalar::Int(0)));
+  std::vector<R> key = {R::Dots(), R::Take(mask)};
+  a.Assign(key, FromInts({7, 8}, {2}));
+  EXPECT_EQ(Flat(a), (std::vector<double>{0, 7, 8, 3, 7, 8}));
+  std::vector<R> rows = {R::Take(FromInts({1, 1}, {2})), R::Dots()};
+  a.Assign(rows, Scalar::Float(2.5));
+  EXPECT_EQ(Flat(a), (std::vector<double>{0, 7, 8, 2, 2, 2}));
 }
 
 }  // namespace
