@@ -1,7 +1,8 @@
 // Finite-difference checks (float64, central) of the vector-like types' operations: the
 // component-wise builtins, matrix and quaternion products, component reads and writes with
 // runtime indices, and the prelude's algorithms (quaternions, transforms, inverse, svd3, eig3,
-// qr3, spatial algebra), whose adjoints come from ir/autodiff through their component ops.
+// qr3, svd2, spatial algebra, closest_point_edge_edge), whose adjoints come from ir/autodiff
+// through their component ops.
 #include "compiler/pipeline.h"
 #include "tests/unit/autodiff/grad_util.h"
 
@@ -113,6 +114,109 @@ def decomp(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d
     out[i, 4] = wp.spatial_dot(w, sv) + wp.spatial_top(w)[1]
 )",
             "decomp", 2, 5, 2e-5);
+}
+
+// transform_inverse, transform_multiply (and `*`), transform_point / transform_vector of
+// transforms and of 4x4 matrices, every output component on its own so that no term cancels.
+TEST(CompositeGrad, TransformInverseMultiplyAndVector) {
+  CheckRows(R"(
+@wp.kernel
+def xforms(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2])
+    b = wp.vec3d(y[i, 0], y[i, 1], y[i, 2])
+    q = wp.quat_from_axis_angle(wp.normalize(b), x[i, 1])
+    r = wp.quat_rpy(y[i, 0], x[i, 2], y[i, 1])
+    ta = wp.transformd(a, q)
+    tb = wp.transformd(b * wp.float64(0.5), r)
+    inv = wp.transform_inverse(ta)
+    ip = wp.transform_get_translation(inv)
+    iq = wp.transform_get_rotation(inv)
+    m = wp.transform_multiply(ta, tb)
+    mp = wp.transform_get_translation(m)
+    mq = wp.transform_get_rotation(m)
+    v = wp.transform_vector(ta, b)
+    for k in range(3):
+        out[i, k] = ip[k]
+        out[i, 4 + k] = mp[k]
+        out[i, 8 + k] = v[k]
+    out[i, 3] = iq[0] + iq[1] * wp.float64(2.0) - iq[2] + iq[3] * wp.float64(0.5)
+    out[i, 7] = mq[0] - mq[1] + mq[2] * mq[3]
+    op = wp.transform_point(tb * inv, a)
+    out[i, 11] = op[0] + op[1] * op[2]
+    h = wp.outer(wp.vec4d(a[0], a[1], a[2], b[0]), wp.vec4d(b[1], b[2], a[0], a[1])) + wp.identity(n=4, dtype=wp.float64)
+    hp = wp.transform_point(h, b)
+    hv = wp.transform_vector(h, a)
+    out[i, 12] = hp[0] - hp[1] * hp[2]
+    out[i, 13] = hv[0] * hv[1] + hv[2]
+)",
+            "xforms", 3, 14);
+}
+
+// spatial_cross, spatial_cross_dual (each component), spatial_dot, spatial_adjoint applied to a
+// spatial vector, spatial_top / spatial_bottom.
+TEST(CompositeGrad, SpatialCrossDualDotAndAdjoint) {
+  CheckRows(R"(
+@wp.kernel
+def spatial(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2])
+    b = wp.vec3d(y[i, 0], y[i, 1], y[i, 2])
+    sa = wp.spatial_vectord(a[0], a[1], a[2], b[0], b[1], b[2])
+    sb = wp.spatial_vectord(b[2], a[0] * a[1], b[1], a[2], b[0] * b[0], a[1])
+    c = wp.spatial_cross(sa, sb)
+    d = wp.spatial_cross_dual(sa, sb)
+    rot = wp.quat_to_matrix(wp.quat_rpy(x[i, 0], y[i, 1], x[i, 2]))
+    w = wp.spatial_adjoint(rot, wp.skew(b) * rot) * sb
+    z = wp.spatial_adjoint(wp.outer(a, b), wp.diag(a) * wp.skew(b)) * sa
+    for k in range(6):
+        out[i, k] = c[k]
+        out[i, 6 + k] = d[k]
+        out[i, 12 + k] = w[k]
+        out[i, 18 + k] = z[k]
+    out[i, 24] = wp.spatial_dot(sa, sb)
+    out[i, 25] = wp.spatial_top(c)[0] * wp.spatial_bottom(d)[1] - wp.spatial_bottom(c)[2]
+)",
+            "spatial", 3, 26);
+}
+
+// svd2's singular values where they are distinct and nonzero (rows with both signs of the
+// determinant); the rebuilt U diag(sigma) V^T also ties the singular vectors' adjoints to A's.
+TEST(CompositeGrad, Svd2SingularValues) {
+  CheckRows(R"(
+@wp.kernel
+def svd(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    i = wp.tid()
+    m = wp.mat22d(x[i, 0], x[i, 1], y[i, 0], y[i, 2]) + wp.mat22d(wp.float64(2.5), wp.float64(0.0), wp.float64(0.0), wp.float64(-0.8))
+    U, sigma, V = wp.svd2(m)
+    out[i, 0] = sigma[0]
+    out[i, 1] = sigma[1]
+    r = U * wp.diag(sigma) * wp.transpose(V)
+    out[i, 2] = r[0, 0] + r[0, 1] * wp.float64(2.0)
+    out[i, 3] = r[1, 0] - r[1, 1]
+)",
+            "svd", 3, 4);
+}
+
+// closest_point_edge_edge's distance and weights: one row with the closest points inside both
+// edges, two clamped to the end of the second edge, all away from the switches between cases.
+TEST(CompositeGrad, ClosestPointEdgeEdgeDistance) {
+  CheckRows(R"(
+@wp.kernel
+def edges(x: wp.array2d[wp.float64], y: wp.array2d[wp.float64], out: wp.array2d[wp.float64]):
+    i = wp.tid()
+    a = wp.vec3d(x[i, 0], x[i, 1], x[i, 2])
+    b = wp.vec3d(y[i, 0], y[i, 1], y[i, 2])
+    half = wp.float64(0.5)
+    q1 = a + wp.vec3d(wp.float64(2.0), wp.float64(0.3), wp.float64(-0.4)) + b * half
+    p2 = b + wp.vec3d(wp.float64(0.5), wp.float64(-1.0), wp.float64(0.9))
+    q2 = wp.vec3d(a[2], b[0], a[1]) * wp.float64(0.6)
+    r = wp.closest_point_edge_edge(a, q1, p2, q2, wp.float64(1.0e-6))
+    out[i, 0] = r[2]
+    out[i, 1] = r[0]
+    out[i, 2] = r[1]
+)",
+            "edges", 3, 3);
 }
 
 // `atomic(out, i % 2, value)` over four threads, `value` made from rows of x and y as vec3d
