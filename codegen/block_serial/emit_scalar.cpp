@@ -403,6 +403,19 @@ llvm::Value* Emitter::Combine(ir::ReduceKind k, ScalarType acc, llvm::Value* a, 
   return EmitScalarElementwise(code, acc, acc, {a, b});
 }
 
+llvm::Value* Emitter::AddElems(const ir::ElemType& e, llvm::Value* a, llvm::Value* b) {
+  if (!e.is_struct()) return EmitScalarElementwise(OpCode::Add, e.scalar, e.scalar, {a, b});
+  const ir::StructDef& s = irm_.structs()[e.struct_index];
+  llvm::Value* r = a;
+  for (size_t k = 0; k < s.fields.size(); ++k) {
+    const ir::ElemType& f = s.fields[k].type;
+    if (!f.is_struct() && f.scalar == ScalarType::Bool) continue;
+    llvm::Value* sum = AddElems(f, b_.CreateExtractValue(a, {unsigned(k)}), b_.CreateExtractValue(b, {unsigned(k)}));
+    r = b_.CreateInsertValue(r, sum, {unsigned(k)});
+  }
+  return r;
+}
+
 llvm::Value* Emitter::ReduceIdentity(ir::ReduceKind k, ScalarType acc) {
   llvm::Type* ty = ValTy(acc);
   if (IsFloat(acc)) {

@@ -263,22 +263,28 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       const ir::Type& it = op.operand(1)->type();
       const ir::Type& st = op.operand(2)->type();
       const int axis = int(op.axis());
+      // Scalars add in AccType (16-bit floats widened); structs field by field in their types.
+      const bool whole = rt.elem.is_struct();
       const ScalarType s = rt.elem.scalar, acc_s = AccType(s);
       llvm::Value* base = Get(op.operand(0));
       llvm::Value* idx = Get(op.operand(1));
       llvm::Value* src = Get(op.operand(2));
       llvm::Value* dst = AllocTile(rt, "scatter");
-      llvm::Value* acc = EntryAlloca(ValTy(acc_s), "acc", 8);
+      llvm::Type* acc_ty = whole ? MemTy(rt.elem) : ValTy(acc_s);
+      llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+      auto widen = [&](llvm::Value* v) { return whole ? v : ToF32(v, s); };
       EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& coords, llvm::Value* out_lin) {
-        b_.CreateStore(ToF32(FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(base, rt.elem, out_lin)), rt.elem), s), acc);
+        b_.CreateStore(widen(FromMem(b_.CreateLoad(MemTy(rt.elem), TileElemPtr(base, rt.elem, out_lin)), rt.elem)), acc);
         EmitCountedLoop(I64(it.shape[0]), [&](llvm::Value* k) {
           llvm::Value* at = WrapIndex(FromMem(b_.CreateLoad(MemTy(it.elem), TileElemPtr(idx, it.elem, k)), it.elem),
                                       it.elem.scalar, rt.shape[axis]);
-          llvm::Value* x = ToF32(FromMem(b_.CreateLoad(MemTy(st.elem), TileElemPtr(src, st.elem, WithCoord(st, coords, axis, k))), st.elem), s);
-          llvm::Value* cur = b_.CreateLoad(ValTy(acc_s), acc);
-          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]), Combine(ir::ReduceKind::Add, acc_s, cur, x), cur), acc);
+          llvm::Value* x = widen(FromMem(b_.CreateLoad(MemTy(st.elem), TileElemPtr(src, st.elem, WithCoord(st, coords, axis, k))), st.elem));
+          llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
+          llvm::Value* sum = whole ? AddElems(rt.elem, cur, x) : Combine(ir::ReduceKind::Add, acc_s, cur, x);
+          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]), sum, cur), acc);
         });
-        b_.CreateStore(ToMem(FromF32(b_.CreateLoad(ValTy(acc_s), acc), s), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
+        llvm::Value* total = b_.CreateLoad(acc_ty, acc);
+        b_.CreateStore(ToMem(whole ? total : FromF32(total, s), rt.elem), TileElemPtr(dst, rt.elem, out_lin));
       });
       Set(op.result(), dst);
       return;

@@ -68,6 +68,9 @@ class Emitter : public OpDispatcher {
   // result element, as tile_sum), the element type otherwise.
   static ScalarType AccType(ScalarType elem);
   llvm::Value* Combine(ir::ReduceKind k, ScalarType acc, llvm::Value* a, llvm::Value* b);
+  // a + b of element type `e`, field by field for structs (a vec3's adjoint scattered back);
+  // a struct's bool fields keep a's value. Values as FromMem gives them.
+  llvm::Value* AddElems(const ir::ElemType& e, llvm::Value* a, llvm::Value* b);
   // What an exclusive scan gives its first element (the kind's identity, +0.0 for float adds).
   llvm::Value* ReduceIdentity(ir::ReduceKind k, ScalarType acc);
   // The dimension tile_reduce combines along, or -1 for every element.

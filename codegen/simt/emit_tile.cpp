@@ -299,36 +299,37 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileScatterAdd: {
-      // The block-serial order: per destination element, the matching source slices in index order.
+      // The block-serial order: per destination element, the matching source slices in index
+      // order; scalars add in AccType, structs field by field.
       const ir::Type& it = op.operand(1)->type();
       const ir::Type& st = op.operand(2)->type();
       const int axis = int(op.axis());
+      const bool whole = rt.elem.is_struct();
       const ScalarType s = rt.elem.scalar, acc_s = bs::Emitter::AccType(s);
       llvm::Value* idx = CrossLanePtr(op.operand(1));
       llvm::Value* src = CrossLanePtr(op.operand(2));
       llvm::Type* it_mt = scalar_.MemTy(it.elem);
       llvm::Type* st_mt = scalar_.MemTy(st.elem);
-      llvm::Type* acc_ty = scalar_.ValTy(acc_s);
+      llvm::Type* acc_ty = whole ? scalar_.MemTy(rt.elem) : scalar_.ValTy(acc_s);
       llvm::Value* acc = EntryAlloca(acc_ty, "acc", 8);
+      auto widen = [&](llvm::Value* v) { return whole ? v : scalar_.ToF32(v, s); };
       TileRep dst = NewTile(op.result());
       ForEachElem(rt, [&](llvm::Value* slot, llvm::Value* lin) {
         std::vector<llvm::Value*> coords;
         for (int d = 0; d < rt.ndim; ++d) coords.push_back(Coord(rt, lin, d));
-        b_.CreateStore(scalar_.ToF32(LoadElem(op.operand(0), slot, lin), s), acc);
+        b_.CreateStore(widen(LoadElem(op.operand(0), slot, lin)), acc);
         Loop(I64(0), I64(it.shape[0]), [&](llvm::Value* k) {
           llvm::Value* at = scalar_.WrapIndex(
               scalar_.FromMem(b_.CreateLoad(it_mt, b_.CreateInBoundsGEP(it_mt, idx, {k})), it.elem), it.elem.scalar,
               rt.shape[axis]);
-          llvm::Value* x = scalar_.ToF32(
-              scalar_.FromMem(b_.CreateLoad(st_mt, b_.CreateInBoundsGEP(st_mt, src, {scalar_.WithCoord(st, coords, axis, k)})),
-                              st.elem),
-              s);
+          llvm::Value* x = widen(scalar_.FromMem(
+              b_.CreateLoad(st_mt, b_.CreateInBoundsGEP(st_mt, src, {scalar_.WithCoord(st, coords, axis, k)})), st.elem));
           llvm::Value* cur = b_.CreateLoad(acc_ty, acc);
-          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]),
-                                         scalar_.Combine(ir::ReduceKind::Add, acc_s, cur, x), cur),
-                         acc);
+          llvm::Value* sum = whole ? scalar_.AddElems(rt.elem, cur, x) : scalar_.Combine(ir::ReduceKind::Add, acc_s, cur, x);
+          b_.CreateStore(b_.CreateSelect(b_.CreateICmpEQ(at, coords[size_t(axis)]), sum, cur), acc);
         });
-        StoreElem(dst, rt.elem, slot, lin, scalar_.FromF32(b_.CreateLoad(acc_ty, acc), s));
+        llvm::Value* total = b_.CreateLoad(acc_ty, acc);
+        StoreElem(dst, rt.elem, slot, lin, whole ? total : scalar_.FromF32(total, s));
       });
       tiles_[op.result()] = dst;
       return;

@@ -7,6 +7,7 @@
 // docs/semantics.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <map>
@@ -264,6 +265,46 @@ def red(a: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3), i: int):
   EXPECT_TRUE(Same(out[4], a[17]));
   EXPECT_TRUE(Same(out[5], a[44]));
   EXPECT_TRUE(Same(out[6], a[44]));
+}
+
+// tile_sort carries vector values with float keys (Warp allows any value type), and t[idx]
+// gathers vector rows; both compile with their adjoints (enable_backward is on).
+TEST(TileComposite, SortVectorValuesAndGatherVectorRows) {
+  auto c = CompileText(R"(
+@wp.kernel
+def sv(k: wp.array(dtype=float), a: wp.array(dtype=wp.vec3), idx: wp.array(dtype=int), ks: wp.array(dtype=float),
+       vs: wp.array(dtype=wp.vec3), g: wp.array(dtype=wp.vec3)):
+    kt = wp.tile_load(k, shape=11)
+    vt = wp.tile_load(a, shape=11)
+    wp.tile_sort(kt, vt)
+    wp.tile_store(ks, kt)
+    wp.tile_store(vs, vt)
+    i = wp.tile_load(idx, shape=6)
+    wp.tile_store(g, wp.tile_load(a, shape=11)[i])
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 11;
+  std::vector<float> k = {3.5f, -1.0f, 7.25f, 0.0f, 2.0f, -8.5f, 4.0f, 1.5f, 6.0f, -2.25f, 5.0f}, ks(n);
+  std::vector<V3> a(n), vs(n), g(6);
+  for (int e = 0; e < n; ++e)
+    for (int q = 0; q < 3; ++q) a[size_t(e)].c[q] = float(e * 10 + q);
+  std::vector<int32_t> idx = {10, 0, -1, 3, 42, 3};
+  tilec_array kv = View(k.data(), {n}), av = View(a.data(), {n}), iv = View(idx.data(), {6}), ksv = View(ks.data(), {n}),
+              vsv = View(vs.data(), {n}), gv = View(g.data(), {6});
+  Launch(c.Entry("sv"), {&kv, &av, &iv, &ksv, &vsv, &gv}, {1}, 4);
+  std::vector<int> order(n);
+  for (int e = 0; e < n; ++e) order[size_t(e)] = e;
+  std::stable_sort(order.begin(), order.end(), [&](int x, int y) { return k[size_t(x)] < k[size_t(y)]; });
+  for (int e = 0; e < n; ++e) {
+    EXPECT_EQ(ks[size_t(e)], k[size_t(order[size_t(e)])]) << e;
+    EXPECT_TRUE(Same(vs[size_t(e)], a[size_t(order[size_t(e)])])) << e;
+  }
+  // -1 wraps to the last row; an index out of range reads zeros.
+  const int want[6] = {10, 0, 10, 3, -1, 3};
+  for (int r = 0; r < 6; ++r) {
+    V3 z{};
+    EXPECT_TRUE(Same(g[size_t(r)], want[r] < 0 ? z : a[size_t(want[r])])) << "row " << r;
+  }
 }
 
 TEST(TileComposite, AxisReductions2D) {

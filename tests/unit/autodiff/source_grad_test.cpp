@@ -72,6 +72,30 @@ def sort(kx: wp.array1d[wp.float64], vx: wp.array1d[wp.float64], m: wp.array2d[w
 }
 
 
+// The same adjoints on tiles of vectors (a vec3d array stands in as an (N, 3) float64 array):
+// sorted values and gathered rows send each vector's adjoint back component by component.
+TEST(SourceSortGrad, VectorValuesAndGatheredVectorRows) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def vsort(kx: wp.array1d[wp.float64], v: wp.array[wp.vec3d], idx: wp.array1d[int], y: wp.array[wp.vec3d],
+          g: wp.array[wp.vec3d]):
+    a = wp.tile_load(kx, shape=6)
+    b = wp.tile_load(v, shape=6)
+    c = b * wp.float64(1.0)
+    wp.tile_sort(a, c)
+    wp.tile_store(y, wp.tile_map(wp.cw_mul, c, c))
+    i = wp.tile_load(idx, shape=5)
+    r = b[i]
+    wp.tile_store(g, wp.tile_map(wp.cross, r, wp.tile_map(wp.cw_mul, r, r)))
+)",
+                              "vsort");
+  std::vector<double> keys = {0.7, -1.3, 2.9, 0.1, -0.4, 1.8};
+  CheckGradients(k.c, {HostArray::Float({6}, keys), HostArray::Float({6, 3}, Seq(18, -0.85, 0.11)),
+                       HostArray::Int({5}, {4, 0, -1, 4, 2}), HostArray::Float({6, 3}, Seq(18, 0, 0)),
+                       HostArray::Float({5, 3}, Seq(15, 0, 0))},
+                 GradCheck{});
+}
+
 TEST(SourceArrayViewGrad, TileLoadsAndStoresThroughRowViews) {
   SourceKernel k = FromSource(R"(
 @wp.kernel
