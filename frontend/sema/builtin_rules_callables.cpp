@@ -249,7 +249,7 @@ bool ArithElemTile(CallContext& c, bool ordered) {
     }
     if (s == ScalarType::Bool) {
       c.Error(Code::TileOperatorUnsupported, a.range,
-              c.bname + (ordered ? " needs a tile of a numeric element type, but " + c.checker.Text(a.expr) + " holds `"
+              c.bname + (ordered ? " needs a tile of a numeric element type, but `" + c.checker.Text(a.expr) + "` holds `"
                                  : " is not defined for `") +
                   TypeName(c.types.FromElem(t->elem)) + (ordered ? "`" : "` tiles"));
       return false;

@@ -262,9 +262,11 @@ std::vector<Builtin> MakeTable() {
                         Scan{"tile_scan_min_inclusive", ir::ReduceKind::Min, true}})
     add({s.name, "wp", {{{ta}, &Res::RegisterLikeA, {&R::ScanDType}}}, true, Differentiable::Yes,
          "docs/tile_scan.rst", LowerScan(s.kind, s.inclusive)});
-  add({"tile_max", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
+  // Vectors and matrices reduce component by component, as tile_reduce(wp.min, t) does (Warp
+  // 1.19 accepts tile_min of a vec3 tile; its tile_max refuses one, tilec takes both).
+  add({"tile_max", "wp", {{{ta}, &Res::OneElementOfA, {&R::ReduceElemTile}}}, true, Differentiable::Yes,
        "docs/tile_max.rst", LowerReduce(ir::ReduceKind::Max)});
-  add({"tile_min", "wp", {{{ta}, &Res::OneElementOfA, {&R::OrderedElemTile}}}, true, Differentiable::Yes,
+  add({"tile_min", "wp", {{{ta}, &Res::OneElementOfA, {&R::ReduceElemTile}}}, true, Differentiable::Yes,
        "docs/tile_min.rst", LowerReduce(ir::ReduceKind::Min)});
   // Piecewise constant in `a`: no gradient (as in Warp).
   for (ir::ReduceKind k : {ir::ReduceKind::Min, ir::ReduceKind::Max}) {

@@ -377,6 +377,33 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
         self->a.Fill(ToDouble(b.Get(0), "fill_() value"));
       return Value();
     }));
+  // Warp's array.assign(src): a wp.array of the same dtype, or data converted to this array's
+  // dtype (NumPy arrays, lists), copied in. A different element count is an error here where
+  // Warp copies what fits.
+  if (name == "assign")
+    return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter& in, CallArgs& args) {
+      ArgBinder b("assign", args, {"src"}, 1);
+      const Value& v = b.Get(0);
+      rt::Array src;
+      if (auto* w = v.As<WpArrayObj>()) {
+        src = w->a;
+        if (!(src.dtype() == self->a.dtype()))
+          RuntimeError("Incompatible array data types: destination dtype=" + self->a.dtype().Name() +
+                       ", source dtype=" + src.dtype().Name());
+      } else if (Composite c = CompositeOf(self->a.dtype()); c.valid()) {
+        src = CompositeArrayFromData(in, v, c, std::nullopt, rt::Device::Cpu(), false);
+      } else {
+        NdArray nd = ToNdArray(in, v, "assign", self->a.dtype().scalar);
+        NdArray dense = nd.IsCContiguous() ? nd : nd.Copy();
+        src = rt::Array::FromHost(dense.data(), dense.shape(), dense.dtype(), rt::Device::Cpu(), false);
+      }
+      if (src.size() != self->a.size())
+        ValueError("assign(): the source has " + std::to_string(src.size()) + " elements, the array " +
+                   std::to_string(self->a.size()));
+      if (src.shape() == self->a.shape()) self->a.CopyFrom(src);
+      else self->a.CopyFromHost(src.ToHostBytes().data());  // same count, another shape: row-major
+      return Value();
+    }));
   if (name == "list")
     return method([](WpArrayObj& s, CallArgs& args) {
       ArgBinder b("list", args, {}, 0);
@@ -488,7 +515,8 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
         }
         t.tape->Backward(grads);
       } else {
-        ValueError("backward(): give `loss` or `grads`");
+        // Warp's backward() with neither: the grads the arrays already hold are the seeds.
+        t.tape->RunAdjoints();
       }
       return Value();
     });

@@ -267,6 +267,33 @@ def red(a: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3), i: int):
   EXPECT_TRUE(Same(out[6], a[44]));
 }
 
+// tile_min and tile_max of vectors: the component-wise extrema, as tile_reduce(wp.min/max).
+TEST(TileComposite, MinAndMaxOfVectorTiles) {
+  auto c = CompileText(R"(
+@wp.kernel
+def mm(a: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3)):
+    t = wp.tile_load(a, shape=13)
+    wp.tile_store(out, wp.tile_min(t), offset=0)
+    wp.tile_store(out, wp.tile_max(t), offset=1)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 13;
+  std::vector<V3> a(n), out(2);
+  for (int e = 0; e < n; ++e)
+    for (int k = 0; k < 3; ++k) a[size_t(e)].c[k] = float(std::cos(1.9 * e + 0.6 * k)) * float(k + 1);
+  tilec_array va = View(a.data(), {n}), vo = View(out.data(), {2});
+  Launch(c.Entry("mm"), {&va, &vo}, {1}, 4);
+  for (int k = 0; k < 3; ++k) {
+    float lo = a[0].c[k], hi = a[0].c[k];
+    for (const V3& e : a) {
+      lo = std::min(lo, e.c[k]);
+      hi = std::max(hi, e.c[k]);
+    }
+    EXPECT_EQ(out[0].c[k], lo) << k;
+    EXPECT_EQ(out[1].c[k], hi) << k;
+  }
+}
+
 // tile_sort carries vector values with float keys (Warp allows any value type), and t[idx]
 // gathers vector rows; both compile with their adjoints (enable_backward is on).
 TEST(TileComposite, SortVectorValuesAndGatherVectorRows) {
