@@ -672,7 +672,12 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
           strs.back() += xi->value->s;
           continue;
         }
-        vals.push_back(Expr(x));
+        ir::Value* v = Expr(x);
+        if (v->type().is_struct() && CompositeOfValue(v).valid()) {
+          PrintComposite(v, strs, vals);
+          continue;
+        }
+        vals.push_back(v);
         strs.push_back("");
       }
       strs.back() += "\n";
@@ -777,6 +782,37 @@ ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
   }
   b_.Yield({Convert(r, rt.ElemValueType())});
   return op->result();
+}
+
+// Warp's print of a vector, matrix, quaternion or transform: each component as a float with
+// %g, vectors and matrix rows followed by a space per component, a newline after each matrix
+// row but the last (the statement's own newline ends it), a quaternion without the trailing
+// space, a transform as "(p) (q)".
+void Lowerer::PrintComposite(ir::Value* v, std::vector<std::string>& strs, std::vector<ir::Value*>& vals) {
+  const Composite k = CompositeOfValue(v);
+  std::vector<ir::Value*> comps = Components(v);
+  auto put = [&](int i, const char* after) {
+    vals.push_back(Convert(comps[size_t(i)], ir::Type::Scalar(ScalarType::Float32)));
+    strs.push_back(after);
+  };
+  switch (k.kind) {
+    case CompositeKind::Quaternion:
+      for (int i = 0; i < 4; ++i) put(i, i < 3 ? " " : "");
+      return;
+    case CompositeKind::Transform:
+      strs.back() += "(";
+      for (int i = 0; i < 7; ++i) put(i, i == 2 ? ") (" : i == 6 ? ")" : " ");
+      return;
+    case CompositeKind::Matrix: case CompositeKind::SpatialMatrix:
+      for (int r = 0; r < k.rows; ++r)
+        for (int c = 0; c < k.cols; ++c) put(r * k.cols + c, c + 1 < k.cols || r + 1 == k.rows ? " " : " \n");
+      return;
+    case CompositeKind::Vector: case CompositeKind::SpatialVector:
+      for (int i = 0; i < k.length(); ++i) put(i, " ");
+      return;
+    case CompositeKind::None:
+      return;
+  }
 }
 
 }  // namespace tilec::lower

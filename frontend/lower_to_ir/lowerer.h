@@ -127,6 +127,8 @@ class Lowerer {
   // Vector-like values (lower_composite.cpp).
   const Composite& CompositeOfValue(ir::Value* v);
   std::vector<ir::Value*> Components(ir::Value* v);  // a scalar is its own one component
+  // Adds a composite's components to a print's pieces, in Warp's format.
+  void PrintComposite(ir::Value* v, std::vector<std::string>& strs, std::vector<ir::Value*>& vals);
   ir::Value* BuildComposite(const ir::Type& t, const std::vector<ir::Value*>& comps);
   ir::Value* SelectComponent(const std::vector<ir::Value*>& comps, ir::Value* index);
   ir::Value* CompositeIndex(int64_t index, const std::vector<ir::Value*>& idx, const Composite& k);

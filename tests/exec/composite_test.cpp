@@ -112,6 +112,34 @@ def k(a: wp.array[wp.vec3], b: wp.array[wp.vec3], s: wp.array2d[float], v: wp.ar
   }
 }
 
+// print of vectors, matrices, quaternions and transforms in Warp's format (its builtin.h
+// print overloads: components as float with %g; the text below is what Warp 1.19 printed).
+TEST(CompositeExec, PrintInWarpsFormat) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array[wp.vec3d]):
+    a = wp.vec3(1.5, -2.0, 3.25)
+    print(a)
+    print(wp.vec2i(3, -4))
+    print(wp.mat22(1.0, 2.0, 3.5, 4.0))
+    print(wp.quat(0.0, 0.5, 0.0, 1.0))
+    print(wp.transform(a, wp.quat_identity()))
+    print(wp.spatial_vector(1.0, 2.0, 3.0, 4.0, 5.0, 6.0))
+    print(x[0])
+    print(wp.vec3h(wp.float16(1.5), wp.float16(2.0), wp.float16(0.1)))
+    print(wp.vec3(1.0e-5, 123456789.0, 0.1))
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<double> x = {0.0, 1.0 / 3.0, 2.0 / 3.0};
+  tilec_array vx = View(x.data(), {1}, {3});
+  ::testing::internal::CaptureStdout();
+  Launch(c.Entry("k"), {&vx}, {1});
+  std::fflush(stdout);
+  EXPECT_EQ(::testing::internal::GetCapturedStdout(),
+            "1.5 -2 3.25 \n3 -4 \n1 2 \n3.5 4 \n0 0.5 0 1\n(1.5 -2 3.25) (0 0 0 1)\n1 2 3 4 5 6 \n"
+            "0 0.333333 0.666667 \n1.5 2 0.0999756 \n1e-05 1.23457e+08 0.1 \n");
+}
+
 TEST(CompositeExec, QuaternionProductAndRotation) {
   auto c = CompileText(R"(
 @wp.kernel
