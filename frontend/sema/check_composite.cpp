@@ -170,6 +170,8 @@ ExprInfo Checker::CompositeCtor(const ast::Call& c, const Type* t, std::vector<C
     return FoldModuleComposite(CompositeResult(&c, ci, t, infos), t, args);
   }
   int total = 0;
+  for (CallArg& a : args)
+    if (a.info.type->IsError()) return Poison();  // reported where it arose
   for (CallArg& a : args) {
     if (const Composite* ak = CompositeOf(a.info.type)) {
       if (k.is_matrix() && args.size() > 1) {
@@ -320,6 +322,43 @@ ExprInfo Checker::CompositeSubscript(const ast::Subscript& s, const ExprInfo& ba
   return r;
 }
 
+// Element-wise arithmetic on float constants at module scope (`D = C * 2.0`, `E = C + D`,
+// `-C`) folds to a constant, each component rounded once to the component type, as Warp's host
+// vector arithmetic computes it. Products of matrices and other builtins stay host code.
+static std::optional<ConstValue> FoldElementwise(CompositeOp op, const Type* t, const Composite& k,
+                                                 const std::vector<const ExprInfo*>& in) {
+  if (!IsFloat(k.scalar)) return std::nullopt;
+  for (const ExprInfo* e : in)
+    if (!e->value || (e->value->kind != ConstValue::Kind::Composite && !e->value->IsNumber())) return std::nullopt;
+  auto comp = [&](const ExprInfo* e, size_t i) {
+    const ConstValue& v = *e->value;
+    return InScalarType(v.kind == ConstValue::Kind::Composite ? v.elems[i] : v, k.scalar).AsDouble();
+  };
+  std::vector<ConstValue> out;
+  for (size_t i = 0; i < size_t(k.length()); ++i) {
+    const double x = comp(in[0], i);
+    double r;
+    if (op == CompositeOp::Neg) r = -x;
+    else if (op == CompositeOp::Add) r = x + comp(in[1], i);
+    else if (op == CompositeOp::Sub) r = x - comp(in[1], i);
+    else if (op == CompositeOp::Scale) r = x * comp(in[1], i);
+    else if (op == CompositeOp::Divide || op == CompositeOp::ScalarDivide) r = x / comp(in[1], i);
+    else return std::nullopt;
+    out.push_back(InScalarType(ConstValue::MakeFloat(r), k.scalar));
+  }
+  return ConstValue::MakeComposite(t, std::move(out));
+}
+
+ExprInfo Checker::FoldModuleElementwise(ExprInfo r, CompositeOp op, const std::vector<const ExprInfo*>& in) {
+  const Composite* k = CompositeOf(r.type);
+  if (fn_ || !k || r.type->IsError()) return r;
+  if (std::optional<ConstValue> v = FoldElementwise(op, r.type, *k, in)) {
+    r.value = std::move(v);
+    r.provenance.reset();
+  }
+  return r;
+}
+
 ExprInfo Checker::CompositeUnary(const ast::Unary& u, const ExprInfo& v) {
   if (u.op == ast::UnaryOp::Pos) return v;
   if (u.op != ast::UnaryOp::Neg) {
@@ -330,7 +369,7 @@ ExprInfo Checker::CompositeUnary(const ast::Unary& u, const ExprInfo& v) {
   CallInfo ci;
   ci.composite = CompositeOp::Neg;
   ci.args = {u.operand.get()};
-  return CompositeResult(&u, ci, v.type, {v});
+  return FoldModuleElementwise(CompositeResult(&u, ci, v.type, {v}), CompositeOp::Neg, {&v});
 }
 
 ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range, const ast::Expr* l,
@@ -348,7 +387,8 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     if (li.type != ri.type) return undefined();
     ci.composite = op == ast::BinaryOp::Add ? CompositeOp::Add : CompositeOp::Sub;
     ci.args = {l, r};
-    return CompositeResult(node, ci, li.type, {li, ri});
+    CompositeOp cop = ci.composite;
+    return FoldModuleElementwise(CompositeResult(node, ci, li.type, {li, ri}), cop, {&li, &ri});
   }
   if (op == ast::BinaryOp::Mul && lk && rk) {
     if (lk->scalar != rk->scalar) return undefined();
@@ -379,7 +419,7 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     if (!CompositeScalarOperand(l, li, rk->scalar, "`/` with `" + TypeName(ri.type) + "`")) return Poison();
     ci.composite = CompositeOp::ScalarDivide;
     ci.args = {l, r};
-    return CompositeResult(node, ci, ri.type, {li, ri});
+    return FoldModuleElementwise(CompositeResult(node, ci, ri.type, {li, ri}), CompositeOp::ScalarDivide, {&li, &ri});
   }
   if ((op == ast::BinaryOp::Mul && (lk || rk)) || (op == ast::BinaryOp::Div && lk && !rk)) {
     bool comp_left = lk != nullptr;
@@ -392,7 +432,8 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
       return Poison();
     ci.composite = op == ast::BinaryOp::Mul ? CompositeOp::Scale : CompositeOp::Divide;
     ci.args = {ce, se};
-    return CompositeResult(node, ci, cinfo.type, {cinfo, sinfo});
+    CompositeOp cop = ci.composite;
+    return FoldModuleElementwise(CompositeResult(node, ci, cinfo.type, {cinfo, sinfo}), cop, {&cinfo, &sinfo});
   }
   return undefined();
 }

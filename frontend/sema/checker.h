@@ -143,6 +143,7 @@ class Checker {
   ExprInfo CompositeResult(const ast::Expr* node, CallInfo ci, const Type* type, const std::vector<ExprInfo>& operands);
   bool CompositeScalarOperand(const ast::Expr* e, ExprInfo& info, ScalarType s, const std::string& what);
   ExprInfo FoldModuleComposite(ExprInfo r, const Type* t, const std::vector<CallArg>& args);
+  ExprInfo FoldModuleElementwise(ExprInfo r, CompositeOp op, const std::vector<const ExprInfo*>& in);
   ExprInfo CompositeCtor(const ast::Call& c, const Type* t, std::vector<CallArg>& args);
   ExprInfo CompositeAttribute(const ast::Attribute& a, const ExprInfo& base);
   ExprInfo CompositeSubscript(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx,

@@ -253,5 +253,45 @@ def k(n: int, out: wp.array[float], vout: wp.array[wp.vec3], mout: wp.array[wp.m
   EXPECT_EQ(mout[0].m[1][1], 8.0f);
 }
 
+// Module constants computed by element-wise vector arithmetic (`D = C * 3.0`) fold in the
+// checker, each component rounded once to float32 as Warp's host arithmetic gives it; a matrix
+// product stays host code (E0110, tested in the goldens).
+TEST(ModuleVectorConstants, ElementwiseArithmeticFoldsAtFloat32) {
+  auto c = CompileText(R"(
+C = wp.vec3(0.1, 0.2, 0.3)
+D = C * 3.0
+E = C / 3.0
+F = -C + D
+G = 1.0 / C
+H = wp.constant(2.0 * (D - E))
+M = wp.mat22(0.1, 0.2, 0.3, 0.7) * 3.0
+
+@wp.kernel
+def k(vout: wp.array[wp.vec3], mout: wp.array[wp.mat22]):
+    vout[0] = D
+    vout[1] = E
+    vout[2] = F
+    vout[3] = G
+    vout[4] = H
+    mout[0] = M
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<V3> v(5);
+  std::vector<M22> m(1);
+  tilec_array va = View(v.data(), {5}), ma = View(m.data(), {1});
+  Launch(c.Entry("k"), {&va, &ma}, {1});
+  const float cc[3] = {0.1f, 0.2f, 0.3f};
+  for (int d = 0; d < 3; ++d) {
+    const float dd = cc[d] * 3.0f, ee = cc[d] / 3.0f;
+    EXPECT_EQ(v[0].c[d], dd) << d;
+    EXPECT_EQ(v[1].c[d], ee) << d;
+    EXPECT_EQ(v[2].c[d], -cc[d] + dd) << d;
+    EXPECT_EQ(v[3].c[d], 1.0f / cc[d]) << d;
+    EXPECT_EQ(v[4].c[d], 2.0f * (dd - ee)) << d;
+  }
+  EXPECT_EQ(m[0].m[0][0], 0.1f * 3.0f);
+  EXPECT_EQ(m[0].m[1][1], 0.7f * 3.0f);
+}
+
 }  // namespace
 }  // namespace tilec

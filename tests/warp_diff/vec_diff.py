@@ -579,22 +579,11 @@ EXPLANATIONS = [
     (".*", "different", "normq",
      "tilec bug (see normalize_Q): an argument is `wp.normalize(q)` of the zero quaternion, which is "
      "(0, 0, 0, 1) in Warp and (0, 0, 0, 0) in tilec."),
-    ("svd3_rebuild", "different|within 2 ulp", None,
-     "Follows from the svd3 difference below: U and V differ in the last bits for matrices with "
-     "repeated singular values, and the rebuilt product differs with them. The product itself is "
-     "fused as Warp's (`muladd`), which matmat_* checks bit for bit."),
     (".*", "different|within 2 ulp", "matmat", FMA),
     ("ctor_spatial_vector", "warp error", None,
      "Warp 1.19 rejects `spatial_vectord(v3, v3)` in a kernel (\"incompatible number of values given "
      "(2) when constructing a vector of length 6\"); tilec accepts it (top, bottom): more "
      "permissive than Warp."),
-    ("svd3|svd2", "different|within 2 ulp", None,
-     "NOT PINNED DOWN: tilec's svd3 follows Warp's svd.h step by step (same 4 / 8 Jacobi sweeps, "
-     "approximate Givens, sort, Givens QR) and its qr3 and eig3 agree bit for bit in this run, but "
-     "float32 svd3 results differ by tens of ulp. With 4 sweeps in float32 the Jacobi iteration is "
-     "not converged for some matrices, so any rounding difference is amplified; on one matrix "
-     "(see svd3_rebuild) Warp's reconstruction is off by 1% while tilec's matches LAPACK's "
-     "singular values to 1e-7. The rounding that differs has not been found."),
     ("abs_M.*", "warp error", None,
      "Warp 1.19 has no `abs` overload for matrices (\"Couldn't find function overload for 'abs' that "
      "matched inputs with types: [mat33f]\"); tilec accepts it (applies abs to every component): "
