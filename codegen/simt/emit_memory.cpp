@@ -158,6 +158,79 @@ llvm::Value* Emitter::RepeatedLater(llvm::Value* index_tile, llvm::Type* it, llv
   return found;
 }
 
+// A composite element of two or four components of one 4- or 8-byte type (vec2f, vec4f,
+// quatf, mat22f, vec2d, ...) moves as one vector access (ld.global.v2/v4) when its address is
+// aligned to the element's size, which the array's layout does not promise; otherwise, and for
+// every other element type, component by component as the struct's own load.
+std::optional<llvm::FixedVectorType*> Emitter::VectorAccessType(const ir::ElemType& e) {
+  if (!e.is_struct()) return std::nullopt;
+  const ir::StructDef& s = irm_.structs()[e.struct_index];
+  const size_t n = s.fields.size();
+  if (!s.composite.valid() || (n != 2 && n != 4)) return std::nullopt;
+  const ScalarType t = s.composite.scalar;
+  const size_t bytes = ScalarSize(t) * n;
+  if ((ScalarSize(t) != 4 && ScalarSize(t) != 8) || (bytes != 8 && bytes != 16)) return std::nullopt;
+  return llvm::FixedVectorType::get(scalar_.ValTy(t), unsigned(n));
+}
+
+llvm::Value* Emitter::AlignedTo(llvm::Value* ptr, uint64_t bytes) {
+  llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
+  return b_.CreateICmpEQ(b_.CreateAnd(addr, I64(int64_t(bytes - 1))), I64(0));
+}
+
+llvm::Value* Emitter::LoadMaybeVector(llvm::Value* gptr, const ir::ElemType& e) {
+  llvm::Type* mt = scalar_.MemTy(e);
+  std::optional<llvm::FixedVectorType*> vt = VectorAccessType(e);
+  if (!vt) return b_.CreateLoad(mt, gptr);
+  const unsigned n = unsigned((*vt)->getNumElements());
+  const uint64_t bytes = (*vt)->getPrimitiveSizeInBits() / 8;
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock* vec_bb = llvm::BasicBlock::Create(ctx_, "ld.vec", fn);
+  llvm::BasicBlock* comp_bb = llvm::BasicBlock::Create(ctx_, "ld.comp", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "ld.done", fn);
+  b_.CreateCondBr(AlignedTo(gptr, bytes), vec_bb, comp_bb);
+  b_.SetInsertPoint(vec_bb);
+  llvm::LoadInst* v = b_.CreateLoad(*vt, gptr);
+  v->setAlignment(llvm::Align(bytes));
+  llvm::Value* whole = llvm::UndefValue::get(mt);
+  for (unsigned k = 0; k < n; ++k) whole = b_.CreateInsertValue(whole, b_.CreateExtractElement(v, k), {k});
+  llvm::BasicBlock* vec_end = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(comp_bb);
+  llvm::Value* parts = b_.CreateLoad(mt, gptr);
+  llvm::BasicBlock* comp_end = b_.GetInsertBlock();
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  llvm::PHINode* phi = b_.CreatePHI(mt, 2, "ld.elem");
+  phi->addIncoming(whole, vec_end);
+  phi->addIncoming(parts, comp_end);
+  return phi;
+}
+
+void Emitter::StoreMaybeVector(llvm::Value* v, llvm::Value* gptr, const ir::ElemType& e) {
+  std::optional<llvm::FixedVectorType*> vt = VectorAccessType(e);
+  if (!vt) {
+    b_.CreateStore(v, gptr);
+    return;
+  }
+  const unsigned n = unsigned((*vt)->getNumElements());
+  const uint64_t bytes = (*vt)->getPrimitiveSizeInBits() / 8;
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock* vec_bb = llvm::BasicBlock::Create(ctx_, "st.vec", fn);
+  llvm::BasicBlock* comp_bb = llvm::BasicBlock::Create(ctx_, "st.comp", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "st.done", fn);
+  b_.CreateCondBr(AlignedTo(gptr, bytes), vec_bb, comp_bb);
+  b_.SetInsertPoint(vec_bb);
+  llvm::Value* packed = llvm::UndefValue::get(*vt);
+  for (unsigned k = 0; k < n; ++k) packed = b_.CreateInsertElement(packed, b_.CreateExtractValue(v, {k}), k);
+  b_.CreateStore(packed, gptr)->setAlignment(llvm::Align(bytes));
+  b_.CreateBr(done);
+  b_.SetInsertPoint(comp_bb);
+  b_.CreateStore(v, gptr);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
   const bs::ArrayVal& a = arrays_.at(op.operand(0));
@@ -213,9 +286,9 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     b_.SetInsertPoint(in_bb);
     llvm::Value* gptr = b_.CreateGEP(b_.getInt8Ty(), a.data, {byte_off});
     if (is_load) {
-      StoreElem(dst, e, slot, lin, scalar_.FromMem(b_.CreateLoad(mt, gptr), e));
+      StoreElem(dst, e, slot, lin, scalar_.FromMem(LoadMaybeVector(gptr, e), e));
     } else if (is_store) {
-      b_.CreateStore(scalar_.ToMem(LoadElem(src, slot, lin), e), gptr);
+      StoreMaybeVector(scalar_.ToMem(LoadElem(src, slot, lin), e), gptr, e);
     } else {
       llvm::Value* old = ElemAtomicAdd(gptr, LoadElem(src, slot, lin), e, used);
       if (dst.ptr) StoreElem(dst, e, slot, lin, old);

@@ -5,6 +5,7 @@
 // Scalar arithmetic is shared with the block-serial emitter, so both execution models compute
 // bit-identical element values.
 #pragma once
+#include <optional>
 #include <functional>
 #include <unordered_map>
 
@@ -101,6 +102,12 @@ class Emitter : public OpDispatcher {
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op) override;
   void EmitTileMemoryOp(const ir::Op& op) override;
+  // Global accesses of one tile element: vector loads and stores (ld.global.v2/v4) for small
+  // composites at aligned addresses, the struct's own access otherwise.
+  std::optional<llvm::FixedVectorType*> VectorAccessType(const ir::ElemType& e);
+  llvm::Value* AlignedTo(llvm::Value* ptr, uint64_t bytes);
+  llvm::Value* LoadMaybeVector(llvm::Value* gptr, const ir::ElemType& e);
+  void StoreMaybeVector(llvm::Value* v, llvm::Value* gptr, const ir::ElemType& e);
   llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
 
   llvm::Value* Get(const ir::Value* v) { return vals_.at(v); }

@@ -267,6 +267,57 @@ def red(a: wp.array(dtype=wp.vec3), out: wp.array(dtype=wp.vec3), i: int):
   EXPECT_TRUE(Same(out[6], a[44]));
 }
 
+// Tiles of 8- and 16-byte composites (vec4, quat, mat22, vec2d) move through global memory
+// as single vector accesses on GPUs when the element is aligned to its size, and component by
+// component when not: both paths must give the same elements. The arrays here start at an
+// aligned address and at one 4-byte past it. The PTX must contain the vector accesses.
+TEST(TileComposite, VectorAccessesAlignedAndNot) {
+  const char* src = R"(
+@wp.kernel
+def cp(a: wp.array(dtype=wp.vec4), b: wp.array(dtype=wp.vec4), m: wp.array(dtype=wp.mat22), n: wp.array(dtype=wp.mat22),
+       d: wp.array(dtype=wp.vec2d), e: wp.array(dtype=wp.vec2d)):
+    t = wp.tile_load(a, shape=9)
+    wp.tile_store(b, t * 2.0)
+    wp.tile_store(n, wp.tile_load(m, shape=9))
+    wp.tile_store(e, wp.tile_load(d, shape=9) + wp.tile_load(d, shape=9))
+)";
+  auto c = CompileText(src);
+  ASSERT_TRUE(c.module);
+  for (int shift : {0, 1}) {
+    // float buffers with 4 spare floats; `shift` floats in, the elements lose their alignment.
+    std::vector<float> fa(40), fb(40, -1.0f), fm(40), fn(40, -1.0f);
+    std::vector<double> da(20), db(20, -1.0);
+    for (int i = 0; i < 40; ++i) fa[size_t(i)] = fm[size_t(i)] = 0.25f * float(i) - 3.0f;
+    for (int i = 0; i < 20; ++i) da[size_t(i)] = 0.5 * double(i) - 1.75;
+    using V4 = Elem<float, 4>;
+    using V2d = Elem<double, 2>;
+    auto* a = reinterpret_cast<V4*>(fa.data() + shift);
+    auto* b = reinterpret_cast<V4*>(fb.data() + shift);
+    auto* m = reinterpret_cast<V4*>(fm.data() + shift);
+    auto* n = reinterpret_cast<V4*>(fn.data() + shift);
+    auto* d = reinterpret_cast<V2d*>(da.data() + shift);
+    auto* e = reinterpret_cast<V2d*>(db.data() + shift);
+    tilec_array va = View(a, {9}), vb = View(b, {9}), vm = View(m, {9}), vn = View(n, {9}), vd = View(d, {9}),
+                ve = View(e, {9});
+    Launch(c.Entry("cp"), {&va, &vb, &vm, &vn, &vd, &ve}, {1}, 4);
+    for (int i = 0; i < 36; ++i) {
+      EXPECT_EQ(fb[size_t(shift + i)], 2.0f * fa[size_t(shift + i)]) << "vec4 shift " << shift << " " << i;
+      EXPECT_EQ(fn[size_t(shift + i)], fm[size_t(shift + i)]) << "mat22 shift " << shift << " " << i;
+    }
+    for (int i = 0; i < 18; ++i) EXPECT_EQ(db[size_t(shift + i)], 2.0 * da[size_t(shift + i)]) << "vec2d " << i;
+  }
+  diag::DiagnosticEngine diags;
+  compiler::InternalError ice;
+  auto gpu = compiler::CompileSourcePtx(SourceFile("v.tile", std::string("import warp as wp\n") + src), diags, {},
+                                        "sm_90", 64, ice);
+  ASSERT_TRUE(gpu && !gpu->signature.kernels.empty()) << ice.message;
+  const std::string& ptx = gpu->signature.kernels[0].ptx;
+  EXPECT_NE(ptx.find("ld.global.v4.f32"), std::string::npos);
+  EXPECT_NE(ptx.find("st.global.v4.f32"), std::string::npos);
+  EXPECT_NE(ptx.find("ld.global.v2.f64"), std::string::npos);
+  EXPECT_NE(ptx.find("st.global.v2.f64"), std::string::npos);
+}
+
 // tile_min and tile_max of vectors: the component-wise extrema, as tile_reduce(wp.min/max).
 TEST(TileComposite, MinAndMaxOfVectorTiles) {
   auto c = CompileText(R"(
