@@ -65,6 +65,8 @@ class Generator {
   static bool InsideMap(const ir::Value* v);
   ir::Value* Zero(const ir::Type& t);
   ir::Value* AddValues(ir::Value* a, ir::Value* b);
+  // Sum of tile `t` along `axis` (-1: every element); struct elements field by field.
+  ir::Value* SumAlong(ir::Value* t, int axis);
   ir::Value* Grad(const ir::Value* array);  // the array_grad view of a parameter
   ir::Value* HasGrad(ir::Value* grad);      // bool: the view is not empty
   ir::Value* ConstLike(const ir::Value* like, double v);  // scalar of like's element type

@@ -87,6 +87,34 @@ ir::Value* Generator::ConstLike(const ir::Value* like, double v) {
   return IsFloat(s) ? b_.ConstFloat(s, v) : b_.ConstInt(s, int64_t(v));
 }
 
+ir::Value* Generator::SumAlong(ir::Value* t, int axis) {
+  const ir::Type& tt = t->type();
+  if (!tt.elem.is_struct()) return b_.TileReduce(ir::ReduceKind::Add, t, axis);
+  // Tiles of structs (a vec3's adjoint): each differentiable field summed on its own, the sums
+  // put back together in a zero struct.
+  const ir::StructDef& def = m_.structs()[tt.elem.struct_index];
+  std::vector<ir::Value*> sums;
+  std::vector<int> fields;
+  for (int i = 0; i < int(def.fields.size()); ++i) {
+    if (!IsDiffElem(m_, def.fields[i].type)) continue;
+    ir::Op* get = b_.TileMap({t}, def.fields[i].type);
+    {
+      ir::Builder::InsertionGuard g(b_);
+      b_.SetInsertionPoint(get->region(0));
+      b_.Yield({b_.FieldGet(get->region(0)->arg(0), i)});
+    }
+    sums.push_back(SumAlong(get->result(), axis));
+    fields.push_back(i);
+  }
+  ir::Op* put = b_.TileMap(sums, tt.elem);
+  ir::Builder::InsertionGuard g(b_);
+  b_.SetInsertionPoint(put->region(0));
+  ir::Value* acc = b_.ZeroOf(ir::Type::Struct(tt.elem.struct_index));
+  for (size_t k = 0; k < fields.size(); ++k) acc = b_.FieldSet(acc, fields[k], put->region(0)->arg(int(k)));
+  b_.Yield({acc});
+  return put->result();
+}
+
 ir::Value* Generator::AddValues(ir::Value* a, ir::Value* c) {
   const ir::Type& t = a->type();
   if (!t.elem.is_struct()) return b_.Binary(OpCode::Add, a, c);

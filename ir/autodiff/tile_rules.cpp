@@ -108,7 +108,7 @@ void Generator::TileShapeRule(const ir::Op& op) {
       ir::Value* acc = d;
       for (int a = rt.ndim - 1; a >= 0; --a) {
         bool repeated = a < lead || (tt.shape[a - lead] == 1 && rt.shape[a] != 1);
-        if (repeated) acc = b_.TileReduce(ir::ReduceKind::Add, acc, acc->type().ndim > 1 ? a : -1);
+        if (repeated) acc = SumAlong(acc, acc->type().ndim > 1 ? a : -1);
       }
       if (acc->type().Shape() != shape) acc = b_.TileReshape(acc, shape);
       Accum(t, acc);

@@ -96,6 +96,21 @@ def vsort(kx: wp.array1d[wp.float64], v: wp.array[wp.vec3d], idx: wp.array1d[int
                  GradCheck{});
 }
 
+// A broadcast vector row sends back its adjoint summed over the copies, component by
+// component (the sum of a struct tile is taken field by field).
+TEST(SourceSortGrad, BroadcastVectorRow) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def vb(v: wp.array2d[wp.vec3d], y: wp.array2d[wp.vec3d]):
+    t = wp.tile_load(v, shape=(3, 4))
+    b = wp.tile_broadcast(wp.tile_view(t, offset=(1, 0), shape=(1, 4)), shape=(3, 4))
+    wp.tile_store(y, wp.tile_map(wp.cw_mul, t, b))
+)",
+                              "vb");
+  CheckGradients(k.c, {HostArray::Float({3, 4, 3}, Seq(36, -0.95, 0.07)), HostArray::Float({3, 4, 3}, Seq(36, 0, 0))},
+                 GradCheck{});
+}
+
 TEST(SourceArrayViewGrad, TileLoadsAndStoresThroughRowViews) {
   SourceKernel k = FromSource(R"(
 @wp.kernel
