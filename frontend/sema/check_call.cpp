@@ -144,6 +144,13 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
       if (base.type->kind == TypeKind::Module && base.type->module == ModuleId::Warp)
         return GenericCompositeType(c, fa->attr == "matrix");
     }
+  if (const auto* fa = c.func->As<ast::Attribute>();
+      fa && (fa->attr == "vector" || fa->attr == "matrix" || fa->attr == "quaternion"))
+    if (const auto* base = fa->value->As<ast::Name>()) {
+      auto it = scope_.find(base->id);
+      if (it != scope_.end() && it->second.kind == ModuleEntry::Kind::Module && it->second.module == ModuleId::Warp)
+        return GenericCompositeValue(c, fa->attr);
+    }
   ExprInfo callee = CheckExpr(c.func.get());
   std::vector<CallArg> args;
   bool poisoned = callee.type->IsError();

@@ -475,6 +475,81 @@ ExprInfo Checker::GenericCompositeType(const ast::Call& c, bool matrix) {
   return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
 }
 
+// wp.vector(*values, length=, dtype=), wp.matrix(*values, shape=, dtype=) and
+// wp.quaternion(*values, dtype=): Warp's generic constructors, whose type comes from the
+// keywords or else from the first value (a literal: float32 or int32). No values: zeros; one
+// number with a length or shape: filled. They then build as the named type's constructor.
+ExprInfo Checker::GenericCompositeValue(const ast::Call& c, const std::string& which) {
+  const std::string name = "`wp." + which + "`";
+  const bool matrix = which == "matrix", quat = which == "quaternion";
+  std::vector<CallArg> values;
+  for (const ast::ExprPtr& a : c.args) values.push_back(CallArg{a.get(), CheckExpr(a.get()), "", a->range, {}});
+  std::optional<ConstValue> size, dtype;
+  bool has_size = false;
+  for (const ast::Keyword& kw : c.keywords) {
+    ExprInfo v = CheckExpr(kw.value.get());
+    if (kw.name == "dtype") {
+      dtype = v.value;
+    } else if (!quat && kw.name == (matrix ? "shape" : "length")) {
+      size = v.value;
+      has_size = true;
+    } else {
+      Error(Code::UnknownKeyword, kw.name_range,
+            name + " takes its values and " + (quat ? "`dtype`" : matrix ? "`shape` and `dtype`" : "`length` and `dtype`"));
+      return Poison();
+    }
+  }
+  for (const CallArg& a : values) {
+    if (a.info.type->IsError()) return Poison();
+    const bool vector_part = quat && values.size() == 2 && &a == &values[0] && CompositeOf(a.info.type);
+    if (!a.info.type->IsScalar() && !vector_part) {
+      Error(Code::CompositeArgs, a.range, name + " takes numbers, found `" + TypeName(a.info.type) + "`");
+      return Poison();
+    }
+  }
+  ScalarType s = ScalarType::Float32;
+  if (dtype) {
+    if (dtype->kind != ConstValue::Kind::Type || !dtype->type->IsNumeric()) {
+      Error(Code::CompositeArgs, c.range, name + " needs a numeric `dtype`");
+      return Poison();
+    }
+    s = dtype->type->scalar;
+  } else if (!values.empty()) {
+    const Type* first = values[0].info.type;
+    if (const Composite* k = CompositeOf(first)) s = k->scalar;
+    else if (values[0].info.weak) s = first->IsFloatScalar() ? ScalarType::Float32 : ScalarType::Int32;
+    else s = first->scalar;
+  }
+  auto dim = [](const ConstValue& v) { return v.kind == ConstValue::Kind::Int && v.i >= 1 && v.i <= 64 ? int(v.i) : 0; };
+  Composite k;
+  if (quat) {
+    k = Composite::Quat(s);
+  } else if (matrix) {
+    int rows = 0, cols = 0;
+    if (size && size->kind == ConstValue::Kind::Tuple && size->elems.size() == 2) {
+      rows = dim(size->elems[0]);
+      cols = dim(size->elems[1]);
+    }
+    if (rows == 0 || cols == 0) {
+      Error(Code::CompositeArgs, c.range, name + " needs `shape`, a constant (rows, cols)");
+      return Poison();
+    }
+    k = Composite::Matrix(rows, cols, s);
+  } else {
+    int n = has_size ? (size ? dim(*size) : 0) : int(values.size());
+    if (n == 0) {
+      Error(Code::CompositeArgs, c.range, name + " needs values or `length`, a constant from 1 to 64");
+      return Poison();
+    }
+    k = Composite::Vector(n, s);
+  }
+  if (!IsFloat(k.scalar) && !k.is_vector_like()) {
+    Error(Code::CompositeArgs, c.range, name + " of `" + std::string(ScalarName(s)) + "` values is not a Warp type");
+    return Poison();
+  }
+  return CompositeCtor(c, CompositeType(k), values);
+}
+
 ExprInfo Checker::IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args) {
   const CallArg* n = nullptr;
   const CallArg* dtype = nullptr;

@@ -153,6 +153,7 @@ class Checker {
                            ExprInfo li, const ast::Expr* r, ExprInfo ri);
   ExprInfo CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r);
   ExprInfo GenericCompositeType(const ast::Call& c, bool matrix);  // wp.types.vector/matrix(...)
+  ExprInfo GenericCompositeValue(const ast::Call& c, const std::string& which);  // wp.vector/matrix/quaternion(...)
   ExprInfo IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args);
   ExprInfo ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
                         const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);

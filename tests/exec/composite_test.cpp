@@ -112,6 +112,38 @@ def k(a: wp.array[wp.vec3], b: wp.array[wp.vec3], s: wp.array2d[float], v: wp.ar
   }
 }
 
+// Warp's generic constructors: the type from `length`/`shape`/`dtype` or the first value.
+TEST(CompositeExec, GenericVectorMatrixQuaternionConstructors) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(v: wp.array[wp.vec3], d: wp.array[wp.vec2d], i: wp.array[wp.vec3i], m: wp.array[wp.mat22], q: wp.array[wp.quat],
+      x: int):
+    v[0] = wp.vector(1.5, 2.0, -3.0)
+    v[1] = wp.vector(length=3, dtype=float)
+    v[2] = wp.vector(float(x), length=3)
+    d[0] = wp.vector(wp.float64(0.25), wp.float64(8.0))
+    d[1] = wp.vector(1.0, 2.0, dtype=wp.float64)
+    i[0] = wp.vector(x, 2, 3)
+    m[0] = wp.matrix(1.0, 2.0, 3.0, float(x), shape=(2, 2))
+    m[1] = wp.matrix(0.5, shape=(2, 2))
+    q[0] = wp.quaternion(1.0, 2.0, 3.0, 4.0)
+    q[1] = wp.quaternion(wp.vec3(5.0, 6.0, 7.0), 8.0)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> v(9, -1.0f), m(8, -1.0f), q(8, -1.0f);
+  std::vector<double> d(4, -1.0);
+  std::vector<int32_t> iv(3, -1);
+  int32_t x = 7;
+  tilec_array va = View(v.data(), {3}, {3}), da = View(d.data(), {2}, {2}), ia = View(iv.data(), {1}, {3}),
+              ma = View(m.data(), {2}, {4}), qa = View(q.data(), {2}, {4});
+  Launch(c.Entry("k"), {&va, &da, &ia, &ma, &qa, &x}, {1});
+  EXPECT_EQ(v, (std::vector<float>{1.5f, 2.0f, -3.0f, 0.0f, 0.0f, 0.0f, 7.0f, 7.0f, 7.0f}));
+  EXPECT_EQ(d, (std::vector<double>{0.25, 8.0, 1.0, 2.0}));
+  EXPECT_EQ(iv, (std::vector<int32_t>{7, 2, 3}));
+  EXPECT_EQ(m, (std::vector<float>{1.0f, 2.0f, 3.0f, 7.0f, 0.5f, 0.5f, 0.5f, 0.5f}));
+  EXPECT_EQ(q, (std::vector<float>{1.0f, 2.0f, 3.0f, 4.0f, 5.0f, 6.0f, 7.0f, 8.0f}));
+}
+
 // print of vectors, matrices, quaternions and transforms in Warp's format (its builtin.h
 // print overloads: components as float with %g; the text below is what Warp 1.19 printed).
 TEST(CompositeExec, PrintInWarpsFormat) {
