@@ -9,6 +9,8 @@
 #include "ir/op_cases.h"
 #include "codegen/common/checked_access.h"
 #include "codegen/simt/emitter.h"
+
+#include <functional>
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
@@ -173,38 +175,47 @@ std::optional<llvm::FixedVectorType*> Emitter::VectorAccessType(const ir::ElemTy
   return llvm::FixedVectorType::get(scalar_.ValTy(t), unsigned(n));
 }
 
-llvm::Value* Emitter::AlignedTo(llvm::Value* ptr, uint64_t bytes) {
+llvm::Value* Emitter::IfAligned(llvm::Value* ptr, uint64_t bytes, const std::function<llvm::Value*()>& vec,
+                               const std::function<llvm::Value*()>& comp) {
+  llvm::Function* fn = b_.GetInsertBlock()->getParent();
+  llvm::BasicBlock* vec_bb = llvm::BasicBlock::Create(ctx_, "mem.vec", fn);
+  llvm::BasicBlock* comp_bb = llvm::BasicBlock::Create(ctx_, "mem.comp", fn);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "mem.done", fn);
   llvm::Value* addr = b_.CreatePtrToInt(ptr, b_.getInt64Ty());
-  return b_.CreateICmpEQ(b_.CreateAnd(addr, I64(int64_t(bytes - 1))), I64(0));
+  b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(addr, I64(int64_t(bytes - 1))), I64(0)), vec_bb, comp_bb);
+  auto arm = [&](llvm::BasicBlock* bb, const std::function<llvm::Value*()>& emit) {
+    b_.SetInsertPoint(bb);
+    llvm::Value* v = emit();
+    llvm::BasicBlock* end = b_.GetInsertBlock();
+    b_.CreateBr(done);
+    return std::make_pair(v, end);
+  };
+  auto [vv, vec_end] = arm(vec_bb, vec);
+  auto [cv, comp_end] = arm(comp_bb, comp);
+  b_.SetInsertPoint(done);
+  if (!vv) return nullptr;
+  llvm::PHINode* phi = b_.CreatePHI(vv->getType(), 2, "mem.elem");
+  phi->addIncoming(vv, vec_end);
+  phi->addIncoming(cv, comp_end);
+  return phi;
 }
 
 llvm::Value* Emitter::LoadMaybeVector(llvm::Value* gptr, const ir::ElemType& e) {
   llvm::Type* mt = scalar_.MemTy(e);
   std::optional<llvm::FixedVectorType*> vt = VectorAccessType(e);
   if (!vt) return b_.CreateLoad(mt, gptr);
-  const unsigned n = unsigned((*vt)->getNumElements());
   const uint64_t bytes = (*vt)->getPrimitiveSizeInBits() / 8;
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* vec_bb = llvm::BasicBlock::Create(ctx_, "ld.vec", fn);
-  llvm::BasicBlock* comp_bb = llvm::BasicBlock::Create(ctx_, "ld.comp", fn);
-  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "ld.done", fn);
-  b_.CreateCondBr(AlignedTo(gptr, bytes), vec_bb, comp_bb);
-  b_.SetInsertPoint(vec_bb);
-  llvm::LoadInst* v = b_.CreateLoad(*vt, gptr);
-  v->setAlignment(llvm::Align(bytes));
-  llvm::Value* whole = llvm::UndefValue::get(mt);
-  for (unsigned k = 0; k < n; ++k) whole = b_.CreateInsertValue(whole, b_.CreateExtractElement(v, k), {k});
-  llvm::BasicBlock* vec_end = b_.GetInsertBlock();
-  b_.CreateBr(done);
-  b_.SetInsertPoint(comp_bb);
-  llvm::Value* parts = b_.CreateLoad(mt, gptr);
-  llvm::BasicBlock* comp_end = b_.GetInsertBlock();
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
-  llvm::PHINode* phi = b_.CreatePHI(mt, 2, "ld.elem");
-  phi->addIncoming(whole, vec_end);
-  phi->addIncoming(parts, comp_end);
-  return phi;
+  return IfAligned(
+      gptr, bytes,
+      [&]() -> llvm::Value* {
+        llvm::LoadInst* v = b_.CreateLoad(*vt, gptr);
+        v->setAlignment(llvm::Align(bytes));
+        llvm::Value* whole = llvm::UndefValue::get(mt);
+        for (unsigned k = 0; k < (*vt)->getNumElements(); ++k)
+          whole = b_.CreateInsertValue(whole, b_.CreateExtractElement(v, k), {k});
+        return whole;
+      },
+      [&]() -> llvm::Value* { return b_.CreateLoad(mt, gptr); });
 }
 
 void Emitter::StoreMaybeVector(llvm::Value* v, llvm::Value* gptr, const ir::ElemType& e) {
@@ -213,22 +224,20 @@ void Emitter::StoreMaybeVector(llvm::Value* v, llvm::Value* gptr, const ir::Elem
     b_.CreateStore(v, gptr);
     return;
   }
-  const unsigned n = unsigned((*vt)->getNumElements());
   const uint64_t bytes = (*vt)->getPrimitiveSizeInBits() / 8;
-  llvm::Function* fn = b_.GetInsertBlock()->getParent();
-  llvm::BasicBlock* vec_bb = llvm::BasicBlock::Create(ctx_, "st.vec", fn);
-  llvm::BasicBlock* comp_bb = llvm::BasicBlock::Create(ctx_, "st.comp", fn);
-  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "st.done", fn);
-  b_.CreateCondBr(AlignedTo(gptr, bytes), vec_bb, comp_bb);
-  b_.SetInsertPoint(vec_bb);
-  llvm::Value* packed = llvm::UndefValue::get(*vt);
-  for (unsigned k = 0; k < n; ++k) packed = b_.CreateInsertElement(packed, b_.CreateExtractValue(v, {k}), k);
-  b_.CreateStore(packed, gptr)->setAlignment(llvm::Align(bytes));
-  b_.CreateBr(done);
-  b_.SetInsertPoint(comp_bb);
-  b_.CreateStore(v, gptr);
-  b_.CreateBr(done);
-  b_.SetInsertPoint(done);
+  IfAligned(
+      gptr, bytes,
+      [&]() -> llvm::Value* {
+        llvm::Value* packed = llvm::UndefValue::get(*vt);
+        for (unsigned k = 0; k < (*vt)->getNumElements(); ++k)
+          packed = b_.CreateInsertElement(packed, b_.CreateExtractValue(v, {k}), k);
+        b_.CreateStore(packed, gptr)->setAlignment(llvm::Align(bytes));
+        return nullptr;
+      },
+      [&]() -> llvm::Value* {
+        b_.CreateStore(v, gptr);
+        return nullptr;
+      });
 }
 
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {

@@ -105,7 +105,10 @@ class Emitter : public OpDispatcher {
   // Global accesses of one tile element: vector loads and stores (ld.global.v2/v4) for small
   // composites at aligned addresses, the struct's own access otherwise.
   std::optional<llvm::FixedVectorType*> VectorAccessType(const ir::ElemType& e);
-  llvm::Value* AlignedTo(llvm::Value* ptr, uint64_t bytes);
+  // Emits `vec` where `ptr` is aligned to `bytes` and `comp` elsewhere; their values merged
+  // (null when the arms give none).
+  llvm::Value* IfAligned(llvm::Value* ptr, uint64_t bytes, const std::function<llvm::Value*()>& vec,
+                         const std::function<llvm::Value*()>& comp);
   llvm::Value* LoadMaybeVector(llvm::Value* gptr, const ir::ElemType& e);
   void StoreMaybeVector(llvm::Value* v, llvm::Value* gptr, const ir::ElemType& e);
   llvm::Value* ElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e, bool used);
