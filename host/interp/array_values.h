@@ -48,6 +48,9 @@ struct NdArrayObj : Object {
   bool scalar;
 };
 
+// A subscript key (`x[1, :, None]`, index arrays, masks) as the ndarray's index items.
+std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key);
+
 // Wraps an ndarray result: 0-d results of operations become NumPy scalars, as in NumPy.
 Value WrapNd(NdArray a, bool zero_d_is_scalar = true);
 // A Python value (number, nested list/tuple, ndarray, wp array) as an ndarray; TypeError

@@ -1,5 +1,6 @@
 // Compiles a kernel's module text through the compiler pipeline (compiler::Run) and loads it
 // into the runtime; the text stages for the REPL's `:emit`; struct layouts from the checker.
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -143,8 +144,18 @@ std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Defini
     const compiler::PipelineOptions defaults;
     compiler::PipelineResult r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
     if (!r.ok()) return std::nullopt;
-    for (const auto& s : r.checked->Signature().structs)
-      if (s.name == name) return s;
+    const std::vector<rt::StructLayout> table = r.checked->Signature().structs;
+    // Struct-typed fields get their layouts, recursively, so that the struct's arrays have a
+    // NumPy form without the module's struct table.
+    std::function<rt::StructLayout(const rt::StructLayout&)> resolve = [&](const rt::StructLayout& s) {
+      rt::StructLayout out = s;
+      for (rt::StructField& f : out.fields)
+        if (f.type.is_struct() && size_t(f.type.struct_index) < table.size())
+          f.layout = std::make_shared<const rt::StructLayout>(resolve(table[f.type.struct_index]));
+      return out;
+    };
+    for (const auto& s : table)
+      if (s.name == name) return resolve(s);
   } catch (const std::exception&) {
   }
   return std::nullopt;

@@ -142,6 +142,8 @@ Value Method(std::shared_ptr<NdArrayObj> self, const std::string& name,
 
 }  // namespace
 
+std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key) { return KeyToItems(in, key); }
+
 Value ScalarToValue(const Scalar& s) {
   switch (s.kind) {
     case Scalar::Kind::Bool: return Value::Bool(s.b);

@@ -8,6 +8,8 @@
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
 #include "host/interp/wp_composite.h"
+#include "host/interp/np_records.h"
+#include "host/ndarray/print.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -319,7 +321,7 @@ std::optional<NdArray> WpArrayToNd(const Value& v) {
     a.CopyToHost(out.data());
     return out;
   }
-  if (a.dtype().is_struct()) TypeError("numpy(): arrays of struct `" + a.dtype().Name() + "` have no NumPy form");
+  if (a.dtype().is_struct()) TypeError("arrays of struct `" + a.dtype().Name() + "` convert to NumPy structured arrays, not to this");
   if (a.device().is_cpu()) {
     // On the CPU, numpy() is a view of the same memory, as in Warp.
     auto keep = std::make_shared<rt::Array>(a);
@@ -330,7 +332,53 @@ std::optional<NdArray> WpArrayToNd(const Value& v) {
   return out;
 }
 
-std::string WpArrayObj::Str() const { return NdStr(*WpArrayToNd(Value(std::const_pointer_cast<Object>(shared_from_this()))), false); }
+namespace {
+
+// Warp's Struct.numpy_dtype(): fields at their C offsets, vector and matrix fields as
+// subarrays of their scalar, nested structs as nested records.
+std::shared_ptr<const RecordType> RecordTypeOf(const rt::StructLayout& s) {
+  auto t = std::make_shared<RecordType>();
+  t->itemsize = s.size;
+  for (const rt::StructField& f : s.fields) {
+    RecordField r;
+    r.name = f.name;
+    r.offset = f.offset;
+    if (!f.type.is_struct()) {
+      r.scalar = f.type.scalar;
+    } else if (!f.layout) {
+      TypeError("numpy(): the layout of field `" + f.name + "` of struct `" + s.name + "` is unknown");
+    } else if (Composite c = f.layout->composite; c.valid()) {
+      r.scalar = c.scalar;
+      r.sub = CompositeElemShape(c);
+    } else {
+      r.record = RecordTypeOf(*f.layout);
+    }
+    t->fields.push_back(std::move(r));
+  }
+  return t;
+}
+
+}  // namespace
+
+std::optional<RecordArray> WpArrayToRecords(const Value& v) {
+  auto* w = v.As<WpArrayObj>();
+  if (!w || !w->a.dtype().is_struct() || CompositeOf(w->a.dtype()).valid()) return std::nullopt;
+  const rt::Array& a = w->a;
+  std::shared_ptr<const RecordType> type = RecordTypeOf(*a.dtype().layout);
+  if (a.device().is_cpu()) {
+    auto keep = std::make_shared<rt::Array>(a);
+    return RecordArray(type, a.shape(), a.strides(), static_cast<uint8_t*>(a.data()), keep);
+  }
+  auto bytes = std::make_shared<std::vector<uint8_t>>(size_t(a.size()) * size_t(type->itemsize));
+  a.CopyToHost(bytes->data());
+  return RecordArray(type, a.shape(), {}, bytes->data(), bytes);
+}
+
+std::string WpArrayObj::Str() const {
+  Value self(std::const_pointer_cast<Object>(shared_from_this()));
+  if (auto r = WpArrayToRecords(self)) return RecordsStr(*r);
+  return NdStr(*WpArrayToNd(self), false);
+}
 std::string WpArrayObj::Repr() const { return Str(); }
 
 std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& name) {
@@ -360,6 +408,8 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
   if (name == "numpy")
     return method([](WpArrayObj& s, CallArgs& args) {
       ArgBinder b("numpy", args, {}, 0);
+      Value self(std::static_pointer_cast<Object>(s.shared_from_this()));
+      if (auto r = WpArrayToRecords(self)) return Value(std::make_shared<RecordArrayObj>(*r, false));
       return WrapNd(*WpArrayToNd(Value(std::static_pointer_cast<Object>(s.shared_from_this()))), false);
     });
   if (name == "zero_")

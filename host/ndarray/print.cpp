@@ -113,10 +113,10 @@ std::string IntText(const Scalar& s) {
   return s.kind == Scalar::Kind::UInt ? std::to_string(s.u) : std::to_string(s.AsInt());
 }
 
-Formatter MakeFormatter(const NdArray& a, const std::vector<Scalar>& data) {
-  ScalarType t = a.dtype();
+// `nonscalar`: the data NumPy builds the formatter from is not 0-d (bools then pad `True`).
+Formatter MakeFormatter(ScalarType t, bool nonscalar, const std::vector<Scalar>& data) {
   if (t == ScalarType::Bool) {
-    std::string true_text = a.ndim() > 0 ? " True" : "True";
+    std::string true_text = nonscalar ? " True" : "True";
     return [true_text](const Scalar& s) { return s.b ? true_text : std::string("False"); };
   }
   if (IsInteger(t)) {
@@ -135,23 +135,25 @@ Formatter MakeFormatter(const NdArray& a, const std::vector<Scalar>& data) {
 }
 
 // The elements NumPy's _leading_trailing keeps: each long axis contributes its first and last
-// kEdgeItems entries.
-void CollectCorners(const NdArray& a, bool summarize, size_t axis, const uint8_t* p,
-                    std::vector<Scalar>& out) {
-  if (axis == a.shape().size()) {
-    out.push_back(LoadScalar(p, a.dtype()));
+// kEdgeItems entries. `visit` gets the address of each.
+void VisitCorners(const Shape& shape, const std::vector<int64_t>& strides, bool summarize,
+                  size_t axis, const uint8_t* p, const std::function<void(const uint8_t*)>& visit) {
+  if (axis == shape.size()) {
+    visit(p);
     return;
   }
-  int64_t n = a.shape()[axis];
+  int64_t n = shape[axis];
   for (int64_t i = 0; i < n; ++i) {
     if (summarize && n > 2 * kEdgeItems && i == kEdgeItems) i = n - kEdgeItems;
-    CollectCorners(a, summarize, axis + 1, p + i * a.strides()[axis], out);
+    VisitCorners(shape, strides, summarize, axis + 1, p + i * strides[axis], visit);
   }
 }
 
+using ElementText = std::function<std::string(const std::vector<int64_t>& index)>;
+
 struct ArrayPrinter {
-  const NdArray& a;
-  const Formatter& format;
+  const Shape& shape;
+  const ElementText& element;
   std::string separator;
   bool summarize;
 
@@ -170,11 +172,11 @@ struct ArrayPrinter {
   std::string Recurse(std::vector<int64_t>& index, const std::string& hanging_indent,
                       int curr_width) const {
     size_t axis = index.size();
-    size_t axes_left = a.shape().size() - axis;
-    if (axes_left == 0) return format(a.Get(index));
+    size_t axes_left = shape.size() - axis;
+    if (axes_left == 0) return element(index);
     std::string next_hanging_indent = hanging_indent + " ";
     int next_width = curr_width - 1;
-    int64_t a_len = a.shape()[axis];
+    int64_t a_len = shape[axis];
     bool show_summary = summarize && 2 * kEdgeItems < a_len;
     int64_t leading = show_summary ? kEdgeItems : 0;
     int64_t trailing = show_summary ? kEdgeItems : a_len;
@@ -219,11 +221,87 @@ std::string Array2String(const NdArray& a, const std::string& separator, const s
                          int line_width) {
   bool summarize = a.size() > kThreshold;
   std::vector<Scalar> data;
-  CollectCorners(a, summarize, 0, static_cast<const uint8_t*>(a.data()), data);
-  Formatter format = MakeFormatter(a, data);
-  ArrayPrinter printer{a, format, separator, summarize};
+  VisitCorners(a.shape(), a.strides(), summarize, 0, static_cast<const uint8_t*>(a.data()),
+               [&](const uint8_t* p) { data.push_back(LoadScalar(p, a.dtype())); });
+  Formatter format = MakeFormatter(a.dtype(), a.ndim() > 0, data);
+  ElementText element = [&](const std::vector<int64_t>& index) { return format(a.Get(index)); };
+  ArrayPrinter printer{a.shape(), element, separator, summarize};
   std::vector<int64_t> index;
   return printer.Recurse(index, " " + std::string(prefix.size(), ' '), line_width);
+}
+
+// NumPy's StructuredVoidFormat: one formatter per field, each made from that field's values
+// in `records` (the corners of the array), subarray fields as SubArrayFormat writes them.
+using RecordFormatter = std::function<std::string(const uint8_t* record)>;
+
+RecordFormatter MakeRecordFormatter(const RecordType& type, const std::vector<const uint8_t*>& records,
+                                    bool nonscalar) {
+  std::vector<RecordFormatter> parts;
+  for (const RecordField& f : type.fields) {
+    if (f.record) {
+      std::vector<const uint8_t*> inner;
+      for (const uint8_t* p : records) inner.push_back(p + f.offset);
+      RecordFormatter nested = MakeRecordFormatter(*f.record, inner, nonscalar);
+      parts.push_back([nested, off = f.offset](const uint8_t* p) { return nested(p + off); });
+      continue;
+    }
+    int64_t count = 1;
+    for (int64_t d : f.sub) count *= d;
+    int64_t es = static_cast<int64_t>(ScalarSize(f.scalar));
+    std::vector<Scalar> data;
+    for (const uint8_t* p : records)
+      for (int64_t k = 0; k < count; ++k) data.push_back(LoadScalar(p + f.offset + k * es, f.scalar));
+    Formatter fmt = MakeFormatter(f.scalar, nonscalar || !f.sub.empty(), data);
+    ScalarType t = f.scalar;
+    Shape sub = f.sub;
+    int64_t off = f.offset;
+    parts.push_back([fmt, t, sub, off, es](const uint8_t* p) {
+      // Subarrays always separate with ", ", in str as in repr (NumPy 1.24).
+      std::function<std::string(size_t, const uint8_t*)> nest = [&](size_t axis, const uint8_t* q) {
+        if (axis == sub.size()) return fmt(LoadScalar(q, t));
+        int64_t inner = es;
+        for (size_t d = axis + 1; d < sub.size(); ++d) inner *= sub[d];
+        std::string s = "[";
+        for (int64_t i = 0; i < sub[axis]; ++i) s += (i ? ", " : "") + nest(axis + 1, q + i * inner);
+        return s + "]";
+      };
+      return nest(0, p + off);
+    });
+  }
+  return [parts](const uint8_t* p) {
+    std::string s = "(";
+    for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i](p);
+    return s + (parts.size() == 1 ? ",)" : ")");
+  };
+}
+
+const uint8_t* RecordPtr(const RecordArray& a, const std::vector<int64_t>& index) {
+  const uint8_t* p = a.data();
+  for (size_t d = 0; d < index.size(); ++d) p += index[d] * a.strides()[d];
+  return p;
+}
+
+std::string Records2String(const RecordArray& a, const std::string& separator,
+                           const std::string& prefix, int line_width) {
+  bool summarize = a.size() > kThreshold;
+  std::vector<const uint8_t*> records;
+  VisitCorners(a.shape(), a.strides(), summarize, 0, a.data(),
+               [&](const uint8_t* p) { records.push_back(p); });
+  RecordFormatter format = MakeRecordFormatter(a.type(), records, a.ndim() > 0);
+  ElementText element = [&](const std::vector<int64_t>& index) { return format(RecordPtr(a, index)); };
+  ArrayPrinter printer{a.shape(), element, separator, summarize};
+  std::vector<int64_t> index;
+  return printer.Recurse(index, " " + std::string(prefix.size(), ' '), line_width);
+}
+
+// `prefix(body,` then ` dtype=...)`, moved to its own line where it would pass the width.
+std::string WithDtype(const std::string& text, const std::string& dtype_text, size_t indent) {
+  size_t last_nl = text.rfind('\n');
+  size_t last_line_len = text.size() - (last_nl == std::string::npos ? 0 : last_nl + 1);
+  std::string spacer = " ";
+  if (last_line_len + dtype_text.size() + 1 > static_cast<size_t>(kLineWidth))
+    spacer = "\n" + std::string(indent, ' ');
+  return text + spacer + dtype_text;
 }
 
 bool DtypeIsImplied(ScalarType t) {
@@ -276,13 +354,22 @@ std::string ArrayRepr(const NdArray& a) {
   else body = "[], shape=" + ShapeString(a.shape());
   std::string text = prefix + body + suffix;
   if (skip_dtype) return text;
-  std::string dtype_text = "dtype=" + DtypeName(a.dtype()) + ")";
-  size_t last_nl = text.rfind('\n');
-  size_t last_line_len = text.size() - (last_nl == std::string::npos ? 0 : last_nl + 1);
-  std::string spacer = " ";
-  if (last_line_len + dtype_text.size() + 1 > static_cast<size_t>(kLineWidth))
-    spacer = "\n" + std::string(prefix.size(), ' ');
-  return text + spacer + dtype_text;
+  return WithDtype(text, "dtype=" + DtypeName(a.dtype()) + ")", prefix.size());
+}
+
+std::string RecordsStr(const RecordArray& a) {
+  if (a.ndim() == 0) return Records2String(a, " ", "", kLineWidth);
+  if (a.size() == 0) return "[]";
+  return Records2String(a, " ", "", kLineWidth);
+}
+
+std::string RecordsRepr(const RecordArray& a) {
+  const std::string prefix = "array(";
+  std::string body;
+  if (a.size() > 0) body = Records2String(a, ", ", prefix, kLineWidth - 1);
+  else if (a.ndim() == 1) body = "[]";
+  else body = "[], shape=" + ShapeString(a.shape());
+  return WithDtype(prefix + body + ",", "dtype=" + a.type().Str() + ")", prefix.size());
 }
 
 }  // namespace tilec::host

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "host/ndarray/ndarray.h"
+#include "host/ndarray/records.h"
 
 namespace tilec::host {
 
@@ -12,6 +13,10 @@ namespace tilec::host {
 std::string ArrayStr(const NdArray& a);
 // repr(a): `array([1., 2.], dtype=float32)`, `array([], shape=(0, 3), dtype=float64)`.
 std::string ArrayRepr(const NdArray& a);
+// The same for structured arrays: `[(1., 2) (3., 4)]`, `array([(1., 2)], dtype=[('a', '<f4'),
+// ('b', '<i4')])`; a 0-d one prints as its record (np.void): `(1., 2)`.
+std::string RecordsStr(const RecordArray& a);
+std::string RecordsRepr(const RecordArray& a);
 // str (and, in NumPy 1.24, repr) of a NumPy scalar of dtype `t`: np.float32(0.1) -> `0.1`,
 // np.float64(1e16) -> `1e+16`, np.bool_(True) -> `True`.
 std::string NumpyScalarStr(const Scalar& value, ScalarType t);

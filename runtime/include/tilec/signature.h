@@ -3,6 +3,7 @@
 // fills it; AOT artifacts carry it serialized; every launch is validated against it.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,6 +27,9 @@ struct StructField {
   std::string name;
   ElemType type;
   uint32_t offset = 0;  // bytes
+  // The layout of a struct-typed field where its producer resolved it (the host interpreter
+  // does, to give arrays of structs their NumPy form); not serialized.
+  std::shared_ptr<const StructLayout> layout;
 };
 
 struct StructLayout {

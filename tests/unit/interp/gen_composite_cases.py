@@ -209,6 +209,97 @@ out2 = wp.zeros(1, dtype=wp.vec2, device="cpu")
 wp.launch(apply, dim=1, inputs=[xform, -q, wp.mat22(1.0, 2.0, 3.0, 4.0)], outputs=[out, out2], device="cpu")
 print(np.round(out.numpy(), 3))
 print(out2.numpy())
+"""),    ("StructArrayNumpy", """
+@wp.struct
+class Inner:
+    x: float
+    k: wp.int16
+
+@wp.struct
+class Particle:
+    a: float
+    b: wp.int32
+    v: wp.vec3
+    d: wp.float64
+    inner: Inner
+    m: wp.mat22
+    f: wp.bool
+
+@wp.kernel
+def fill(ps: wp.array(dtype=Particle)):
+    i = wp.tid()
+    ps[i].a = float(i) * 1.5
+    ps[i].b = i - 1
+    ps[i].v = wp.vec3(float(i), 2.0, 0.25)
+    ps[i].d = wp.float64(1.0) / wp.float64(i + 1)
+    ps[i].inner.x = 3.0
+    ps[i].inner.k = wp.int16(i * 100)
+    ps[i].m = wp.mat22(1.0, 2.0, 3.0, float(i))
+    ps[i].f = i > 0
+
+a = wp.zeros(3, dtype=Particle, device="cpu")
+wp.launch(fill, dim=3, inputs=[a], device="cpu")
+n = a.numpy()
+print(n)
+print(repr(n))
+print(n.dtype)
+print(n.shape, n["v"].shape, n["m"].shape, n.ndim, n.size, len(n))
+print(n["v"])
+print(n["d"])
+print(n[1])
+print(n[1]["a"], n[1]["v"], n[-1]["m"])
+print(n[1:])
+print(n["inner"]["k"])
+print(n["inner"])
+print(n.tolist())
+print(a)
+for r in n[:2]:
+    print(r)
+"""),
+    ("StructArrayPackedAndViews", """
+@wp.struct
+class Pair:
+    x: float
+    n: wp.int32
+
+@wp.kernel
+def fill(ps: wp.array2d(dtype=Pair)):
+    i, j = wp.tid()
+    ps[i, j].x = float(i * 10 + j) + 0.5
+    ps[i, j].n = i - j
+
+a = wp.zeros((2, 3), dtype=Pair, device="cpu")
+wp.launch(fill, dim=(2, 3), inputs=[a], device="cpu")
+n = a.numpy()
+print(n)
+print(repr(n))
+print(n.dtype, n.dtype.names, n.dtype.itemsize)
+print(n["x"])
+print(n[1])
+print(n[:, 0])
+n["x"][0, 0] = 7.0
+n["n"] = 5
+print(a.numpy())
+big = wp.zeros(1200, dtype=Pair, device="cpu")
+print(big.numpy())
+print(wp.zeros(0, dtype=Pair, device="cpu").numpy())
+print(repr(wp.zeros(0, dtype=Pair, device="cpu").numpy()))
+"""),
+    ("StructArrayOneField", """
+@wp.struct
+class Flag:
+    on: wp.bool
+
+@wp.kernel
+def fill(ps: wp.array(dtype=Flag)):
+    i = wp.tid()
+    ps[i].on = i % 2 == 1
+
+a = wp.zeros(3, dtype=Flag, device="cpu")
+wp.launch(fill, dim=3, inputs=[a], device="cpu")
+print(a.numpy())
+print(repr(a.numpy()))
+print(a.numpy()[1])
 """),
 ]
 
