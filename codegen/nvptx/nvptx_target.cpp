@@ -175,6 +175,47 @@ class NvptxTarget : public Target {
     return b.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(ScalarSize(t)), order);
   }
 
+  // Tensor cores from sm_80 (m16n8k16 with float16 and bfloat16 factors); sm_75 keeps the
+  // FMA loop.
+  MmaSupport Mma() const override { return sm_ >= 80 ? MmaSupport::Native : MmaSupport::None; }
+
+  std::vector<llvm::Value*> LdMatrix(llvm::IRBuilder<>& b, llvm::Value* row, int count, bool trans) override {
+    llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;
+    switch (count) {
+      case 1: id = trans ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_trans_b16
+                         : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x1_b16; break;
+      case 2: id = trans ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_trans_b16
+                         : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x2_b16; break;
+      case 4: id = trans ? llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_trans_b16
+                         : llvm::Intrinsic::nvvm_ldmatrix_sync_aligned_m8n8_x4_b16; break;
+    }
+    // Overloaded on the pointer: a shared-space address gives ldmatrix.shared.
+    llvm::Value* r = b.CreateIntrinsic(id, {row->getType()}, {row});
+    if (count == 1) return {r};
+    std::vector<llvm::Value*> out;
+    for (int i = 0; i < count; ++i) out.push_back(b.CreateExtractValue(r, {unsigned(i)}));
+    return out;
+  }
+
+  std::vector<llvm::Value*> MmaSync(llvm::IRBuilder<>& b, ScalarType factors, const std::vector<llvm::Value*>& a,
+                                    const std::vector<llvm::Value*>& bm, const std::vector<llvm::Value*>& c) override {
+    llvm::Intrinsic::ID id = factors == ScalarType::BFloat16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                                                             : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32;
+    // (LLVM names f16 mma by the types of d and c: f32_f32 is float d and c.)
+    llvm::Function* fn = llvm::Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), id);
+    llvm::FunctionType* ft = fn->getFunctionType();
+    std::vector<llvm::Value*> args;
+    for (llvm::Value* v : a) args.push_back(v);
+    for (llvm::Value* v : bm) args.push_back(v);
+    for (llvm::Value* v : c) args.push_back(v);
+    // The intrinsic types the 16-bit pairs as <2 x half> (float16) or i32 (bfloat16).
+    for (size_t i = 0; i < args.size(); ++i) args[i] = b.CreateBitCast(args[i], ft->getParamType(unsigned(i)));
+    llvm::Value* r = b.CreateCall(fn, args);
+    std::vector<llvm::Value*> d;
+    for (unsigned i = 0; i < 4; ++i) d.push_back(b.CreateExtractValue(r, {i}));
+    return d;
+  }
+
   // vprintf(format, packed arguments), each argument at its natural alignment.
   void Printf(llvm::IRBuilder<>& b, llvm::Module& mod, const std::string& fmt,
               const std::vector<llvm::Value*>& args) override {

@@ -51,7 +51,7 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   param_slots_.clear();
   B_ = f.tiled ? block_dim_ : 1;
   fn_ = &f;
-  Plan plan = Plan::Build(irm_, f, B_);
+  Plan plan = Plan::Build(irm_, f, B_, target_.Mma());
   plan_ = &plan;
   frame_ = target_.BeginKernel(f, mod_, scalar_, plan, B_);
   lane_ = target_.LaneId();

@@ -335,6 +335,7 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileMatmul: {
+      if (plan_->MmaScratch(&op) >= 0) return EmitMatmulMma(op);
       // Each lane computes its own elements from the shared copies of a and b.
       llvm::Value* a = CrossLanePtr(op.operand(0));
       llvm::Value* bm = CrossLanePtr(op.operand(1));

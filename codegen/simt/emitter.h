@@ -99,6 +99,16 @@ class Emitter : public OpDispatcher {
   void ReadLane0Values(const ir::Op& op);
   void EmitPrint(const ir::Op& op) override;
 
+  // ---- tensor cores (emit_mma.cpp) ----
+  // tile_matmul on the plan's tensor-core path: each warp computes 16x8 blocks of the result
+  // with m16n8k16 instructions into the plan's scratch; after a barrier each lane takes its own.
+  void EmitMatmulMma(const ir::Op& op);
+  // ldmatrix and mma.sync, by the target or, emulated, through the exchange area `xch`.
+  std::vector<llvm::Value*> LdMatrix(llvm::Value* row, int count, bool trans, llvm::Value* xch);
+  std::vector<llvm::Value*> MmaSync(ScalarType factors, const std::vector<llvm::Value*>& a,
+                                    const std::vector<llvm::Value*>& bm, const std::vector<llvm::Value*>& c,
+                                    llvm::Value* xch);
+
   // ---- memory (emit_memory.cpp) ----
   void EmitArrayOp(const ir::Op& op) override;
   void EmitTileMemoryOp(const ir::Op& op) override;

@@ -109,6 +109,10 @@ class HostSimtTarget : public Target {
   llvm::Value* AtomicAdd(bs::Emitter& e, llvm::Value* ptr, llvm::Value* v, ScalarType t, bool) override {
     return e.EmitAtomicAdd(ptr, v, t);
   }
+  // The emitter trades tensor-core fragments through shared memory as the hardware would
+  // through its lanes, so emulation checks the fragment layouts the GPU code relies on.
+  MmaSupport Mma() const override { return MmaSupport::Emulated; }
+
   void Printf(llvm::IRBuilder<>& b, llvm::Module& mod, const std::string& fmt,
               const std::vector<llvm::Value*>& args) override {
     llvm::FunctionCallee printf_fn =

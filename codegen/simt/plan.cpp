@@ -26,6 +26,23 @@ uint32_t Plan::Lane0Bytes(const ir::Value* v) const {
   return t.is_array() ? uint32_t(8 * (1 + 2 * t.ndim)) : ElemBytes(t.elem);
 }
 
+bool MmaEligible(const ir::Op& op, int block_dim) {
+  if (op.code() != OpCode::TileMatmul || block_dim < 32 || block_dim % 32 != 0) return false;
+  const ir::Type& a = op.operand(0)->type();
+  const ir::Type& b = op.operand(1)->type();
+  const ir::Type& c = op.operand(2)->type();
+  if (a.elem.is_struct() || b.elem.is_struct() || c.elem.is_struct()) return false;
+  const ScalarType in = a.elem.scalar, cs = c.elem.scalar;
+  if (b.elem.scalar != in || (in != ScalarType::Float16 && in != ScalarType::BFloat16)) return false;
+  if (cs != ScalarType::Float16 && cs != ScalarType::BFloat16 && cs != ScalarType::Float32) return false;
+  return a.shape[0] % 16 == 0 && a.shape[1] % 16 == 0 && b.shape[1] % 8 == 0;
+}
+
+uint32_t Plan::MmaExchangeOffset(const ir::Op& op) {
+  const uint64_t bytes = uint64_t(op.result()->type().NumElements()) * 4;
+  return uint32_t((bytes + 15) & ~uint64_t(15));
+}
+
 uint32_t Plan::StagingIndexOffset(const ir::Op& op) const {
   return (ElemBytes(op.operand(0)->type().elem) * uint32_t(block_dim_) + 7u) & ~7u;
 }
@@ -229,6 +246,11 @@ class PlanBuilder {
         uint32_t bytes = p_.StagingIndexOffset(*op) + 8u * uint32_t(p_.block_dim_);
         p_.staging_[op] = NewSlot(bytes, idx_.at(op), idx_.at(op));
       }
+      if (p_.mma_support_ != MmaSupport::None && MmaEligible(*op, p_.block_dim_)) {
+        uint32_t bytes = Plan::MmaExchangeOffset(*op);
+        if (p_.mma_support_ == MmaSupport::Emulated) bytes += 24u * uint32_t(p_.block_dim_);
+        p_.mma_[op] = NewSlot(bytes, idx_.at(op), idx_.at(op));
+      }
       if (p_.block_dim_ > 1) {
         Plan::Lane0Reads l0;
         l0.values = Lane0Values(*op);
@@ -389,6 +411,15 @@ class PlanBuilder {
         post.push_back(SharedAccess(st, false, Pattern::Any));
         break;
       }
+      case OpCode::TileMatmul:
+        // The tensor-core path: warps write result fragments anywhere in the scratch; after the
+        // internal barrier each lane reads its own elements.
+        if (int sc = p_.MmaScratch(&op); sc >= 0) {
+          pre.push_back(SharedAccess(sc, true, Pattern::Any));
+          internal = true;
+          post.push_back(SharedAccess(sc, false, Pattern::Any));
+        }
+        break;
       case OpCode::TileFft: {
         // A radix-2 transform scatters the input to bit-reversed positions of the results, then
         // its passes read and write them anywhere, a barrier between each two.
@@ -416,7 +447,7 @@ class PlanBuilder {
       case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
-      case OpCode::TileMatmul: case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
+      case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:
       case OpCode::TileUpperSolve: case OpCode::TileTril:
       TILEC_CASES(TileShape) TILEC_CASES(Print) TILEC_CASES(Control) TILEC_CASES(Terminator)
       case OpCode::TileExtract: case OpCode::TileInsert: case OpCode::TileView: case OpCode::TileAssign:
@@ -559,10 +590,11 @@ class PlanBuilder {
   std::unordered_set<const ir::Op*> lane0_ops_;     // ops that read lane 0's values behind one
 };
 
-Plan Plan::Build(const ir::Module& m, const ir::Function& f, int block_dim) {
+Plan Plan::Build(const ir::Module& m, const ir::Function& f, int block_dim, MmaSupport mma) {
   Plan p;
   p.module_ = &m;
   p.block_dim_ = std::max(1, block_dim);
+  p.mma_support_ = mma;
   PlanBuilder(p, f).Build();
   return p;
 }

@@ -22,10 +22,20 @@ struct SharedSlot {
   int last = 0;
 };
 
+// How a target runs tile_matmul on tensor cores: not at all, with mma.sync and ldmatrix, or
+// emulated (the host SIMT target), where the lanes trade fragments through shared memory.
+enum class MmaSupport : uint8_t { None, Native, Emulated };
+
+// Whether a tile_matmul takes the tensor-core path at `block_dim` lanes: float16 or bfloat16
+// factors of one type, a float16, bfloat16 or float32 accumulator (float32 sums), M and K
+// multiples of 16 and N of 8 (whole m16n8k16 instructions), and whole warps.
+bool MmaEligible(const ir::Op& op, int block_dim);
+
 class Plan {
  public:
   // `block_dim` is the number of lanes B; a non-tiled kernel is planned with B = 1.
-  static Plan Build(const ir::Module& m, const ir::Function& f, int block_dim);
+  static Plan Build(const ir::Module& m, const ir::Function& f, int block_dim,
+                    MmaSupport mma = MmaSupport::None);
 
   int block_dim() const { return block_dim_; }
   // The value's tile lives in shared memory (its only representation); -1 if not.
@@ -53,6 +63,12 @@ class Plan {
   // linear index there (i64, -1: nothing to apply) from byte StagingIndexOffset; -1 if none.
   int Staging(const ir::Op* op) const { return Find(staging_, op); }
   uint32_t StagingIndexOffset(const ir::Op& op) const;
+  // A tile_matmul on the tensor-core path writes its float32 results to `slot` (M x N,
+  // row-major), then each lane reads its own elements; emulated, the lanes' fragments are traded
+  // from byte MmaExchangeOffset (24 bytes per lane). -1 for the other paths.
+  int MmaScratch(const ir::Op* op) const { return Find(mma_, op); }
+  static uint32_t MmaExchangeOffset(const ir::Op& op);
+  MmaSupport mma() const { return mma_support_; }
   const SharedSlot& slot(int i) const { return slots_[size_t(i)]; }
   uint32_t shared_bytes() const { return shared_bytes_; }
 
@@ -89,6 +105,8 @@ class Plan {
   std::unordered_map<const ir::Value*, int> copy_;
   std::unordered_map<const ir::Op*, Lane0Reads> lane0_;
   std::unordered_map<const ir::Op*, int> staging_;
+  std::unordered_map<const ir::Op*, int> mma_;
+  MmaSupport mma_support_ = MmaSupport::None;
   std::vector<SharedSlot> slots_;
   uint32_t shared_bytes_ = 0;
   std::unordered_set<const void*> barriers_;

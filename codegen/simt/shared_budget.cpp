@@ -32,7 +32,7 @@ std::string Describe(const ir::Module& m, const ir::Value* v, bool is_copy, uint
     where = " at line " + std::to_string(f.Locate(def->loc().range.begin).line) + " (`" + text + "`)";
   }
   if (!v) {
-    os << "a broadcast slot, " << bytes << " bytes";
+    os << "a broadcast or staging slot, " << bytes << " bytes";
   } else {
     os << (is_copy ? "the shared copy of the tile" : "the shared tile") << where << ", "
        << ir::TypeName(v->type(), m.structs()) << ", " << bytes << " bytes";
@@ -46,7 +46,9 @@ std::vector<SharedBudgetExcess> CheckSharedBudget(const ir::Module& m, const std
   std::vector<SharedBudgetExcess> out;
   const uint32_t limit = SharedMemoryLimit(arch);
   for (auto& f : m.functions()) {
-    simt::Plan plan = simt::Plan::Build(m, *f, f->tiled ? block_dim : 1);
+    // The NVPTX target's tensor-core support (nvptx_target.cpp): from sm_80.
+    const simt::MmaSupport mma = arch == "sm_75" ? simt::MmaSupport::None : simt::MmaSupport::Native;
+    simt::Plan plan = simt::Plan::Build(m, *f, f->tiled ? block_dim : 1, mma);
     if (plan.shared_bytes() <= limit) continue;
     // The peak: the program point where the live slots hold the most bytes.
     int best = -1;

@@ -49,6 +49,18 @@ class Target {
   virtual llvm::Value* AtomicAdd(bs::Emitter& e, llvm::Value* ptr, llvm::Value* v, ScalarType t, bool used) = 0;
   virtual void Printf(llvm::IRBuilder<>& b, llvm::Module& mod, const std::string& fmt,
                       const std::vector<llvm::Value*>& args) = 0;
+
+  // ---- tensor cores (emit_mma.cpp); only called where Mma() is Native ----
+  virtual MmaSupport Mma() const = 0;
+  // ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16: `row` is the shared address this
+  // lane supplies; returns `count` i32 registers, two 16-bit elements each.
+  virtual std::vector<llvm::Value*> LdMatrix(llvm::IRBuilder<>& b, llvm::Value* row, int count, bool trans);
+  // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32: `a` 4 and `bm` 2 i32
+  // fragment registers, `c` 4 floats; returns the 4 floats of d.
+  virtual std::vector<llvm::Value*> MmaSync(llvm::IRBuilder<>& b, ScalarType factors,
+                                            const std::vector<llvm::Value*>& a,
+                                            const std::vector<llvm::Value*>& bm,
+                                            const std::vector<llvm::Value*>& c);
 };
 
 std::unique_ptr<Target> CreateHostSimtTarget();

@@ -149,25 +149,42 @@ bool SortArgs(CallContext& c) {
   return true;
 }
 
-// tile_matmul(a, b[, out, alpha, beta]): 2-D tiles of float16/32/64 with agreeing extents;
-// `out` is updated in place; alpha and beta are numbers.
+// tile_matmul(a, b[, out, alpha, beta]): 2-D tiles of float16, bfloat16, float32 or float64
+// with agreeing extents; `out` is updated in place; alpha and beta are numbers. As in Warp,
+// the sums (`out`, or the returned tile, which takes `a`'s type) are never bfloat16, and
+// bfloat16 factors need enable_backward=False (their adjoints would accumulate in bfloat16).
 bool MatmulArgs(CallContext& c) {
   auto is_float_2d = [](const Type* t) {
     return t->ndim == 2 && !t->elem.is_struct() &&
-           (t->elem.scalar == ScalarType::Float16 || t->elem.scalar == ScalarType::Float32 ||
-            t->elem.scalar == ScalarType::Float64);
+           (t->elem.scalar == ScalarType::Float16 || t->elem.scalar == ScalarType::BFloat16 ||
+            t->elem.scalar == ScalarType::Float32 || t->elem.scalar == ScalarType::Float64);
   };
   std::vector<Param> tiles = {Param::A, Param::B};
   if (c.Has(Param::Out)) tiles.push_back(Param::Out);
   for (Param p : tiles)
     if (!is_float_2d(c.TypeOf(p))) {
       c.Error(Code::BadTileMatmul, c.Range(p),
-              c.bname + " multiplies 2-D tiles of float16, float32 or float64; " + c.Quoted(p) + " is `" +
+              c.bname + " multiplies 2-D tiles of float16, bfloat16, float32 or float64; " + c.Quoted(p) + " is `" +
                   TypeName(c.TypeOf(p)) + "`");
       return false;
     }
   const Type* a = c.TypeOf(Param::A);
   const Type* b = c.TypeOf(Param::B);
+  const Param sums = c.Has(Param::Out) ? Param::Out : Param::A;
+  if (c.TypeOf(sums)->elem.scalar == ScalarType::BFloat16) {
+    c.Error(Code::BadTileMatmul, c.Range(sums),
+            c.bname + (c.Has(Param::Out) ? " does not accumulate into a bfloat16 `out`"
+                                         : " returns a tile of `a`'s type, which must not be bfloat16") +
+                "; the sums may be float16, float32 or float64");
+    return false;
+  }
+  for (Param p : {Param::A, Param::B})
+    if (c.TypeOf(p)->elem.scalar == ScalarType::BFloat16 && c.fn() && c.fn()->enable_backward) {
+      c.Error(Code::BadTileMatmul, c.Range(p),
+              c.bname + " takes bfloat16 factors only without a backward pass (their adjoints would be bfloat16 "
+                        "sums); use `@wp.kernel(enable_backward=False)`");
+      return false;
+    }
   if (a->shape[1] != b->shape[0]) {
     c.Error(Code::BadTileMatmul, c.Range(Param::B),
             c.bname + ": `a` is `" + DimsText(a->shape) + "` and `b` is `" + DimsText(b->shape) +

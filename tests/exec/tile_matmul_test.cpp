@@ -21,6 +21,9 @@ using testing::Launch;
 using testing::View;
 
 using half_bits = uint16_t;  // float16 storage
+struct bf16_bits {           // bfloat16 storage
+  uint16_t bits;
+};
 
 template <typename T> struct DT;
 template <> struct DT<half_bits> {
@@ -29,6 +32,13 @@ template <> struct DT<half_bits> {
   static constexpr double unit = 1.0 / 2048;  // half an ulp at 1
   static double ToDouble(half_bits h) { return HalfToFloat(h); }
   static half_bits From(double x) { return FloatToHalf(float(x)); }
+};
+template <> struct DT<bf16_bits> {
+  using Acc = float;
+  static constexpr const char* name = "wp.bfloat16";
+  static constexpr double unit = 1.0 / 256;  // half an ulp at 1
+  static double ToDouble(bf16_bits h) { return BFloat16ToFloat(h.bits); }
+  static bf16_bits From(double x) { return {FloatToBFloat16(float(x))}; }
 };
 template <> struct DT<float> {
   using Acc = float;
@@ -160,6 +170,57 @@ TEST(TileMatmulShapes, MixedDtypes) {
     Check<half_bits, float, float>(s[0], s[1], s[2]);
     Check<float, float, double>(s[0], s[1], s[2]);
     Check<double, float, float>(s[0], s[1], s[2]);
+  }
+}
+// bfloat16 factors (Warp allows them without a backward pass) into float32 and float16 sums.
+TEST(TileMatmulShapes, BFloat16Factors) {
+  for (auto& s : kShapes) Check<bf16_bits, bf16_bits, float>(s[0], s[1], s[2]);
+  for (auto& s : {kShapes[1], kShapes[2], kShapes[4]}) Check<bf16_bits, bf16_bits, half_bits>(s[0], s[1], s[2]);
+}
+// Shapes of whole m16n8k16 instructions, where GPUs from sm_80 (and host-SIMT emulation with
+// whole warps) take the tensor-core path: more 16x8 result blocks than warps, fewer, and a
+// count that does not divide among them.
+TEST(TileMatmulShapes, TensorCoreShapes) {
+  const int shapes[][3] = {{16, 16, 8}, {16, 32, 24}, {48, 16, 40}, {32, 64, 8}, {80, 32, 56}};
+  for (auto& s : shapes) {
+    Check<half_bits, half_bits, float>(s[0], s[1], s[2]);
+    Check<half_bits, half_bits, half_bits>(s[0], s[1], s[2]);
+    Check<bf16_bits, bf16_bits, float>(s[0], s[1], s[2]);
+  }
+  Check<half_bits, half_bits, half_bits>(48, 32, 40, true);
+}
+// The GEMM loop: one result tile accumulated over steps of k, each a tile_matmul of float16
+// tiles loaded at the step's offset. Every element is still one fma chain in increasing k
+// across the steps (on the tensor-core path too, under emulation), and a lane that runs ahead
+// into the next step must not disturb what another still reads.
+TEST(TileMatmulShapes, AccumulatingLoop) {
+  const int M = 32, N = 24, KT = 16, steps = 5, K = KT * steps;
+  const std::string src = R"(
+@wp.kernel(enable_backward=False)
+def gemm(a: wp.array2d[wp.float16], b: wp.array2d[wp.float16], c: wp.array2d[float]):
+    acc = wp.tile_zeros(shape=(32, 24), dtype=float)
+    for s in range(5):
+        ta = wp.tile_load(a, shape=(32, 16), offset=(0, s * 16))
+        tb = wp.tile_load(b, shape=(16, 24), offset=(s * 16, 0))
+        wp.tile_matmul(ta, tb, acc)
+    wp.tile_store(c, acc)
+)";
+  auto c = CompileText(src);
+  ASSERT_TRUE(c.module);
+  std::vector<half_bits> a = Random<half_bits>(size_t(M * K), 11), b = Random<half_bits>(size_t(K * N), 12);
+  std::vector<float> ref(size_t(M * N));
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = 0.0f;
+      for (int k = 0; k < K; ++k)
+        acc = std::fma(HalfToFloat(a[size_t(i * K + k)]), HalfToFloat(b[size_t(k * N + j)]), acc);
+      ref[size_t(i * N + j)] = acc;
+    }
+  for (int bd : {1, 32, 64}) {
+    std::vector<float> out(size_t(M * N), -1.0f);
+    tilec_array aa = View(a.data(), {M, K}), ba = View(b.data(), {K, N}), ca = View(out.data(), {M, N});
+    Launch(c.Entry("gemm"), {&aa, &ba, &ca}, {1}, bd);
+    for (size_t o = 0; o < out.size(); ++o) ASSERT_EQ(out[o], ref[o]) << "bd=" << bd << " @" << o;
   }
 }
 TEST(TileMatmulShapes, ReturningForm) {

@@ -117,6 +117,11 @@ inline KernelFlags FlagsOf(const ir::Function& f) {
                         (op->kind() == ir::ReduceKind::Min || op->kind() == ir::ReduceKind::Max);
       if (!order_free) why.insert("float reduction");
     }
+    // Tensor cores sum each 16-wide step of k in their own order (docs/semantics.md).
+    if (op->code() == ir::OpCode::TileMatmul && !op->operand(0)->type().elem.is_struct() &&
+        (op->operand(0)->type().elem.scalar == ScalarType::Float16 ||
+         op->operand(0)->type().elem.scalar == ScalarType::BFloat16))
+      why.insert("tensor-core matmul");
     // The GPU's transcendental functions are libdevice's, the CPU's the host's: both within an
     // ulp or two, not bit-identical (LANGUAGE.md promises bit-identity for element order only).
     const ir::OpCode c = op->code();
