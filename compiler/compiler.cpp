@@ -258,11 +258,12 @@ bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const
 
 bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir, const std::string& path,
                        std::string& error, const CompileOptions& opts,
-                       const AdjointRejections* rejected) {
+                       const AdjointRejections* rejected, const rt::ModuleSignature* gpu) {
   codegen::HostOptions host;
   host.optimize = opts.optimize;
   rt::ModuleSignature sig = SignatureOf(checked, ir, rejected);
   SetHostVariant(sig, ir, opts);
+  if (gpu) MergeGpuVariants(sig, *gpu);
   return codegen::EmitHostSharedObject(ir, rt::SerializeSignature(sig), path, error, host);
 }
 

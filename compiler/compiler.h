@@ -120,8 +120,11 @@ bool EmitLlvm(const ir::Module& ir, std::string& text, InternalError& ice, const
 
 // `tilec compile --target=host -o kernels.so`: a shared object with every kernel entry and the
 // serialized signature as `tilec_module_signature`. Returns false with `error` set.
+// `gpu` (compiler/gpu_module.h), when given, adds its GPU variants to the signature, so that
+// the one artifact also runs on CUDA devices.
 bool WriteSharedObject(const sema::CheckedModule& checked, const ir::Module& ir, const std::string& path,
                        std::string& error, const CompileOptions& opts = {},
-                       const AdjointRejections* rejected = nullptr);
+                       const AdjointRejections* rejected = nullptr,
+                       const rt::ModuleSignature* gpu = nullptr);
 
 }  // namespace tilec::compiler

@@ -12,6 +12,7 @@
 #include "ir/autodiff/autodiff.h"
 #include "ir/printer.h"
 #include "ir/verifier.h"
+#include "tilec/cache.h"
 
 // The Tile IR parser is written alongside this file; until it lands, `--input=tile-ir` reports
 // that it is missing instead of breaking the build.
@@ -34,6 +35,7 @@ constexpr StageEntry kStages[] = {
     {Stage::Tokens, "tokens"},     {Stage::Ast, "ast"},           {Stage::TypedAst, "typed-ast"},
     {Stage::TileIr, "tile-ir"},    {Stage::GradIr, "grad-ir"},    {Stage::Llvm, "llvm"},
     {Stage::Ptx, "ptx"},           {Stage::Jit, "jit"},           {Stage::SharedObject, "shared-object"},
+    {Stage::Header, "header"},
 };
 
 bool Before(Stage a, Stage b) { return static_cast<int>(a) < static_cast<int>(b); }
@@ -183,6 +185,32 @@ void EmitPtxModule(const PipelineOptions& o, PipelineResult& r) {
   r.compiled = std::move(out);
 }
 
+// The shared-object end: the host shared object (with GPU variants when o.gpu asks), or for
+// Target::Nvptx the GPU module file.
+void WriteArtifact(const SourceFile& source, const PipelineOptions& o, PipelineResult& r) {
+  std::optional<rt::ModuleSignature> gpu;
+  if (!o.gpu.archs.empty() || o.compile.target == Target::Nvptx) {
+    if (o.gpu.archs.empty()) {
+      r.ice.message = "a GPU module needs at least one architecture";
+      return;
+    }
+    gpu = BuildGpuModule(source, o, o.gpu, r);
+    if (!gpu) return;
+  }
+  if (o.compile.target == Target::Nvptx) {
+    try {
+      rt::AtomicWriteFile(o.output_path, rt::SerializeSignature(*gpu));
+    } catch (const std::exception& e) {
+      r.write_error = "cannot write `" + o.output_path + "`: " + e.what();
+    }
+    return;
+  }
+  if (!WriteSharedObject(*r.checked, *r.ir, o.output_path, r.write_error, o.compile, &r.rejected,
+                         gpu ? &*gpu : nullptr) &&
+      r.write_error.empty())
+    r.write_error = "cannot write `" + o.output_path + "`";
+}
+
 }  // namespace
 
 const char* StageName(Stage stage) {
@@ -242,10 +270,16 @@ PipelineResult Run(const SourceFile& source, const PipelineOptions& o, Stage sto
       if (NeedChecked(stop, r)) r.compiled = JitModule(*r.checked, *r.ir, o.compile, r.ice, &r.rejected);
       break;
     case Stage::SharedObject:
-      if (NeedChecked(stop, r) &&
-          !WriteSharedObject(*r.checked, *r.ir, o.output_path, r.write_error, o.compile, &r.rejected) &&
-          r.write_error.empty())
-        r.write_error = "cannot write `" + o.output_path + "`";
+      if (NeedChecked(stop, r)) WriteArtifact(source, o, r);
+      break;
+    case Stage::Header:
+      // The signature that the shared object carries (has_adjoint included), without code.
+      if (NeedChecked(stop, r)) {
+        CompiledModule out;
+        out.signature = SignatureOf(*r.checked, *r.ir, &r.rejected);
+        out.resolve = [](const std::string&) -> void* { return nullptr; };
+        r.compiled = std::move(out);
+      }
       break;
   }
   return r;

@@ -9,13 +9,14 @@
 
 #include "codegen/nvptx/nvptx.h"
 #include "compiler/compiler.h"
+#include "compiler/gpu_module.h"
 #include "frontend/ast/ast.h"
 #include "ir/passes/pipeline.h"
 
 namespace tilec::compiler {
 
-// In pipeline order. Up to grad-ir each stage needs the one before it; llvm, ptx, jit and
-// shared-object are alternative ends after it (none runs another's code generation).
+// In pipeline order. Up to grad-ir each stage needs the one before it; llvm, ptx, jit,
+// shared-object and header are alternative ends after it (none runs another's code generation).
 enum class Stage {
   Tokens,        // the token dump (text); nothing after it runs
   Ast,           // parsed module
@@ -25,10 +26,13 @@ enum class Stage {
   Llvm,          // LLVM IR text: host code, or nvptx64 for Target::Nvptx
   Ptx,           // PTX text, and with source input a signature carrying it
   Jit,           // host code in-process
-  SharedObject,  // host code and signature on disk (PipelineOptions::output_path)
+  SharedObject,  // host code and signature on disk (PipelineOptions::output_path); for
+                 // Target::Nvptx a GPU module file instead (PipelineOptions::gpu)
+  Header,        // the signature alone, in `compiled` (no code), for a C++ header of typed launchers
 };
 
-// The `--emit=` spelling: tokens, ast, typed-ast, tile-ir, grad-ir, llvm, ptx, jit, shared-object.
+// The `--emit=` spelling: tokens, ast, typed-ast, tile-ir, grad-ir, llvm, ptx, jit, shared-object,
+// header.
 const char* StageName(Stage stage);
 std::optional<Stage> StageFromName(std::string_view name);
 
@@ -54,6 +58,10 @@ struct PipelineOptions {
   // that is 0).
   std::string arch = "sm_90";
   std::string output_path;  // shared-object
+  // shared-object: GPU code to carry as well. With Target::Nvptx the artifact is a GPU module
+  // file (the signature with these variants alone); with Target::Host the shared object's
+  // signature carries them beside the host code. Empty archs: none (host only).
+  GpuTargets gpu;
 };
 
 // What the stages produced, up to the first that failed. The source file must outlive it
@@ -62,6 +70,7 @@ struct PipelineResult {
   diag::DiagnosticEngine diags;
   InternalError ice;
   std::string write_error;  // shared-object: the artifact could not be written
+  std::vector<std::string> warnings;  // shared-object: GPU variants built without their cubin
   std::string input_error;  // Input::TileIr: the IR parsed but does not verify (the user's error)
   std::unique_ptr<ast::Module> ast;
   std::unique_ptr<sema::CheckedModule> checked;

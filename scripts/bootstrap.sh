@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(cmake ninja-build g++ antlr4 libantlr4-runtime-dev uuid-dev llvm-19-dev libzstd-dev
-          libedit-dev libgtest-dev libgmock-dev lld ccache python3-numpy)
+          libedit-dev libgtest-dev libgmock-dev lld ccache python3-numpy libdlpack-dev)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -2,7 +2,8 @@
 # Builds the GPU pack here (no GPU needed): everything the lent GPU machine runs, which has no
 # LLVM, ANTLR or package registry: stripped Release binaries, the shared libraries they need
 # beyond glibc/libstdc++, every execution-test kernel precompiled to PTX with its inputs and
-# CPU results, and the GPU benchmark's prepared kernels. Prints the size (it must stay under
+# CPU results, the AOT GPU module test's artifacts (a .tlm and a .so with cubins, built here where
+# the CUDA toolkit's libnvJitLink is), and the GPU benchmark's prepared kernels. Prints the size (it must stay under
 # 56 MiB so that the working tree fits beside it in the 64 MiB that travel).
 # Usage: scripts/gpu-pack.sh [--simulate] [PACK_DIR]   (default build-pack/pack; build in build-pack/)
 #   --simulate: then the simulated run: the pack copied to a fresh directory and checked there
@@ -22,7 +23,7 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 # that works here proves nothing is read from this machine's build tree.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SKIP_RPATH=ON \
   -DCMAKE_PROJECT_INCLUDE="$root/bench/cmake/add_bench.cmake" >/dev/null
-targets=(tilec tilec_rt exec_test gpu_replay runtime_gpu_test bench_gpu bench_gpu_prepare)
+targets=(tilec tilec_rt exec_test gpu_replay runtime_gpu_test runtime_aot_gpu_test bench_gpu bench_gpu_prepare)
 # Without RPATH the build tree's own binaries (and the test discovery run after linking) find
 # the runtime library through this.
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -31,8 +32,11 @@ cmake --build "$build" --target "${targets[@]}" >"$build/pack-build.log" 2>&1 ||
   { tail -30 "$build/pack-build.log"; note "build failed"; exit 1; }
 
 rm -rf "$pack"
-mkdir -p "$pack/bin" "$pack/lib" "$pack/records" "$pack/bench-build/bench" "$pack/bench-build/bench-work/gpu"
-cp "$build/tilec" "$build/tests/gpu_replay/gpu_replay" "$build/tests/unit/runtime/runtime_gpu_test" "$pack/bin/"
+mkdir -p "$pack/bin" "$pack/lib" "$pack/records" "$pack/aot" "$pack/bench-build/bench" "$pack/bench-build/bench-work/gpu"
+cp "$build/tilec" "$build/tests/gpu_replay/gpu_replay" "$build/tests/unit/runtime/runtime_gpu_test" \
+  "$build/tests/unit/runtime/runtime_aot_gpu_test" "$pack/bin/"
+# The kernel artifacts runtime_aot_gpu_test loads (gpu-check.sh points $TILEC_AOT_DIR here).
+cp "$build/tests/unit/runtime/aot/aot_kernels.tlm" "$build/tests/unit/runtime/aot/aot_kernels.so" "$pack/aot/"
 cp "$build/bench/bench_gpu" "$pack/bench-build/bench/"
 cp -L "$build/runtime/libtilec_rt.so.0" "$pack/lib/"
 strip --strip-unneeded "$pack/bin/"* "$pack/bench-build/bench/bench_gpu" "$pack/lib/libtilec_rt.so.0"

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "support/dtype.h"
+#include "dtype.h"  // beside this header, in-tree and installed (include/tilec/support/)
 
 namespace tilec {
 

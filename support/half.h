@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "support/dtype.h"
+#include "dtype.h"  // beside this header, in-tree and installed (include/tilec/support/)
 
 namespace tilec {
 

@@ -1,14 +1,19 @@
-// Runs the `tile_load_indexed` page's example from C++: loads an AOT kernels.so with the
-// tilec runtime, gathers the even rows of a 4x4 array on the CPU and prints them as NumPy does;
-// then gathers wp.vec3 points, passing an array whose element type is the runtime's vec3f.
+// The host_cpp tutorial's program (README.md): runs the `tile_load_indexed` and
+// `tile_atomic_add_indexed` pages' examples from C++ through typed launcher headers, on cuda:0
+// when present (and the modules carry GPU code) else on the CPU, then their gradients on a Tape.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
+#include "gather_kernels.h"   // generated: tilec_add_kernels(... HEADER gather_kernels.h)
+#include "scatter_kernels.h"  // generated from scatter_add.tile
 #include "tilec/runtime.h"
 
 namespace rt = tilec::rt;
+using tilec::Array1D;
+using tilec::Array2D;
+using tilec::vec3f;
 
 // NumPy's layout for small float matrices with integral values: "[[ 1.  2.]\n [ 9. 10.]]".
 static void PrintMatrix(const std::vector<float>& v, int rows, int cols) {
@@ -27,38 +32,80 @@ static void PrintMatrix(const std::vector<float>& v, int rows, int cols) {
   std::printf("]\n");
 }
 
+static void Print(const Array2D<float>& a) {
+  PrintMatrix(a.ToVector(), int(a.shape()[0]), int(a.shape()[1]));
+}
+
+// A module built without ARCHS holds host code only: it can run on the CPU alone.
+static bool HasGpuCode(const rt::Module& m) { return !m.signature().gpu_images.empty(); }
+
 int main(int argc, char** argv) {
-  if (argc != 2) {
-    std::fprintf(stderr, "usage: %s KERNELS.so\n", argv[0]);
+  if (argc > 2) {
+    std::fprintf(stderr, "usage: %s [cpu|cuda:N]\n", argv[0]);
     return 2;
   }
   try {
     rt::SetNoticeHandler(nullptr);  // no GPU is needed: stay quiet about a missing driver
-    rt::Module module = rt::Module::Load(argv[1]);
-    rt::Kernel gather = module.GetKernel("gather_even_rows");
+    // tilec_add_kernels (CMakeLists.txt) builds one .so per .tile file and passes its path;
+    // Load checks each module against the header it was generated with.
+    auto gather = gather_kernels::Module::Load(TILEC_KERNELS_GATHER_EVEN_ROWS_PATH);
+    auto scatter = scatter_kernels::Module::Load(TILEC_KERNELS_SCATTER_ADD_PATH);
 
+    // GetDefaultDevice() is cuda:0 when a driver and a GPU are present, else cpu.
+    rt::Device dev = argc == 2 ? rt::Device::Parse(argv[1]) : rt::GetDefaultDevice();
+    if (argc == 1 && dev.is_cuda() &&
+        !(HasGpuCode(gather.tilec_module()) && HasGpuCode(scatter.tilec_module())))
+      dev = rt::Device::Cpu();
+    rt::CheckDevice(dev);
+    std::fprintf(stderr, "device: %s\n", dev.Name().c_str());
+    // One block program of 4 lanes: wp.launch_tiled(..., dim=1, block_dim=4).
+    const rt::LaunchOptions tiled = rt::LaunchOptions({1}, 4).on(dev);
+
+    // Gather: rows 0 and 2 of a 4x4 array (the tile_load_indexed page).
     std::vector<float> xs(16);
     for (int i = 0; i < 16; ++i) xs[i] = float(i + 1);
-    rt::Device cpu = rt::Device::Cpu();
-    rt::Array x = rt::Array::FromVector(xs, {4, 4}, cpu);
-    rt::Array y = rt::Array::Zeros({2, 4}, tilec::ScalarType::Float32, cpu);
-    rt::LaunchTiled(gather, {1}, {x, y}, /*block_dim=*/4, cpu);
-    PrintMatrix(y.ToVector<float>(), 2, 4);
+    auto x = Array2D<float>::FromVector(xs, {4, 4}, dev);
+    auto y = Array2D<float>::Zeros({2, 4}, dev);
+    gather.gather_even_rows.launch(tiled, x, y);
+    Print(y);
 
-    // Six points (k, 2k, -1) gathered at 5, 0, 7 (outside: zeros) and 2.
-    struct Vec3 { float x, y, z; };
-    std::vector<Vec3> pts;
-    for (int k = 0; k < 6; ++k) pts.push_back({float(k), 2.0f * float(k), -1.0f});
-    rt::ArrayDType vec3 = rt::ArrayDType::Struct(rt::CompositeLayout(tilec::Composite::Vector(3, tilec::ScalarType::Float32)));
-    rt::Array points = rt::Array::FromHost(pts.data(), {6}, vec3, cpu);
-    rt::Array idx = rt::Array::FromVector(std::vector<int32_t>{5, 0, 7, 2}, {4}, cpu);
-    rt::Array out = rt::Array::Zeros({4}, vec3, cpu);
-    rt::LaunchTiled(module.GetKernel("gather_points"), {1}, {points, idx, out}, /*block_dim=*/4, cpu);
-    std::vector<Vec3> got(4);
-    out.CopyToHost(got.data());
+    // The same gather over wp.vec3 points (k, 2k, -1) at 5, 0, 7 (outside: zeros) and 2.
+    std::vector<vec3f> pts;
+    for (int k = 0; k < 6; ++k) pts.push_back(vec3f{{float(k), 2.0f * float(k), -1.0f}});
+    auto points = Array1D<vec3f>::FromVector(pts, {6}, dev);
+    auto idx = Array1D<int32_t>::FromVector({5, 0, 7, 2}, {4}, dev);
+    auto out = Array1D<vec3f>::Zeros({4}, dev);
+    gather.gather_points.launch(tiled, points, idx, out);
     std::vector<float> flat;
-    for (const Vec3& v : got) flat.insert(flat.end(), {v.x, v.y, v.z});
+    for (const vec3f& v : out.ToVector()) flat.insert(flat.end(), {v[0], v[1], v[2]});
     PrintMatrix(flat, 4, 3);
+
+    // Scatter-add: a 2x4 tile's rows added onto rows 0 and 2 of y = 0..15, the previous values
+    // returned (the tile_atomic_add_indexed page).
+    std::vector<float> acc(16);
+    for (int i = 0; i < 16; ++i) acc[i] = float(i);
+    auto src = Array2D<float>::FromVector(std::vector<float>(xs.begin(), xs.begin() + 8), {2, 4}, dev);
+    auto dst = Array2D<float>::FromVector(acc, {4, 4}, dev);
+    auto previous = Array2D<float>::Zeros({2, 4}, dev);
+    scatter.accumulate_even_rows.launch(tiled, src, dst, previous);
+    Print(dst);
+    Print(previous);
+
+    // Gradients: gather rows 0, 2 of a, scatter-add them onto rows 0, 2 of b, recorded on a
+    // Tape; seeding b.grad with 0..15 and running the adjoints backwards brings rows 0 and 2
+    // of that seed back to a.grad (the other rows of a were never read: zero).
+    auto a = Array2D<float>::FromVector(xs, {4, 4}, dev, /*requires_grad=*/true);
+    auto mid = Array2D<float>::Zeros({2, 4}, dev, /*requires_grad=*/true);
+    auto b = Array2D<float>::Zeros({4, 4}, dev, /*requires_grad=*/true);
+    auto prev = Array2D<float>::Zeros({2, 4}, dev);
+    rt::Tape tape;
+    {
+      rt::Tape::Scope record(tape);
+      gather.gather_even_rows.launch(tiled, a, mid);
+      scatter.accumulate_even_rows.launch(tiled, mid, b, prev);
+    }
+    tape.Backward({{b.array(), Array2D<float>::FromVector(acc, {4, 4}, dev).array()}});
+    Print(a.grad());
   } catch (const rt::Error& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return 4;

@@ -536,6 +536,24 @@ void TapeObj::Exit(Interpreter&) {
   if (tape->recording()) tape->End();
 }
 
+// tape.backward()'s checks in Python's words, made before the runtime's, which speak C++
+// (Tape::Backward, requires_grad = true); raised as RuntimeError like the runtime's errors.
+static void CheckBackwardLoss(const rt::Array& loss) {
+  if (!loss.requires_grad())
+    throw rt::Error("`backward`: `loss` does not require grad (create it with requires_grad=True)");
+  if (loss.size() != 1)
+    throw rt::Error("`backward`: `loss` must hold exactly one element, it has " + std::to_string(loss.size()));
+  if (loss.dtype().is_struct() || !IsFloat(loss.dtype().scalar))
+    throw rt::Error("`backward`: `loss` must have a float dtype, not `" + loss.dtype().Name() + "`");
+}
+static void CheckBackwardGrad(const rt::Array& array, const rt::Array& seed) {
+  if (!array.requires_grad())
+    throw rt::Error("`backward`: the array given a gradient does not require grad "
+                    "(create it with requires_grad=True)");
+  if (seed.shape() != array.shape() || !(seed.dtype() == array.dtype()))
+    throw rt::Error("`backward`: the gradient must have the array's shape and dtype `" + array.dtype().Name() + "`");
+}
+
 std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) {
   auto self = std::static_pointer_cast<TapeObj>(shared_from_this());
   auto method = [&](std::function<Value(TapeObj&, Interpreter&, CallArgs&)> f) {
@@ -545,7 +563,9 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
     return method([](TapeObj& t, Interpreter& in, CallArgs& args) {
       ArgBinder b("backward", args, {"loss", "grads"}, 0);
       if (b.Has(0) && !b.Get(0).IsNone()) {
-        t.tape->BackwardLoss(ArrayArg(b.Get(0), "backward() loss"));
+        rt::Array& loss = ArrayArg(b.Get(0), "backward() loss");
+        CheckBackwardLoss(loss);
+        t.tape->BackwardLoss(loss);
       } else if (b.Has(1) && !b.Get(1).IsNone()) {
         auto* d = b.Get(1).As<DictObj>();
         if (!d) TypeError("backward(): grads must be a dict {array: gradient}, got " + host::TypeName(b.Get(1)));
@@ -563,6 +583,7 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
           }
           grads.emplace_back(arr, g);
         }
+        for (const auto& [arr, g] : grads) CheckBackwardGrad(arr, g);
         t.tape->Backward(grads);
       } else {
         // Warp's backward() with neither: the grads the arrays already hold are the seeds.

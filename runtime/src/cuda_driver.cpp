@@ -28,7 +28,7 @@ namespace {
   X(cuDevicePrimaryCtxRetain) X(cuCtxSetCurrent) X(cuModuleLoadDataEx)                      \
   X(cuModuleGetFunction) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)         \
   X(cuMemcpyDtoD) X(cuMemsetD8) X(cuLaunchKernel) X(cuCtxSynchronize) X(cuFuncSetAttribute) \
-  X(cuGetErrorName) X(cuGetErrorString)
+  X(cuGetErrorName) X(cuGetErrorString) X(cuStreamSynchronize)
 
 struct Api {
 #define X(fn) decltype(&fn) fn##_ = nullptr;
@@ -194,6 +194,7 @@ std::string DeviceName(int ordinal) {
 
 void* GetFunction(int ordinal, const std::string& ptx, const std::string& entry,
                   uint32_t shared_bytes, const std::string& kernel_name) {
+  // `ptx` may as well be a cubin: cuModuleLoadDataEx tells them apart by the ELF header.
   Driver& d = Use(ordinal);
   std::lock_guard<std::mutex> lock(d.mutex);
   auto key = std::make_tuple(ordinal, ptx, entry);
@@ -232,12 +233,19 @@ void* GetFunction(int ordinal, const std::string& ptx, const std::string& entry,
 }
 
 void LaunchKernel(int ordinal, void* function, uint32_t grid, uint32_t block,
-                  uint32_t shared_bytes, void** params, const std::string& kernel_name) {
+                  uint32_t shared_bytes, void** params, const std::string& kernel_name,
+                  void* stream) {
   Driver& d = Use(ordinal);
   CUresult r = d.api.cuLaunchKernel_(static_cast<CUfunction>(function), grid, 1, 1, block, 1, 1,
-                                     shared_bytes, nullptr, params, nullptr);
+                                     shared_bytes, static_cast<CUstream>(stream), params, nullptr);
   if (r != CUDA_SUCCESS)
-    throw Error("cuLaunchKernel failed for kernel `" + kernel_name + "`: " + ErrorText(d.api, r));
+    throw Error("cuLaunchKernel failed for kernel `" + kernel_name + "`" +
+                (stream ? " on the given stream" : "") + ": " + ErrorText(d.api, r));
+}
+
+void StreamSynchronize(int ordinal, void* stream) {
+  Driver& d = Use(ordinal);
+  Check(d, d.api.cuStreamSynchronize_(static_cast<CUstream>(stream)), "cuStreamSynchronize");
 }
 
 #else  // no cuda.h at build time: the runtime is CPU-only
@@ -259,9 +267,10 @@ std::string DeviceName(int) { Unavailable(); return {}; }
 void* GetFunction(int, const std::string&, const std::string&, uint32_t, const std::string&) {
   return Unavailable();
 }
-void LaunchKernel(int, void*, uint32_t, uint32_t, uint32_t, void**, const std::string&) {
+void LaunchKernel(int, void*, uint32_t, uint32_t, uint32_t, void**, const std::string&, void*) {
   Unavailable();
 }
+void StreamSynchronize(int, void*) { Unavailable(); }
 
 #endif
 

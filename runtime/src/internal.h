@@ -5,11 +5,17 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "tilec/device.h"
+#include "tilec/signature.h"
 
 namespace tilec::rt {
+
+class Kernel;
+class KernelArg;
 
 // A block of memory on one device; frees itself unless it wraps foreign memory.
 struct Buffer {
@@ -55,12 +61,34 @@ void MemsetZero(int ordinal, void* dst, size_t bytes);
 void Synchronize(int ordinal);
 int ComputeCapability(int ordinal);
 std::string DeviceName(int ordinal);
-// Loads `ptx` once per device (the driver's JIT log goes into the Error) and returns the
-// CUfunction for `entry`, opted in to `shared_bytes` of dynamic shared memory.
-void* GetFunction(int ordinal, const std::string& ptx, const std::string& entry,
+// Loads `image` (PTX text, JIT-compiled by the driver, or cubin bytes) once per device (the
+// driver's JIT log goes into the Error) and returns the CUfunction for `entry`, opted in to
+// `shared_bytes` of dynamic shared memory.
+void* GetFunction(int ordinal, const std::string& image, const std::string& entry,
                   uint32_t shared_bytes, const std::string& kernel_name);
+// `stream`: a CUstream, or null for the legacy default stream.
 void LaunchKernel(int ordinal, void* function, uint32_t grid, uint32_t block,
-                  uint32_t shared_bytes, void** params, const std::string& kernel_name);
+                  uint32_t shared_bytes, void** params, const std::string& kernel_name,
+                  void* stream = nullptr);
+void StreamSynchronize(int ordinal, void* stream);
 }  // namespace cuda
+
+// Which of a kernel's AOT GPU variants (KernelSignature::gpu_variants, which must not be empty)
+// a launch on a device of compute capability `cc` (major*10+minor) runs: for a tiled kernel
+// only those of `block_dim`; among them the cubin of exactly that architecture (when
+// `allow_cubin`), else the PTX of the newest architecture not above it, which the driver
+// JIT-compiles (PTX runs on later architectures, a cubin only on its own). Throws Error naming
+// what the module has when none fits.
+struct GpuChoice {
+  const GpuVariant* variant = nullptr;
+  bool cubin = false;
+};
+GpuChoice ChooseGpuVariant(const Kernel& kernel, int cc, int block_dim, bool allow_cubin);
+
+// The launch functions of launch.h with a CUDA stream (null: the legacy default stream); what
+// Launch(kernel, LaunchOptions, args) calls. block_dim 0 is a plain launch.
+void LaunchOnStream(const Kernel& kernel, const std::vector<int64_t>& dim,
+                    const std::vector<KernelArg>& args, int block_dim,
+                    std::optional<Device> device, void* stream);
 
 }  // namespace tilec::rt

@@ -1,7 +1,11 @@
 // Launch validation against the kernel signature, packing of `void* args[]` as abi.h lays it
-// out, and dispatch of forward and adjoint entries to the CPU pool or the CUDA driver.
+// out, and dispatch of forward and adjoint entries to the CPU pool or the CUDA driver (on a
+// stream, with the GPU variant chosen for the device's architecture).
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 
 #include "runtime/src/internal.h"
 #include "tilec/error.h"
@@ -13,9 +17,20 @@ namespace tilec::rt {
 
 namespace {
 
+// The GPU code a launch runs: a PTX text or a cubin, and what its entries need.
+struct GpuCode {
+  const std::string* image = nullptr;  // PTX text or cubin bytes
+  uint32_t shared_bytes = 0;
+  uint32_t adjoint_shared_bytes = 0;
+  int threads = TILEC_GPU_THREADS;  // lanes per block of a plain launch
+};
+
 // A validated launch: argument storage and the pointers to it.
 struct Packed {
   Device device;
+  GpuCode gpu;          // CUDA launches only
+  void* stream = nullptr;
+  bool zeroed_scratch = false;  // device memory zeroed on the legacy stream for this launch
   tilec_launch launch{};
   int64_t total = 0;
   std::vector<std::vector<uint8_t>> values;  // one per argument, abi layout
@@ -49,6 +64,60 @@ void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
                 "` but the launch is on `" + device.Name() + "`");
 }
 
+// "module `kernels.tlm`" for a loaded module, "module" for others.
+std::string ModuleName(const Kernel& kernel) {
+  const std::string& origin = kernel.module().origin();
+  return origin == "module" ? origin : "module " + origin;
+}
+
+int ArchNumber(const std::string& arch) {  // "sm_80" -> 80, -1 when it is not of that form
+  if (arch.size() < 4 || arch.compare(0, 3, "sm_") != 0) return -1;
+  char* end = nullptr;
+  long v = std::strtol(arch.c_str() + 3, &end, 10);
+  return *end == '\0' && v > 0 ? static_cast<int>(v) : -1;
+}
+
+// The device's compute capability (major*10+minor), asked of the driver once per device.
+int CachedComputeCapability(int ordinal) {
+  static std::mutex mutex;
+  static std::map<int, int> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto it = known.find(ordinal);
+  if (it == known.end()) it = known.emplace(ordinal, cuda::ComputeCapability(ordinal)).first;
+  return it->second;
+}
+
+// TILEC_GPU_IMAGE=ptx makes launches ignore cubins and have the driver JIT-compile the PTX
+// (to compare the two, or to work around a cubin the driver refuses).
+bool CubinsAllowed() {
+  const char* env = std::getenv("TILEC_GPU_IMAGE");
+  return !(env && std::string(env) == "ptx");
+}
+
+// Which GPU code a launch on `device` runs: one of the kernel's AOT variants (ChooseGpuVariant),
+// else its single variant (JIT modules).
+GpuCode SelectGpuCode(const Kernel& kernel, const Device& device, int block_dim) {
+  const KernelSignature& k = kernel.signature();
+  GpuCode code;
+  if (k.gpu_variants.empty()) {
+    if (k.ptx.empty())
+      throw Error("kernel `" + k.name + "` has no GPU code in this module; it cannot run on `" +
+                  device.Name() + "`");
+    code.image = &k.ptx;
+    code.shared_bytes = k.shared_bytes;
+    code.adjoint_shared_bytes = k.adjoint_shared_bytes;
+    code.threads = k.block_dim > 0 ? k.block_dim : TILEC_GPU_THREADS;
+    return code;
+  }
+  const std::vector<GpuImage>& images = kernel.module().signature().gpu_images;
+  GpuChoice c = ChooseGpuVariant(kernel, CachedComputeCapability(device.ordinal), block_dim, CubinsAllowed());
+  code.image = c.cubin ? &images[c.variant->image].cubin : &images[c.variant->image].ptx;
+  code.shared_bytes = c.variant->shared_bytes;
+  code.adjoint_shared_bytes = c.variant->adjoint_shared_bytes;
+  code.threads = TILEC_GPU_THREADS;
+  return code;
+}
+
 Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
                const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
                bool tiled_launch, bool hybrid = false) {
@@ -79,11 +148,15 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
   Packed out;
   out.device = device ? *device : GetDefaultDevice();
   CheckDevice(out.device);
-  if (out.device.is_cuda() && k.ptx.empty())
-    throw Error("kernel `" + k.name + "` has no GPU code in this module; it cannot run on `" +
-                out.device.Name() + "`");
-  // block_dim is a compile-time constant of a variant on every device (0: any).
-  if (tiled_launch && k.block_dim > 0 && k.block_dim != block_dim)
+  if (out.device.is_cpu() && !kernel.module().has_host_code())
+    throw Error("kernel `" + k.name + "` cannot run on `cpu`: " + ModuleName(kernel) +
+                " is a GPU module with no host code (compile with `tilec compile --arch=... -o "
+                "kernels.so` for one module that runs on both)");
+  if (out.device.is_cuda()) out.gpu = SelectGpuCode(kernel, out.device, tiled_launch ? block_dim : 0);
+  // block_dim is a compile-time constant of a variant on every device (0: any); AOT GPU
+  // variants were matched to it just above.
+  bool gpu_aot = out.device.is_cuda() && !k.gpu_variants.empty();
+  if (tiled_launch && !gpu_aot && k.block_dim > 0 && k.block_dim != block_dim)
     throw Error("kernel `" + k.name + "` was compiled for block_dim " +
                 std::to_string(k.block_dim) + ", launched with block_dim " +
                 std::to_string(block_dim));
@@ -157,13 +230,17 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
 // kernel to report into, and the error raised from it after the launch.
 class AccessReport {
  public:
-  AccessReport(const Kernel& kernel, Packed& p) : name_(kernel.name()) {
+  AccessReport(const Kernel& kernel, Packed& p) : name_(kernel.name()), stream_(p.stream) {
     if (!kernel.signature().checked_access) return;
     buf_ = AllocBuffer(sizeof(tilec_access_error), p.device, true);
     p.launch.error = static_cast<tilec_access_error*>(buf_->ptr);
+    p.zeroed_scratch = true;
   }
   void RaiseIfReported() const {
     if (!buf_) return;
+    // The copy below runs on the legacy default stream, which does not wait for a
+    // non-blocking stream.
+    if (stream_ && buf_->device.is_cuda()) cuda::StreamSynchronize(buf_->device.ordinal, stream_);
     tilec_access_error e{};
     CopyDeviceToHost(buf_->device, &e, buf_->ptr, sizeof e);
     if (e.line == 0) return;
@@ -179,6 +256,7 @@ class AccessReport {
 
  private:
   std::string name_;
+  void* stream_ = nullptr;
   std::shared_ptr<Buffer> buf_;
 };
 
@@ -217,8 +295,8 @@ void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_w
 void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<void*>& extra) {
   const KernelSignature& k = kernel.signature();
   const std::string& entry = adjoint ? k.adjoint_symbol : k.entry_symbol;
-  uint32_t shared = adjoint ? k.adjoint_shared_bytes : k.shared_bytes;
-  void* fn = cuda::GetFunction(p.device.ordinal, k.ptx, entry, shared, k.name);
+  uint32_t shared = adjoint ? p.gpu.adjoint_shared_bytes : p.gpu.shared_bytes;
+  void* fn = cuda::GetFunction(p.device.ordinal, *p.gpu.image, entry, shared, k.name);
   // Deterministic tile atomics: a zeroed ticket, and one block per block program, so that no
   // block waits for a program that a block still waiting for its own turn would run later.
   std::shared_ptr<Buffer> ticket;
@@ -226,7 +304,11 @@ void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<vo
   if (ordered) {
     ticket = AllocBuffer(sizeof(int64_t), p.device, true);
     p.launch.order = static_cast<int64_t*>(ticket->ptr);
+    p.zeroed_scratch = true;
   }
+  // Scratch memory is zeroed on the legacy default stream; a kernel on a non-blocking stream
+  // would not wait for that.
+  if (p.stream && p.zeroed_scratch) cuda::Synchronize(p.device.ordinal);
   std::vector<void*> params = p.pointers;
   params.insert(params.end(), extra.begin(), extra.end());
   params.push_back(&p.launch);
@@ -235,10 +317,10 @@ void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<vo
     threads = static_cast<uint32_t>(p.launch.block_dim);
     grid = static_cast<uint32_t>(std::min<int64_t>(p.total, ordered ? INT32_MAX : TILEC_GPU_MAX_BLOCKS));
   } else {
-    threads = k.block_dim > 0 ? static_cast<uint32_t>(k.block_dim) : TILEC_GPU_THREADS;
+    threads = static_cast<uint32_t>(p.gpu.threads);
     grid = static_cast<uint32_t>(std::min<int64_t>((p.total + threads - 1) / threads, INT32_MAX));
   }
-  cuda::LaunchKernel(p.device.ordinal, fn, grid, threads, shared, params.data(), k.name);
+  cuda::LaunchKernel(p.device.ordinal, fn, grid, threads, shared, params.data(), k.name, p.stream);
   if (ordered) {
     cuda::Synchronize(p.device.ordinal);  // the ticket must outlive the kernel
     p.launch.order = nullptr;
@@ -247,8 +329,9 @@ void RunCuda(const Kernel& kernel, Packed& p, bool adjoint, const std::vector<vo
 
 void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
          const std::vector<KernelArg>& args, int block_dim, std::optional<Device> device,
-         bool tiled, bool hybrid = false) {
+         bool tiled, bool hybrid = false, void* stream = nullptr) {
   Packed p = Prepare(kernel, dim, args, block_dim, device, tiled, hybrid);
+  if (p.device.is_cuda()) p.stream = stream;  // CPU launches are synchronous: no stream
   if (p.total > 0) {
     AccessReport report(kernel, p);
     if (p.device.is_cpu())
@@ -258,10 +341,45 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
     report.RaiseIfReported();
   }
   if (Tape* tape = Tape::Current())
-    tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device, hybrid});
+    tape->Record({kernel, dim, args, tiled ? block_dim : 0, p.device, hybrid, p.stream});
 }
 
 }  // namespace
+
+GpuChoice ChooseGpuVariant(const Kernel& kernel, int cc, int block_dim, bool allow_cubin) {
+  const KernelSignature& k = kernel.signature();
+  const std::vector<GpuImage>& images = kernel.module().signature().gpu_images;
+  const GpuVariant* cubin = nullptr;
+  const GpuVariant* ptx = nullptr;
+  int ptx_arch = -1;
+  for (const GpuVariant& v : k.gpu_variants) {
+    if (k.tiled && v.block_dim != block_dim) continue;
+    const GpuImage& g = images[v.image];
+    int arch = ArchNumber(g.arch);
+    if (arch < 0 || arch > cc) continue;
+    if (allow_cubin && arch == cc && !g.cubin.empty() && !cubin) cubin = &v;
+    if (!g.ptx.empty() && arch > ptx_arch) {
+      ptx = &v;
+      ptx_arch = arch;
+    }
+  }
+  if (cubin) return {cubin, true};
+  if (ptx) return {ptx, false};
+  std::string have;
+  std::vector<std::string> seen;
+  for (const GpuVariant& v : k.gpu_variants) {
+    std::string one = images[v.image].arch;
+    if (k.tiled) one += " with block_dim " + std::to_string(v.block_dim);
+    if (std::find(seen.begin(), seen.end(), one) != seen.end()) continue;
+    seen.push_back(one);
+    have += (have.empty() ? "" : ", ") + one;
+  }
+  std::string want = "sm_" + std::to_string(cc);
+  if (k.tiled) want += " with block_dim " + std::to_string(block_dim);
+  throw Error(ModuleName(kernel) + " has no variant of kernel `" + k.name + "` for " + want +
+              " (it has " + (have.empty() ? "none" : have) + "); recompile it with `tilec compile --arch=...`" +
+              (k.tiled ? " and `--block-dim=...`" : "") + " for this launch");
+}
 
 Device ValidateLaunch(const Kernel& kernel, const std::vector<int64_t>& dim,
                       const std::vector<KernelArg>& args, int block_dim,
@@ -280,6 +398,12 @@ void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
   Run(kernel, dim, args, block_dim, device, true);
 }
 
+void LaunchOnStream(const Kernel& kernel, const std::vector<int64_t>& dim,
+                    const std::vector<KernelArg>& args, int block_dim,
+                    std::optional<Device> device, void* stream) {
+  Run(kernel, dim, args, block_dim, device, block_dim != 0, false, stream);
+}
+
 void LaunchHybrid(const Kernel& kernel, const std::vector<int64_t>& dim,
                   const std::vector<KernelArg>& args, int block_dim,
                   std::optional<Device> device) {
@@ -290,6 +414,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
   bool tiled = r.block_dim > 0;
   Packed p = Prepare(r.kernel, r.dim, r.args, r.block_dim, r.device, tiled, r.hybrid);
   if (p.total == 0) return;
+  if (p.device.is_cuda()) p.stream = r.stream;  // the adjoint runs where its forward ran
   AccessReport report(r.kernel, p);
   const size_t n = p.values.size();
   if (p.device.is_cpu()) {
@@ -320,6 +445,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
     bytes += (p.value_sizes[i] + 15) / 16 * 16;
   }
   auto scratch = AllocBuffer(std::max<size_t>(bytes, 16), p.device, true);
+  p.zeroed_scratch = true;
   std::vector<uint64_t> slot_values(n, 0);
   std::vector<void*> extra(n);
   for (size_t i = 0; i < n; ++i) {

@@ -1,9 +1,12 @@
-// Modules and kernels: loading an AOT kernels.so (its signature text and entry symbols), or
-// wrapping a compiler-provided resolver; host entries are resolved lazily and cached.
+// Modules and kernels: loading an AOT kernels.so (its signature text and entry symbols) or a
+// GPU module file (kernels.tlm, the signature text alone), or wrapping a compiler-provided
+// resolver; host entries are resolved lazily and cached.
 #include <dlfcn.h>
 
 #include <cstring>
+#include <fstream>
 #include <mutex>
+#include <sstream>
 
 #include "tilec/error.h"
 #include "tilec/module.h"
@@ -15,6 +18,7 @@ struct Module::Impl {
   SymbolResolver resolve;
   std::shared_ptr<void> keep_alive;
   std::string origin;  // for messages: the .so path or "JIT module"
+  bool host_code = true;  // false for a GPU module file
   std::mutex mutex;
   std::vector<tilec_cpu_kernel_fn> entries, adjoints;  // null until resolved
 };
@@ -35,6 +39,10 @@ void CheckSignature(const ModuleSignature& sig) {
     for (size_t j = 0; j < i; ++j)
       if (sig.kernels[j].name == k.name)
         throw Error("module signature defines kernel `" + k.name + "` twice");
+    for (const GpuVariant& v : k.gpu_variants)
+      if (v.image < 0 || v.image >= static_cast<int>(sig.gpu_images.size()))
+        throw Error("kernel `" + k.name + "` refers to GPU image " + std::to_string(v.image) +
+                    ", which the module does not define");
     for (const ParamInfo& p : k.params) {
       if (p.type.is_struct() && p.type.struct_index >= static_cast<int>(sig.structs.size()))
         throw Error("parameter `" + p.name + "` of kernel `" + k.name +
@@ -62,7 +70,43 @@ Module Module::FromResolver(ModuleSignature signature, SymbolResolver resolve,
   return m;
 }
 
+namespace {
+
+// A GPU module file: the serialized signature with its gpu_image records and nothing else.
+Module LoadGpuModule(const std::string& path, const std::string& bytes) {
+  if (bytes.find('\0') != std::string::npos)
+    throw Error("`" + path + "` is damaged: a tilec GPU module is text, but this file holds NUL bytes");
+  ModuleSignature sig;
+  try {
+    sig = ParseSignature(bytes);
+  } catch (const Error& e) {
+    throw Error("`" + path + "` is not a valid tilec GPU module: " + e.what());
+  }
+  if (sig.gpu_images.empty())
+    throw Error("`" + path + "` is a tilec module signature without GPU code; nothing in it can run");
+  Module m = Module::FromResolver(std::move(sig), nullptr);
+  return m;
+}
+
+}  // namespace
+
 Module Module::Load(const std::string& path) {
+  // The first bytes tell a GPU module file from a shared object; anything else goes to dlopen,
+  // whose message then says what is wrong with it.
+  {
+    std::ifstream in(path, std::ios::binary);
+    char head[sizeof(TILEC_GPU_MODULE_MAGIC) - 1] = {};
+    if (in && in.read(head, sizeof head) &&
+        std::memcmp(head, TILEC_GPU_MODULE_MAGIC, sizeof head) == 0) {
+      std::ostringstream all;
+      in.seekg(0);
+      all << in.rdbuf();
+      Module m = LoadGpuModule(path, all.str());
+      m.impl_->origin = "`" + path + "`";
+      m.impl_->host_code = false;
+      return m;
+    }
+  }
   auto dl = std::make_shared<DlHandle>();
   // A path without a slash would search the library path; kernels.so means ./kernels.so.
   std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
@@ -91,6 +135,16 @@ Module Module::Load(const std::string& path) {
       std::move(sig), [handle](const std::string& s) { return dlsym(handle, s.c_str()); }, dl);
   m.impl_->origin = "`" + path + "`";
   return m;
+}
+
+const std::string& Module::origin() const {
+  if (!impl_) throw Error("null module");
+  return impl_->origin;
+}
+
+bool Module::has_host_code() const {
+  if (!impl_) throw Error("null module");
+  return impl_->host_code;
 }
 
 const ModuleSignature& Module::signature() const {

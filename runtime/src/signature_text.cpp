@@ -1,6 +1,9 @@
 // The text form of ModuleSignature that AOT artifacts carry: one record per line, words
-// separated by spaces, names without spaces; PTX as a byte-counted block. Versioned by ABI.
+// separated by spaces, names without spaces; PTX as a byte-counted block, cubins as base64
+// blocks (the text is embedded as a C string, so it must hold no NUL). Versioned by ABI.
 #include <algorithm>
+#include <iterator>
+#include <optional>
 #include <sstream>
 
 #include "tilec/abi.h"
@@ -48,6 +51,47 @@ void PutBlock(std::ostringstream& out, const char* key, const std::string& text)
   out << "  " << key << " " << text.size() << "\n" << text << "\n";
 }
 
+constexpr char kBase64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+std::string Base64Encode(const std::string& bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  for (size_t i = 0; i < bytes.size(); i += 3) {
+    uint32_t v = static_cast<uint8_t>(bytes[i]) << 16;
+    if (i + 1 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 1]) << 8;
+    if (i + 2 < bytes.size()) v |= static_cast<uint8_t>(bytes[i + 2]);
+    out += kBase64[(v >> 18) & 63];
+    out += kBase64[(v >> 12) & 63];
+    out += i + 1 < bytes.size() ? kBase64[(v >> 6) & 63] : '=';
+    out += i + 2 < bytes.size() ? kBase64[v & 63] : '=';
+  }
+  return out;
+}
+
+// Empty optional on a character outside the alphabet or a length that is not a multiple of 4.
+std::optional<std::string> Base64Decode(const std::string& text) {
+  if (text.size() % 4 != 0) return std::nullopt;
+  int8_t value[256];
+  std::fill(std::begin(value), std::end(value), int8_t(-1));
+  for (int i = 0; i < 64; ++i) value[static_cast<uint8_t>(kBase64[i])] = static_cast<int8_t>(i);
+  std::string out;
+  out.reserve(text.size() / 4 * 3);
+  for (size_t i = 0; i < text.size(); i += 4) {
+    int pad = (text[i + 3] == '=') + (text[i + 2] == '=' && text[i + 3] == '=');
+    if (pad > 0 && i + 4 != text.size()) return std::nullopt;  // '=' only at the very end
+    uint32_t v = 0;
+    for (int j = 0; j < 4; ++j) {
+      int8_t d = j >= 4 - pad ? 0 : value[static_cast<uint8_t>(text[i + j])];
+      if (d < 0) return std::nullopt;
+      v = (v << 6) | static_cast<uint32_t>(d);
+    }
+    out += static_cast<char>((v >> 16) & 255);
+    if (pad < 2) out += static_cast<char>((v >> 8) & 255);
+    if (pad < 1) out += static_cast<char>(v & 255);
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string SerializeSignature(const ModuleSignature& sig) {
@@ -60,6 +104,13 @@ std::string SerializeSignature(const ModuleSignature& sig) {
       CheckName(f.name, "field");
       out << "  field " << f.name << " " << TypeWord(f.type) << " " << f.offset << "\n";
     }
+    out << "end\n";
+  }
+  for (const GpuImage& g : sig.gpu_images) {
+    CheckName(g.arch, "GPU architecture");
+    out << "gpu_image " << g.arch << " " << g.block_dim << "\n";
+    PutBlock(out, "ptx", g.ptx);
+    if (!g.cubin.empty()) PutBlock(out, "cubin_base64", Base64Encode(g.cubin));
     out << "end\n";
   }
   for (const KernelSignature& k : sig.kernels) {
@@ -81,6 +132,9 @@ std::string SerializeSignature(const ModuleSignature& sig) {
     }
     if (!k.ptx.empty()) PutBlock(out, "ptx", k.ptx);
     if (!k.adjoint_error.empty()) PutBlock(out, "adjoint_error", k.adjoint_error);
+    for (const GpuVariant& v : k.gpu_variants)
+      out << "  gpu_variant " << v.image << " " << v.block_dim << " " << v.shared_bytes << " "
+          << v.adjoint_shared_bytes << "\n";
     out << "end\n";
   }
   return out.str();
@@ -226,6 +280,14 @@ ModuleSignature ParseSignature(std::string_view text) {
         } else if (key == "ptx") {
           r.Expect(2);
           k.ptx = r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 40)));
+        } else if (key == "gpu_variant") {
+          r.Expect(5);
+          GpuVariant v;
+          v.image = static_cast<int>(r.Int(1, 0, 1 << 20));
+          v.block_dim = static_cast<int>(r.Int(2, 0, 1024));
+          v.shared_bytes = static_cast<uint32_t>(r.Int(3, 0, UINT32_MAX));
+          v.adjoint_shared_bytes = static_cast<uint32_t>(r.Int(4, 0, UINT32_MAX));
+          k.gpu_variants.push_back(v);
         } else if (key == "adjoint_error") {
           r.Expect(2);
           k.adjoint_error = r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 30)));
@@ -234,8 +296,31 @@ ModuleSignature ParseSignature(std::string_view text) {
         }
       }
       sig.kernels.push_back(std::move(k));
+    } else if (head == "gpu_image") {
+      r.Expect(3);
+      GpuImage g;
+      g.arch = r.words()[1];
+      g.block_dim = static_cast<int>(r.Int(2, 1, 1024));
+      for (;;) {
+        if (!r.Next()) r.Fail("GPU image `" + g.arch + "` lacks `end`");
+        const std::vector<std::string>& w = r.words();
+        if (w[0] == "end") break;
+        if (w[0] == "ptx") {
+          r.Expect(2);
+          g.ptx = r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 40)));
+        } else if (w[0] == "cubin_base64") {
+          r.Expect(2);
+          std::optional<std::string> bytes = Base64Decode(r.Block(static_cast<size_t>(r.Int(1, 0, 1ll << 40))));
+          if (!bytes) r.Fail("the cubin of GPU image `" + g.arch + "` is not valid base64");
+          g.cubin = std::move(*bytes);
+        } else {
+          r.Fail("unknown GPU image field `" + w[0] + "`");
+        }
+      }
+      if (g.ptx.empty()) r.Fail("GPU image `" + g.arch + "` has no PTX");
+      sig.gpu_images.push_back(std::move(g));
     } else {
-      r.Fail("expected `struct` or `kernel`, got `" + head + "`");
+      r.Fail("expected `struct`, `gpu_image` or `kernel`, got `" + head + "`");
     }
   }
   // Struct references must stay inside the table.
@@ -247,8 +332,14 @@ ModuleSignature ParseSignature(std::string_view text) {
   };
   for (const StructLayout& s : sig.structs)
     for (const StructField& f : s.fields) check(f.type, "field `" + s.name + "." + f.name + "`");
-  for (const KernelSignature& k : sig.kernels)
+  for (const KernelSignature& k : sig.kernels) {
     for (const ParamInfo& p : k.params) check(p.type, "parameter `" + k.name + "." + p.name + "`");
+    for (const GpuVariant& v : k.gpu_variants)
+      if (v.image >= static_cast<int>(sig.gpu_images.size()))
+        throw Error("module signature: kernel `" + k.name + "` refers to GPU image " +
+                    std::to_string(v.image) + " but only " + std::to_string(sig.gpu_images.size()) +
+                    " are defined");
+  }
   return sig;
 }
 

@@ -41,13 +41,15 @@ void Tape::Record(RecordedLaunch launch) { launches_.push_back(std::move(launch)
 
 void Tape::Backward(const std::vector<std::pair<Array, Array>>& grads) {
   for (const auto& [array, seed] : grads) {
-    if (array.is_null()) throw Error("`backward`: a gradient was given for a null array");
+    // C++ wording: the host interpreter checks the same first and words it for Python
+    // (TapeObj in host/interp/wp_module.cpp).
+    if (array.is_null()) throw Error("Tape::Backward: a gradient was given for a null array");
     if (!array.requires_grad())
-      throw Error("`backward`: the array given a gradient does not require grad "
-                  "(create it with requires_grad=True)");
-    if (seed.is_null()) throw Error("`backward`: the gradient value is a null array");
+      throw Error("Tape::Backward: the array given a gradient does not require grad "
+                  "(create it with requires_grad = true, or call set_requires_grad(true))");
+    if (seed.is_null()) throw Error("Tape::Backward: the gradient value is a null array");
     if (seed.shape() != array.shape() || !(seed.dtype() == array.dtype()))
-      throw Error("`backward`: the gradient must have the array's shape and dtype `" +
+      throw Error("Tape::Backward: the gradient must have the array's shape and dtype `" +
                   array.dtype().Name() + "`");
     array.grad().CopyFrom(seed);
   }
@@ -55,14 +57,15 @@ void Tape::Backward(const std::vector<std::pair<Array, Array>>& grads) {
 }
 
 void Tape::BackwardLoss(const Array& loss) {
-  if (loss.is_null()) throw Error("`backward`: `loss` is a null array");
+  if (loss.is_null()) throw Error("Tape::BackwardLoss: `loss` is a null array");
   if (!loss.requires_grad())
-    throw Error("`backward`: `loss` does not require grad (create it with requires_grad=True)");
+    throw Error("Tape::BackwardLoss: `loss` does not require grad (create it with requires_grad = true, "
+                "or call set_requires_grad(true))");
   if (loss.size() != 1)
-    throw Error("`backward`: `loss` must hold exactly one element, it has " +
+    throw Error("Tape::BackwardLoss: `loss` must hold exactly one element, it has " +
                 std::to_string(loss.size()));
   if (loss.dtype().is_struct() || !IsFloat(loss.dtype().scalar))
-    throw Error("`backward`: `loss` must have a float dtype, not `" + loss.dtype().Name() + "`");
+    throw Error("Tape::BackwardLoss: `loss` must have a float dtype, not `" + loss.dtype().Name() + "`");
   loss.grad().Fill(1.0);
   RunAdjoints();
 }

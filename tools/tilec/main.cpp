@@ -19,14 +19,22 @@ constexpr const char* kHelp = R"(usage: tilec <command> [options] FILE...
 commands:
   check FILE               parse and type-check; report every error
   compile [options] FILE   compile kernels and print or write a stage
-      --emit=STAGE         tokens | ast | typed-ast | tile-ir | grad-ir | llvm | ptx
+      --emit=STAGE         tokens | ast | typed-ast | tile-ir | grad-ir | llvm | ptx | header
+                           (header: typed C++ launchers for the kernels of `-o kernels.so`)
+      --namespace=NAME     C++ namespace of --emit=header (default: the stem of -o FILE)
       --input=KIND         source (default) | tile-ir (FILE is Tile IR as --emit=tile-ir prints it)
       --passes=LIST        IR passes: default | none | names joined by commas (canonicalize,dce)
       --print-after-all    print each kernel's Tile IR after every pass to stderr
       --target=TARGET      host (default) | nvptx
-      --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx, default sm_90)
-      --block-dim=N        lanes per block of tiled kernels in PTX, 1..1024 (default 256)
-      -o FILE              write the artifact (a shared object for --target=host)
+      --arch=SM            sm_75 | sm_80 | sm_86 | sm_89 | sm_90 (nvptx, default sm_90); with
+                           -o a comma-separated list: GPU code for each architecture
+      --block-dim=N        lanes per block of tiled kernels in PTX, 1..1024 (default 256); with
+                           -o a comma-separated list: a variant of each tiled kernel per value
+      -o FILE              write the artifact: a shared object for --target=host (with GPU
+                           code for every --arch when given: one file for cpu and cuda:N), a
+                           GPU module (kernels.tlm) for --target=nvptx
+      --no-cubin           with -o and GPU code: PTX only, no cubins (built by the CUDA
+                           toolkit's libnvJitLink where it is found)
       --debug              check every array access; a launch that indexes outside an
                            array fails with the kernel, line, index and shape
   run FILE [--device D] [--debug]
@@ -45,9 +53,9 @@ exit codes: 0 success, 1 diagnostics, 2 usage, 3 internal error, 4 runtime or de
 
 // Options that take a value, per command; anything else starting with `-` must be a flag.
 const std::set<std::string> kValueOptions = {"emit", "target", "arch", "o", "device",
-                                             "block-dim", "input", "passes"};
+                                             "block-dim", "input", "passes", "namespace"};
 const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verbose", "time",
-                                            "test-builtins", "print-after-all", "debug"};
+                                            "test-builtins", "print-after-all", "debug", "no-cubin"};
 
 int Parse(int argc, char** argv, Options& opts) {
   for (int i = 1; i < argc; ++i) {

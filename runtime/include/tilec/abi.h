@@ -5,7 +5,7 @@
 #define TILEC_ABI_H
 #include <stdint.h>
 
-#define TILEC_ABI_VERSION 2
+#define TILEC_ABI_VERSION 3
 #define TILEC_MAX_DIMS 4
 
 #ifdef __cplusplus
@@ -70,6 +70,10 @@ typedef void (*tilec_cpu_kernel_fn)(void* const* args, const tilec_launch* launc
 /* An AOT kernels.so exports `const char* tilec_module_signature`, the text of
  * tilec::rt::SerializeSignature, plus every entry named there. */
 #define TILEC_MODULE_SIGNATURE_SYMBOL "tilec_module_signature"
+
+/* A GPU module file (`tilec compile --target=nvptx -o kernels.tlm`) is that same text alone,
+ * carrying only GPU code (gpu_image records); it starts with these bytes. */
+#define TILEC_GPU_MODULE_MAGIC "tilec-module-signature"
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 // Modules of compiled kernels: from an AOT shared object (dlopen'ed, signature read from its
-// `tilec_module_signature` symbol) or from a signature plus a symbol resolver that a JIT
-// supplies. Also the versioned text form of ModuleSignature that AOT artifacts carry.
+// `tilec_module_signature` symbol), from a GPU module file (`.tlm`: the signature text alone,
+// GPU code only), or from a signature plus a symbol resolver that a JIT supplies. Also the
+// versioned text form of ModuleSignature that AOT artifacts carry.
 #pragma once
 #include <functional>
 #include <memory>
@@ -26,7 +27,9 @@ class Module {
  public:
   Module() = default;
 
-  // dlopen's `path` (kept open while any Module or Kernel handle lives).
+  // An ELF shared object (`tilec compile -o kernels.so`) is dlopen'ed and kept open while any
+  // Module or Kernel handle lives; a GPU module file (`tilec compile --target=nvptx -o
+  // kernels.tlm`, recognised by its first bytes) is read whole and runs only on CUDA devices.
   static Module Load(const std::string& path);
   // `resolve` maps entry symbols to addresses (it may be empty for PTX-only modules);
   // `keep_alive` is held as long as the module lives (a JIT session, a dlopen handle).
@@ -38,6 +41,10 @@ class Module {
   std::vector<std::string> KernelNames() const;
   bool HasKernel(const std::string& name) const;
   Kernel GetKernel(const std::string& name) const;  // throws Error listing the names
+  // How messages name the module: "`kernels.tlm`" for a loaded file, else "module".
+  const std::string& origin() const;
+  // False for a GPU module file: its kernels have no host entries, so they cannot run on `cpu`.
+  bool has_host_code() const;
 
   struct Impl;
 

@@ -8,6 +8,7 @@
 #include "tilec/error.h"
 #include "tilec/interrupt.h"
 #include "tilec/launch.h"
+#include "tilec/launch_options.h"
 #include "tilec/module.h"
 #include "tilec/signature.h"
 #include "tilec/tape.h"

@@ -56,6 +56,26 @@ struct ParamInfo {
   int ndim = 0;   // arrays only, 1..4
 };
 
+// One GPU code object of an AOT module: the PTX (and, where the compiler could build it, the
+// cubin) of all the module's kernels for one architecture, with tiled kernels compiled for
+// `block_dim` lanes. Kernels refer to images through GpuVariant, so that a module's PTX is
+// stored once, not once per kernel.
+struct GpuImage {
+  std::string arch;   // "sm_80": the PTX target; the cubin runs on exactly this architecture
+  int block_dim = 0;  // lanes per block of the tiled kernels in it
+  std::string ptx;
+  std::string cubin;  // ELF bytes; empty when none was built
+};
+
+// A kernel's GPU code for one (arch, block_dim): the image holding its entries and the dynamic
+// shared memory they need there.
+struct GpuVariant {
+  int image = -1;     // index into ModuleSignature::gpu_images
+  int block_dim = 0;  // tiled kernels: the block_dim launches must use; 0 for plain kernels
+  uint32_t shared_bytes = 0;
+  uint32_t adjoint_shared_bytes = 0;
+};
+
 struct KernelSignature {
   std::string name;
   std::vector<ParamInfo> params;
@@ -89,11 +109,18 @@ struct KernelSignature {
   bool deterministic = false;
   uint32_t shared_bytes = 0;          // dynamic shared memory of the forward entry
   uint32_t adjoint_shared_bytes = 0;  // dynamic shared memory of the adjoint entry
+
+  // AOT GPU code (`tilec compile --arch=...`): one variant per architecture, and for tiled
+  // kernels per block_dim. When present, a GPU launch picks among these (the exact
+  // architecture's cubin, else the PTX of the newest architecture not above the device's)
+  // and the single-variant fields above (ptx, block_dim) are not used on the GPU.
+  std::vector<GpuVariant> gpu_variants;
 };
 
 struct ModuleSignature {
   std::vector<StructLayout> structs;
   std::vector<KernelSignature> kernels;
+  std::vector<GpuImage> gpu_images;  // what KernelSignature::gpu_variants refer to
 };
 
 }  // namespace tilec::rt

@@ -17,6 +17,7 @@ struct RecordedLaunch {
   int block_dim = 0;  // 0: plain launch
   Device device;
   bool hybrid = false;  // LaunchHybrid
+  void* stream = nullptr;  // the CUstream of a CUDA launch (null: the legacy default stream)
 };
 
 class Tape {

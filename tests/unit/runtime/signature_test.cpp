@@ -122,7 +122,7 @@ TEST(SignatureTest, MalformedTextNamesTheLine) {
             "module signature line 3: block of 500 bytes runs past the end");
   EXPECT_EQ(ErrorOf(v + "kernel k\n  param scalar s %3 0\nend\n"),
             "module signature: parameter `k.s` refers to struct %3 but only 0 are defined");
-  EXPECT_EQ(ErrorOf(v + "widget\n"), "module signature line 2: expected `struct` or `kernel`, got `widget`");
+  EXPECT_EQ(ErrorOf(v + "widget\n"), "module signature line 2: expected `struct`, `gpu_image` or `kernel`, got `widget`");
 }
 
 TEST(SignatureTest, NamesWithSpacesCannotBeSerialized) {
