@@ -367,8 +367,10 @@ Op* Builder::TileSort(Value* keys, Value* values) {
                 {keys->type().WithStorage(Storage::Shared), values->type().WithStorage(Storage::Shared)});
 }
 
-Value* Builder::TileMatmul(Value* a, Value* b, Value* c) {
-  return Create(OpCode::TileMatmul, {a, b, c}, {c->type().WithStorage(Storage::Register)})->result();
+Value* Builder::TileMatmul(Value* a, Value* b, Value* c, bool tf32) {
+  Op* op = Create(OpCode::TileMatmul, {a, b, c}, {c->type().WithStorage(Storage::Register)});
+  op->tf32() = tf32;
+  return op->result();
 }
 
 // Lane 0 writes every element of these results on the GPU, hence shared storage.

@@ -120,7 +120,7 @@ class Builder {
   // sorted keys, values).
   Op* TileSort(Value* keys, Value* values);
   // c + a @ b in c's type (a (M, K), b (K, N), c (M, N)).
-  Value* TileMatmul(Value* a, Value* b, Value* c);
+  Value* TileMatmul(Value* a, Value* b, Value* c, bool tf32 = false);
   // Dense linear algebra (ops.def): results are new shared tiles. `code` of TileTriSolve is
   // TileLowerSolve or TileUpperSolve.
   Value* TileDiagAdd(Value* a, Value* d);

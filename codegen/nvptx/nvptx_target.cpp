@@ -199,8 +199,9 @@ class NvptxTarget : public Target {
 
   std::vector<llvm::Value*> MmaSync(llvm::IRBuilder<>& b, ScalarType factors, const std::vector<llvm::Value*>& a,
                                     const std::vector<llvm::Value*>& bm, const std::vector<llvm::Value*>& c) override {
-    llvm::Intrinsic::ID id = factors == ScalarType::BFloat16 ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
-                                                             : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32;
+    llvm::Intrinsic::ID id = factors == ScalarType::BFloat16  ? llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_bf16
+                             : factors == ScalarType::Float32 ? llvm::Intrinsic::nvvm_mma_m16n8k8_row_col_tf32
+                                                              : llvm::Intrinsic::nvvm_mma_m16n8k16_row_col_f32_f32;
     // (LLVM names f16 mma by the types of d and c: f32_f32 is float d and c.)
     llvm::Function* fn = llvm::Intrinsic::getDeclaration(b.GetInsertBlock()->getModule(), id);
     llvm::FunctionType* ft = fn->getFunctionType();
@@ -214,6 +215,10 @@ class NvptxTarget : public Target {
     std::vector<llvm::Value*> d;
     for (unsigned i = 0; i < 4; ++i) d.push_back(b.CreateExtractValue(r, {i}));
     return d;
+  }
+
+  llvm::Value* ToTf32(llvm::IRBuilder<>& b, llvm::Value* f) override {
+    return b.CreateIntrinsic(llvm::Intrinsic::nvvm_f2tf32_rna, {}, {f});
   }
 
   // vprintf(format, packed arguments), each argument at its natural alignment.

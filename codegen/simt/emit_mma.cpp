@@ -1,6 +1,6 @@
 // tile_matmul on tensor cores: warps own 16x8 blocks of the result and run m16n8k16 mma.sync
 // over K, their fragments loaded by ldmatrix from the factors' shared copies (PTX ISA fragment
-// layouts). The host SIMT target emulates both instructions with shared-memory exchanges
+// layouts); precision="tf32" runs m16n8k8 tf32 instructions on float32 factors rounded to tf32. The host SIMT target emulates both instructions with shared-memory exchanges
 // between barriers, so the same fragment arithmetic runs, and is tested, without a GPU.
 #include "codegen/simt/emitter.h"
 
@@ -17,6 +17,10 @@ std::vector<llvm::Value*> Target::LdMatrix(llvm::IRBuilder<>&, llvm::Value*, int
 std::vector<llvm::Value*> Target::MmaSync(llvm::IRBuilder<>&, ScalarType, const std::vector<llvm::Value*>&,
                                           const std::vector<llvm::Value*>&, const std::vector<llvm::Value*>&) {
   throw std::logic_error("mma.sync requested from a target without tensor cores");
+}
+
+llvm::Value* Target::ToTf32(llvm::IRBuilder<>&, llvm::Value*) {
+  throw std::logic_error("cvt.rna.tf32 requested from a target without tensor cores");
 }
 
 namespace {
@@ -86,6 +90,12 @@ std::vector<llvm::Value*> Emitter::MmaSync(ScalarType factors, const std::vector
   if (target_.Mma() == MmaSupport::Native) return target_.MmaSync(b_, factors, a, bm, c);
   // Emulated: the warp's fragments are published (6 registers per lane), then each lane
   // computes its four results d_i = c_i + sum_k A[row_i, k] B[k, col_i], as fma in increasing k.
+  // m16n8k16 (16-bit factors, two per register): A[row, k] sits in lane 4g + (k % 8) / 2,
+  // register (row >= 8) + 2 (k >= 8), half k % 2; B[k, col] in lane 4 col + (k % 8) / 2,
+  // register 4 + (k >= 8), half k % 2. m16n8k8 tf32 (one per register): A[row, k] in lane
+  // 4g + k % 4, register (row >= 8) + 2 (k >= 4); B[k, col] in lane 4 col + k % 4, register
+  // 4 + (k >= 4).
+  const bool tf32 = factors == ScalarType::Float32;
   llvm::Type* i32 = b_.getInt32Ty();
   for (int r = 0; r < 4; ++r)
     b_.CreateStore(a[size_t(r)], b_.CreateInBoundsGEP(i32, xch, {b_.CreateAdd(b_.CreateMul(lane_, I64(6)), I64(r))}));
@@ -93,9 +103,10 @@ std::vector<llvm::Value*> Emitter::MmaSync(ScalarType factors, const std::vector
     b_.CreateStore(bm[size_t(r)], b_.CreateInBoundsGEP(i32, xch, {b_.CreateAdd(b_.CreateMul(lane_, I64(6)), I64(4 + r))}));
   target_.Barrier(b_);
   LaneInWarp l = Split(b_, lane_);
-  // Element `half` of register `reg` of lane `who`, widened to float.
+  // Element `half` of register `reg` of lane `who`, as float.
   auto element = [&](llvm::Value* who, int reg, int half) {
     llvm::Value* word = b_.CreateLoad(i32, b_.CreateInBoundsGEP(i32, xch, {b_.CreateAdd(b_.CreateMul(who, I64(6)), I64(reg))}));
+    if (tf32) return b_.CreateBitCast(word, b_.getFloatTy());
     llvm::Value* bits = b_.CreateTrunc(b_.CreateLShr(word, uint64_t(16 * half)), b_.getInt16Ty());
     return scalar_.ToF32(bits, factors);
   };
@@ -104,19 +115,29 @@ std::vector<llvm::Value*> Emitter::MmaSync(ScalarType factors, const std::vector
     const int row_hi = i >= 2 ? 1 : 0;                                  // row g or g + 8
     llvm::Value* col = b_.CreateAdd(b_.CreateMul(l.t, I64(2)), I64(i & 1));  // 2t + (i & 1)
     llvm::Value* acc = c[size_t(i)];
-    for (int k = 0; k < 16; ++k) {
-      // A[row, k] sits in lane 4g + (k % 8) / 2, register row_hi + 2 (k >= 8), half k % 2;
-      // B[k, col] in lane 4 col + (k % 8) / 2, register 4 + (k >= 8), half k % 2.
-      llvm::Value* la = b_.CreateAdd(l.base, b_.CreateAdd(b_.CreateMul(l.g, I64(4)), I64((k % 8) / 2)));
-      llvm::Value* lb = b_.CreateAdd(l.base, b_.CreateAdd(b_.CreateMul(col, I64(4)), I64((k % 8) / 2)));
-      llvm::Value* x = element(la, row_hi + (k >= 8 ? 2 : 0), k % 2);
-      llvm::Value* y = element(lb, 4 + (k >= 8 ? 1 : 0), k % 2);
+    for (int k = 0; k < (tf32 ? 8 : 16); ++k) {
+      const int in_group = tf32 ? k % 4 : (k % 8) / 2;
+      const int upper = tf32 ? (k >= 4) : (k >= 8);
+      llvm::Value* la = b_.CreateAdd(l.base, b_.CreateAdd(b_.CreateMul(l.g, I64(4)), I64(in_group)));
+      llvm::Value* lb = b_.CreateAdd(l.base, b_.CreateAdd(b_.CreateMul(col, I64(4)), I64(in_group)));
+      llvm::Value* x = element(la, row_hi + 2 * upper, k % 2);
+      llvm::Value* y = element(lb, 4 + upper, k % 2);
       acc = b_.CreateIntrinsic(llvm::Intrinsic::fma, {b_.getFloatTy()}, {x, y, acc});
     }
     d.push_back(acc);
   }
   target_.Barrier(b_);
   return d;
+}
+
+llvm::Value* Emitter::ToTf32(llvm::Value* f) {
+  if (target_.Mma() == MmaSupport::Native) return target_.ToTf32(b_, f);
+  // cvt.rna.tf32.f32: round the magnitude at the 13th bit, ties away from zero; NaN and
+  // infinity keep their bits.
+  llvm::Value* bits = b_.CreateBitCast(f, b_.getInt32Ty());
+  llvm::Value* rounded = b_.CreateAnd(b_.CreateAdd(bits, b_.getInt32(0x1000)), b_.getInt32(0xFFFFE000u));
+  llvm::Value* special = b_.CreateICmpEQ(b_.CreateAnd(bits, b_.getInt32(0x7F800000)), b_.getInt32(0x7F800000));
+  return b_.CreateSelect(special, bits, rounded);
 }
 
 void Emitter::EmitMatmulMma(const ir::Op& op) {
@@ -159,7 +180,28 @@ void Emitter::EmitMatmulMma(const ir::Op& op) {
       llvm::Value* cv = scalar_.FromMem(b_.CreateLoad(cmt, b_.CreateInBoundsGEP(cmt, c, {pos.back()})), ct.elem);
       b_.CreateStore(scalar_.EmitCast(cv, cs, ScalarType::Float32), acc_at(unsigned(i)));
     }
-    Loop(I64(0), I64(K / 16), [&](llvm::Value* kb) {
+    const bool tf32 = op.tf32();
+    Loop(I64(0), I64(K / (tf32 ? 8 : 16)), [&](llvm::Value* kb) {
+      if (tf32) {
+        // m16n8k8 tf32 fragments straight from the float32 copies: a_i = A[m0 + g + 8 (i & 1)]
+        // [k0 + t + 4 (i >> 1)], b_i = B[k0 + t + 4 i][n0 + g], each rounded to tf32.
+        llvm::Value* k0 = b_.CreateMul(kb, I64(8));
+        auto at_a = [&](int i) {
+          llvm::Value* r = b_.CreateAdd(m0, b_.CreateAdd(l.g, I64((i & 1) * 8)));
+          llvm::Value* col = b_.CreateAdd(k0, b_.CreateAdd(l.t, I64((i >> 1) * 4)));
+          return ToTf32(b_.CreateLoad(f32, b_.CreateInBoundsGEP(f32, a, {b_.CreateAdd(b_.CreateMul(r, I64(K)), col)})));
+        };
+        auto at_b = [&](int i) {
+          llvm::Value* r = b_.CreateAdd(k0, b_.CreateAdd(l.t, I64(i * 4)));
+          llvm::Value* col = b_.CreateAdd(n0, l.g);
+          return ToTf32(b_.CreateLoad(f32, b_.CreateInBoundsGEP(f32, bm, {b_.CreateAdd(b_.CreateMul(r, I64(N)), col)})));
+        };
+        std::vector<llvm::Value*> af = {at_a(0), at_a(1), at_a(2), at_a(3)}, bf = {at_b(0), at_b(1)}, cf;
+        for (unsigned i = 0; i < 4; ++i) cf.push_back(b_.CreateLoad(f32, acc_at(i)));
+        std::vector<llvm::Value*> d = MmaSync(ScalarType::Float32, af, bf, cf, xch);
+        for (unsigned i = 0; i < 4; ++i) b_.CreateStore(d[i], acc_at(i));
+        return;
+      }
       llvm::Value* k0 = b_.CreateMul(kb, I64(16));
       // A (row-major, M x K): lane supplies row (wl % 8) of matrix q = wl / 8, where matrix q
       // is A[m0 + 8 (q & 1) ..][k0 + 8 (q >> 1) ..]: a0..a3 as the mma expects them.

@@ -105,6 +105,7 @@ class Emitter : public OpDispatcher {
   void EmitMatmulMma(const ir::Op& op);
   // ldmatrix and mma.sync, by the target or, emulated, through the exchange area `xch`.
   std::vector<llvm::Value*> LdMatrix(llvm::Value* row, int count, bool trans, llvm::Value* xch);
+  llvm::Value* ToTf32(llvm::Value* f);  // i32 bits of the tf32 value
   std::vector<llvm::Value*> MmaSync(ScalarType factors, const std::vector<llvm::Value*>& a,
                                     const std::vector<llvm::Value*>& bm, const std::vector<llvm::Value*>& c,
                                     llvm::Value* xch);

@@ -33,6 +33,10 @@ bool MmaEligible(const ir::Op& op, int block_dim) {
   const ir::Type& c = op.operand(2)->type();
   if (a.elem.is_struct() || b.elem.is_struct() || c.elem.is_struct()) return false;
   const ScalarType in = a.elem.scalar, cs = c.elem.scalar;
+  // precision="tf32": float32 throughout, m16n8k8 tf32 instructions.
+  if (op.tf32())
+    return in == ScalarType::Float32 && b.elem.scalar == in && cs == in && a.shape[0] % 16 == 0 &&
+           a.shape[1] % 8 == 0 && b.shape[1] % 8 == 0;
   if (b.elem.scalar != in || (in != ScalarType::Float16 && in != ScalarType::BFloat16)) return false;
   if (cs != ScalarType::Float16 && cs != ScalarType::BFloat16 && cs != ScalarType::Float32) return false;
   return a.shape[0] % 16 == 0 && a.shape[1] % 16 == 0 && b.shape[1] % 8 == 0;

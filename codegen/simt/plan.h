@@ -28,7 +28,8 @@ enum class MmaSupport : uint8_t { None, Native, Emulated };
 
 // Whether a tile_matmul takes the tensor-core path at `block_dim` lanes: float16 or bfloat16
 // factors of one type, a float16, bfloat16 or float32 accumulator (float32 sums), M and K
-// multiples of 16 and N of 8 (whole m16n8k16 instructions), and whole warps.
+// multiples of 16 and N of 8 (whole m16n8k16 instructions), and whole warps; or, with
+// precision="tf32", float32 tiles with M a multiple of 16 and K and N of 8 (m16n8k8 tf32).
 bool MmaEligible(const ir::Op& op, int block_dim);
 
 class Plan {

@@ -55,12 +55,15 @@ class Target {
   // ldmatrix.sync.aligned.m8n8.x{count}[.trans].shared.b16: `row` is the shared address this
   // lane supplies; returns `count` i32 registers, two 16-bit elements each.
   virtual std::vector<llvm::Value*> LdMatrix(llvm::IRBuilder<>& b, llvm::Value* row, int count, bool trans);
-  // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32: `a` 4 and `bm` 2 i32
-  // fragment registers, `c` 4 floats; returns the 4 floats of d.
+  // mma.sync.aligned.m16n8k16.row.col.f32.{f16,bf16}.{f16,bf16}.f32 (`factors` Float16 or
+  // BFloat16), or m16n8k8 .tf32 (`factors` Float32, the registers holding tf32 values): `a` 4
+  // and `bm` 2 i32 fragment registers, `c` 4 floats; returns the 4 floats of d.
   virtual std::vector<llvm::Value*> MmaSync(llvm::IRBuilder<>& b, ScalarType factors,
                                             const std::vector<llvm::Value*>& a,
                                             const std::vector<llvm::Value*>& bm,
                                             const std::vector<llvm::Value*>& c);
+  // cvt.rna.tf32.f32: a float rounded to tf32 (nearest, ties away from zero), as i32 bits.
+  virtual llvm::Value* ToTf32(llvm::IRBuilder<>& b, llvm::Value* f);
 };
 
 std::unique_ptr<Target> CreateHostSimtTarget();

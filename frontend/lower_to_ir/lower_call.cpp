@@ -487,17 +487,22 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       ir::Value* a = Expr(arg(P::A));
       ir::Value* bm = Expr(arg(P::B));
       const ast::Expr* out = arg(P::Out);
-      if (!out) return b_.TileMatmul(a, bm, ZeroValue(rt));
+      const ast::Expr* alpha = arg(P::Alpha);
+      auto pr = const_arg(P::Precision);
+      const bool tf32 = pr && pr->kind == sema::ConstValue::Kind::String && pr->s == "tf32";
+      if (!out) {
+        ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(rt), tf32);
+        return alpha ? TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), prod->type().ElemValueType())) : prod;
+      }
       // out = alpha * a @ b + beta * out; with the defaults (1, 1), the accumulation into out.
       ir::Value* o = Expr(out);
-      const ast::Expr* alpha = arg(P::Alpha);
       const ast::Expr* beta = arg(P::Beta);
       ir::Value* r;
       if (!alpha && !beta) {
-        r = b_.TileMatmul(a, bm, o);
+        r = b_.TileMatmul(a, bm, o, tf32);
       } else {
         ir::Type et = o->type().ElemValueType();
-        ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)));
+        ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)), tf32);
         if (alpha) prod = TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), et));
         ir::Value* keep = beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o;
         r = b_.Binary(OpCode::Add, prod, keep);

@@ -170,6 +170,23 @@ bool MatmulArgs(CallContext& c) {
     }
   const Type* a = c.TypeOf(Param::A);
   const Type* b = c.TypeOf(Param::B);
+  // precision="tf32" (tensor cores round the factors to tf32 on GPUs from sm_80; elsewhere the
+  // product is float32's): Warp's literal values, and float32 tiles only.
+  if (const ConstValue* pr = c.Const(Param::Precision)) {
+    if (pr->kind != ConstValue::Kind::String || (pr->s != "default" && pr->s != "tf32")) {
+      c.Error(Code::BadTileMatmul, c.Range(Param::Precision),
+              c.bname + ": `precision` must be the string literal 'default' or 'tf32', got `" + FormatConst(*pr) + "`");
+      return false;
+    }
+    if (pr->s == "tf32")
+      for (Param p : tiles)
+        if (c.TypeOf(p)->elem.scalar != ScalarType::Float32) {
+          c.Error(Code::BadTileMatmul, c.Range(p),
+                  c.bname + ": precision='tf32' requires float32 tiles for `a`, `b` and `out`; " + c.Quoted(p) +
+                      " is `" + TypeName(c.TypeOf(p)) + "`");
+          return false;
+        }
+  }
   const Param sums = c.Has(Param::Out) ? Param::Out : Param::A;
   if (c.TypeOf(sums)->elem.scalar == ScalarType::BFloat16) {
     c.Error(Code::BadTileMatmul, c.Range(sums),
@@ -191,7 +208,21 @@ bool MatmulArgs(CallContext& c) {
                 "`; the columns of `a` must match the rows of `b`");
     return false;
   }
-  if (!c.Has(Param::Out)) return true;
+  // alpha (and beta) scale in the sums' type: `out`'s, or the returned tile's (`a`'s).
+  auto scales_convert = [&](const Type* et, const char* whose) {
+    for (Param p : {Param::Alpha, Param::Beta}) {
+      if (!c.Has(p)) continue;
+      CallArg& s = c.Arg(p);
+      if (!c.checker.Convert(s.expr, s.info, et)) {
+        c.Error(Code::ArgumentTypeMismatch, s.range,
+                c.Quoted(p) + " of " + c.bname + " is `" + TypeName(s.info.type) + "`; it must convert to " + whose +
+                    " `" + TypeName(et) + "`");
+        return false;
+      }
+    }
+    return true;
+  };
+  if (!c.Has(Param::Out)) return scales_convert(c.types.FromElem(a->elem), "the result's");
   const Type* out = c.TypeOf(Param::Out);
   if (out->shape[0] != a->shape[0] || out->shape[1] != b->shape[1]) {
     c.Error(Code::BadTileMatmul, c.Range(Param::Out),
@@ -205,18 +236,7 @@ bool MatmulArgs(CallContext& c) {
             "`out` of " + c.bname + " is updated in place, so it must be a tile variable or a view of one");
     return false;
   }
-  const Type* et = c.types.FromElem(out->elem);
-  for (Param p : {Param::Alpha, Param::Beta}) {
-    if (!c.Has(p)) continue;
-    CallArg& s = c.Arg(p);
-    if (!c.checker.Convert(s.expr, s.info, et)) {
-      c.Error(Code::ArgumentTypeMismatch, s.range,
-              c.Quoted(p) + " of " + c.bname + " is `" + TypeName(s.info.type) + "`; it must convert to `out`'s `" +
-                  TypeName(et) + "`");
-      return false;
-    }
-  }
-  return true;
+  return scales_convert(c.types.FromElem(out->elem), "`out`'s");
 }
 
 bool FormMatmulOfAB(CallContext& c, ExprInfo& out) {

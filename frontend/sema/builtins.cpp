@@ -388,8 +388,12 @@ std::vector<Builtin> MakeTable() {
   {
     ParamSpec b = Req(N::B, K::Runtime, P::Tile), out = Req(N::Out, K::Runtime, P::Tile);
     ParamSpec alpha = OptInt(N::Alpha, K::Runtime, P::Numeric, 1), beta = OptInt(N::Beta, K::Runtime, P::Numeric, 1);
+    ParamSpec precision = Req(N::Precision, K::Const, P::String);
+    precision.def = DefaultKind::String;
+    precision.def_str = "default";
     add({"tile_matmul", "wp",
-         {{{ta, b}, &Res::MatmulOfAB, {&R::MatmulArgs}}, {{ta, b, out, alpha, beta}, &Res::Void, {&R::MatmulArgs}}},
+         {{{ta, b, alpha, precision}, &Res::MatmulOfAB, {&R::MatmulArgs}},
+          {{ta, b, out, alpha, beta, precision}, &Res::Void, {&R::MatmulArgs}}},
          true, Differentiable::Yes, "docs/tile_matmul.rst", LowerUpdating(LowerKind::TileMatmul, {N::Out})});
   }
 
@@ -727,6 +731,7 @@ const char* ParamName(Param p) {
     case Param::MatL: return "L";
     case Param::MatU: return "U";
     case Param::FillMode: return "fill_mode";
+    case Param::Precision: return "precision";
     case Param::PreserveType: return "preserve_type";
     case Param::ThreadIdx: return "thread_idx";
     case Param::HasValue: return "has_value";

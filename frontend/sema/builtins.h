@@ -54,6 +54,7 @@ enum class Param : uint8_t {
   Lhs, Rhs, Index, Low, High, I, J, K, L, Op, Alpha, Src, Dest, Dst, Keys, Values, Out, Beta,
   Compare, Expr, BoundsCheck, Aligned,
   D, MatA, MatL, MatU, FillMode,  // tile_diag_add's `d`; the linear-algebra `A`, `L`, `U`, `fill_mode`
+  Precision,                       // tile_matmul's `precision`
   PreserveType, ThreadIdx, HasValue, Atomic, Rng, Min, Max,  // the per-lane bridges and tile_rand*
   S, Capacity,  // the tile stack builtins' `s` and `capacity`
   Inout,        // tile_fft's `inout`

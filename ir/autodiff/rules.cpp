@@ -322,10 +322,13 @@ void Generator::OtherRule(const ir::Op& op) {
       const ir::Value* a = op.operand(0);
       const ir::Value* bm = op.operand(1);
       const ir::Value* c = op.operand(2);
+      // The adjoint products keep the forward's precision.
       if (Active(a))
-        Accum(a, b_.TileMatmul(d, b_.TilePermute(P(bm), {1, 0}), Zero(AdjType(a->type().WithStorage(ir::Storage::Register)))));
+        Accum(a, b_.TileMatmul(d, b_.TilePermute(P(bm), {1, 0}), Zero(AdjType(a->type().WithStorage(ir::Storage::Register))),
+                               op.tf32()));
       if (Active(bm))
-        Accum(bm, b_.TileMatmul(b_.TilePermute(P(a), {1, 0}), d, Zero(AdjType(bm->type().WithStorage(ir::Storage::Register)))));
+        Accum(bm, b_.TileMatmul(b_.TilePermute(P(a), {1, 0}), d, Zero(AdjType(bm->type().WithStorage(ir::Storage::Register))),
+                                op.tf32()));
       if (Active(c)) Accum(c, d);
       return;
     }

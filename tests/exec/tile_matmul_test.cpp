@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -221,6 +223,57 @@ def gemm(a: wp.array2d[wp.float16], b: wp.array2d[wp.float16], c: wp.array2d[flo
     tilec_array aa = View(a.data(), {M, K}), ba = View(b.data(), {K, N}), ca = View(out.data(), {M, N});
     Launch(c.Entry("gemm"), {&aa, &ba, &ca}, {1}, bd);
     for (size_t o = 0; o < out.size(); ++o) ASSERT_EQ(out[o], ref[o]) << "bd=" << bd << " @" << o;
+  }
+}
+// precision="tf32": the CPU computes in float32 (as Warp's CPU device does), the tensor-core
+// path (host-SIMT emulation with whole warps here) rounds each factor to tf32 (nearest, ties
+// away from zero) and then sums in the fma order. The returning form takes alpha as well.
+float RoundToTf32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  if ((u & 0x7F800000u) != 0x7F800000u) u = (u + 0x1000u) & 0xFFFFE000u;
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+
+TEST(TileMatmulShapes, Tf32Precision) {
+  const int M = 32, K = 24, N = 40;
+  const std::string src = R"(
+@wp.kernel(enable_backward=False)
+def mm(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float], d: wp.array2d[float]):
+    ta = wp.tile_load(a, shape=(32, 24))
+    tb = wp.tile_load(b, shape=(24, 40))
+    tc = wp.tile_load(c, shape=(32, 40))
+    wp.tile_matmul(ta, tb, tc, precision="tf32")
+    wp.tile_store(c, tc)
+    wp.tile_store(d, wp.tile_matmul(ta, tb, 2.0, precision="tf32"))
+)";
+  auto c = CompileText(src);
+  ASSERT_TRUE(c.module);
+  const char* lanes = std::getenv("TILEC_SIMT_EMULATION");
+  const int emulated_lanes = lanes ? std::atoi(lanes) : 0;  // source_util.h's EmulateIfAsked
+  const bool tensor_cores = emulated_lanes >= 32 && emulated_lanes <= 1024 && emulated_lanes % 32 == 0;
+  std::vector<float> a = Random<float>(size_t(M * K), 21), b = Random<float>(size_t(K * N), 22),
+                     c0 = Random<float>(size_t(M * N), 23);
+  auto factor = [&](float x) { return tensor_cores ? RoundToTf32(x) : x; };
+  std::vector<float> ref(c0.size()), ref2(c0.size());
+  for (int i = 0; i < M; ++i)
+    for (int j = 0; j < N; ++j) {
+      float acc = c0[size_t(i * N + j)], acc2 = 0.0f;
+      for (int k = 0; k < K; ++k) {
+        acc = std::fma(factor(a[size_t(i * K + k)]), factor(b[size_t(k * N + j)]), acc);
+        acc2 = std::fma(factor(a[size_t(i * K + k)]), factor(b[size_t(k * N + j)]), acc2);
+      }
+      ref[size_t(i * N + j)] = acc;
+      ref2[size_t(i * N + j)] = acc2 * 2.0f;
+    }
+  std::vector<float> out = c0, out2(c0.size(), -1.0f);
+  tilec_array aa = View(a.data(), {M, K}), ba = View(b.data(), {K, N}), ca = View(out.data(), {M, N}),
+              da = View(out2.data(), {M, N});
+  Launch(c.Entry("mm"), {&aa, &ba, &ca, &da}, {1}, 32);
+  for (size_t o = 0; o < out.size(); ++o) {
+    ASSERT_EQ(out[o], ref[o]) << "@" << o << (tensor_cores ? " (tf32)" : "");
+    ASSERT_EQ(out2[o], ref2[o]) << "@" << o << (tensor_cores ? " (tf32)" : "");
   }
 }
 TEST(TileMatmulShapes, ReturningForm) {

@@ -77,6 +77,29 @@ TEST(MmaPtx, Float16AccumulatorAndBFloat16) {
   ExpectPtxasWithoutSpills(bf, "sm_90");
 }
 
+// precision="tf32": float32 factors rounded by cvt.rna.tf32.f32 into m16n8k8 tf32 mma.sync.
+TEST(MmaPtx, Tf32PrecisionUsesTf32Mma) {
+  const std::string src = R"(
+@wp.kernel(enable_backward=False)
+def mm(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float]):
+    ta = wp.tile_load(a, shape=(64, 64))
+    tb = wp.tile_load(b, shape=(64, 64))
+    tc = wp.tile_load(c, shape=(64, 64))
+    wp.tile_matmul(ta, tb, tc, precision="tf32")
+    wp.tile_store(c, tc)
+)";
+  for (const char* arch : {"sm_80", "sm_90"}) {
+    std::string ptx = Ptx(src, arch, 128);
+    EXPECT_GT(Count(ptx, R"(mma\.sync\.aligned\.m16n8k8\.row\.col\.f32\.tf32\.tf32\.f32)"), 0) << arch;
+    EXPECT_GT(Count(ptx, R"(cvt\.rna\.tf32\.f32)"), 0) << arch;
+    ExpectPtxasWithoutSpills(ptx, arch);
+  }
+  // The same kernel with the default precision keeps float32's FMA loop.
+  std::string plain = Ptx(std::string(src).replace(src.find(", precision=\"tf32\""), 18, ""), "sm_90", 128);
+  EXPECT_EQ(Count(plain, R"(mma\.sync)"), 0);
+  EXPECT_EQ(Count(Ptx(src, "sm_75", 128), R"(mma\.sync)"), 0);
+}
+
 // Where the tensor-core path does not apply, the FMA loop remains (and still compiles).
 TEST(MmaPtx, OtherCasesKeepTheFmaLoop) {
   struct Case {
