@@ -6,7 +6,7 @@
 #   scripts/gpu-check.sh [BUILD_DIR]
 #       on a GPU machine that can build tilec: builds it, then the same checks from the build.
 # Prints one summary table; with $OUT set, writes it and the logs of failing checks there.
-# Each part has a time budget (150 + 60 + 20 + 180 + 150 s: under 10 minutes in all) and is stopped
+# Each part has a time budget (150 + 60 + 20 + 10 + 170 + 150 s: under 10 minutes in all) and is stopped
 # when it overruns, which the table says.
 set -u
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,6 +27,7 @@ if [ -n "$PACK" ]; then
   REPLAY=$PACK/bin/gpu_replay
   RT_GPU_TEST=$PACK/bin/runtime_gpu_test
   AOT_GPU_TEST=$PACK/bin/runtime_aot_gpu_test
+  CPP_GPU_TEST=$PACK/bin/cpp_api_gpu_test
   export TILEC_AOT_DIR=$PACK/aot
   export LD_LIBRARY_PATH=$PACK/lib
   RECORDS=$PACK/records
@@ -48,6 +49,7 @@ else
   REPLAY=$BUILD/tests/gpu_replay/gpu_replay
   RT_GPU_TEST=$BUILD/tests/unit/runtime/runtime_gpu_test
   AOT_GPU_TEST=$BUILD/tests/unit/runtime/runtime_aot_gpu_test  # its artifacts: in the build
+  CPP_GPU_TEST=$BUILD/tests/unit/cpp_api/cpp_api_gpu_test
   RECORDS=$BUILD/gpu-records
   rm -rf "$RECORDS"
   TILEC_GPU_RECORD=$RECORDS "$BUILD/tests/exec/exec_test" --gtest_brief=1 >"$LOGS/record.log" 2>&1
@@ -92,6 +94,8 @@ check "kernel records on $DEVICE" 150 "$REPLAY" --device "$DEVICE" "$RECORDS"
 check "runtime GPU tests" 60 "$RT_GPU_TEST" --gtest_brief=1
 # AOT GPU modules (.tlm and .so with cubins) on the device; prints first-launch cubin vs PTX JIT.
 check "AOT GPU module tests" 20 "$AOT_GPU_TEST" --gtest_brief=1
+# DLPack over device memory (no copy), through the C++ API.
+check "C++ API GPU tests (DLPack)" 10 "$CPP_GPU_TEST" --gtest_brief=1
 
 # Documentation pages: ours, the normative spec pages, and Warp's pages that tilec passes.
 pages=("$ROOT"/docs/*.rst)
@@ -102,7 +106,7 @@ if [ -d "$ROOT/../shared/warp-docs" ]; then
     pages+=("$ROOT/../shared/warp-docs/$name.rst")
   done <"$ROOT/tests/doctest/warp_pages.txt"
 fi
-check "doctest ${#pages[@]} pages on $DEVICE" 180 "$TILEC" doctest --device "$DEVICE" "${pages[@]}"
+check "doctest ${#pages[@]} pages on $DEVICE" 170 "$TILEC" doctest --device "$DEVICE" "${pages[@]}"
 
 if [ "$DEVICE" = cpu ]; then
   echo "gpu bench: skipped (no GPU: the simulated run)" >"$LOGS/bench.log"

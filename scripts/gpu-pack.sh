@@ -23,7 +23,7 @@ export CCACHE_BASEDIR="$root" CCACHE_NOHASHDIR=1
 # that works here proves nothing is read from this machine's build tree.
 cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_SKIP_RPATH=ON \
   -DCMAKE_PROJECT_INCLUDE="$root/bench/cmake/add_bench.cmake" >/dev/null
-targets=(tilec tilec_rt exec_test gpu_replay runtime_gpu_test runtime_aot_gpu_test bench_gpu bench_gpu_prepare)
+targets=(tilec tilec_rt exec_test gpu_replay runtime_gpu_test runtime_aot_gpu_test cpp_api_gpu_test bench_gpu bench_gpu_prepare)
 # Without RPATH the build tree's own binaries (and the test discovery run after linking) find
 # the runtime library through this.
 export LD_LIBRARY_PATH="$build/runtime${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
@@ -34,7 +34,7 @@ cmake --build "$build" --target "${targets[@]}" >"$build/pack-build.log" 2>&1 ||
 rm -rf "$pack"
 mkdir -p "$pack/bin" "$pack/lib" "$pack/records" "$pack/aot" "$pack/bench-build/bench" "$pack/bench-build/bench-work/gpu"
 cp "$build/tilec" "$build/tests/gpu_replay/gpu_replay" "$build/tests/unit/runtime/runtime_gpu_test" \
-  "$build/tests/unit/runtime/runtime_aot_gpu_test" "$pack/bin/"
+  "$build/tests/unit/runtime/runtime_aot_gpu_test" "$build/tests/unit/cpp_api/cpp_api_gpu_test" "$pack/bin/"
 # The kernel artifacts runtime_aot_gpu_test loads (gpu-check.sh points $TILEC_AOT_DIR here).
 cp "$build/tests/unit/runtime/aot/aot_kernels.tlm" "$build/tests/unit/runtime/aot/aot_kernels.so" "$pack/aot/"
 cp "$build/bench/bench_gpu" "$pack/bench-build/bench/"
