@@ -5,12 +5,22 @@
 # so and exits 0. On a GPU machine without the build toolchain it uses what bench/run.sh left
 # in build-bench/ (bench/bench_gpu, runtime/libtilec_rt.so*, bench-work/gpu/*.sig).
 # Arguments go to bench/py/bench.py (for example --quick, --widths 16,4096).
+# --dry-run (first argument; no GPU needed, builds nothing): lists every row it would run with its
+# kernel and the artifacts each needs, checks they are present, exits 1 naming what is missing.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TILEC_BENCH_BUILD_DIR:-$root/build-bench}"
 py=/usr/bin/python3
 export PYTHONDONTWRITEBYTECODE=1  # keep the source tree clean
 
+if [ "${1:-}" = --dry-run ]; then
+  shift
+  no_build=()
+  if [ -n "${TILEC_BENCH_NO_BUILD:-}" ] || ! command -v cmake >/dev/null || ! command -v ninja >/dev/null; then
+    no_build=(--no-build)
+  fi
+  exec "$py" "$root/bench/py/gpu_dry_run.py" --build "$build" "${no_build[@]}" "$@"
+fi
 if ! ldconfig -p 2>/dev/null | grep -q 'libcuda\.so\.1' && [ ! -e /dev/nvidiactl ]; then
   echo "gpu bench: skipped (no CUDA driver: libcuda.so.1 not found)"
   exit 0

@@ -4,7 +4,7 @@
 # from Debian, NVIDIA Warp in a venv under build-bench/), then runs compile latency, PTX
 # quality, CPU throughput, CPU tile reductions, per-lane code on the CPU and GPU bandwidth, and
 # prints every table. Results (CSV + PNG per table) land in build-bench/bench-results/.
-# Arguments go to bench/py/bench.py (--help, --quick).
+# Arguments go to bench/py/bench.py (--help, --quick; --only scaling: the compile-scaling table).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build="${TILEC_BENCH_BUILD_DIR:-$root/build-bench}"

@@ -19,6 +19,7 @@ import lanes_section  # noqa: E402
 import modes_section  # noqa: E402
 import matmul_section  # noqa: E402
 import reduce_section  # noqa: E402
+import scaling_section  # noqa: E402
 import targets  # noqa: E402
 from tools import Tools, error_line, num, parse_csv, run  # noqa: E402
 
@@ -83,7 +84,8 @@ def main():
     ap.add_argument("--tilec", default=None, help="the tilec CLI to time (default BUILD/tilec)")
     ap.add_argument("--out", default=None, help="results folder (default BUILD/bench-results)")
     ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,modes,gpu",
-                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, modes, gpu (e.g. --sections reduce)")
+                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, modes, gpu, scaling (e.g. --sections reduce); "
+                         "scaling is not in the default list (about 10 minutes)")
     ap.add_argument("--only", default=None, help="one section alone, e.g. --only reduce (same as --sections reduce)")
     ap.add_argument("--quick", action="store_true", help="small sizes and few repetitions (a smoke run)")
     ap.add_argument("--sizes", default=None, help="comma list, e.g. 256KiB,8MiB,256MiB")
@@ -93,6 +95,10 @@ def main():
                     help="float32 elements of the per-lane table, e.g. 2^22,2^24 (the default; 2^18,2^20 with --quick)")
     ap.add_argument("--matmul-size", default=None,
                     help="bytes of factors (a and b) of the batched tile_matmul table (default 256MiB, 16MiB with --quick)")
+    ap.add_argument("--scaling-sizes", default=None,
+                    help="tile operations per kernel of the compile-scaling table (default 10,100,1000,5000; --quick: 10,100)")
+    ap.add_argument("--scaling-budget", type=float, default=None,
+                    help="seconds for the compile-scaling section (default 600); steps predicted to overrun are skipped")
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--nvcc-reps", type=int, default=3)
     ap.add_argument("--warp-compile-reps", type=int, default=1)
@@ -122,10 +128,13 @@ def main():
         ap.error(f"row widths must be among {kernels.WIDTHS}")
     opts.dup_widths = [w for w in opts.widths if w in (16, 256, 4096)] or opts.widths
     opts.header_bytes = 64 * MiB if opts.quick else 512 * MiB
+    if opts.scaling_sizes:
+        opts.scaling_sizes = [int(s) for s in opts.scaling_sizes.split(",")]
     sections = (opts.only or opts.sections).split(",")
-    unknown = [s for s in sections if s not in ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "modes", "gpu")]
+    known = ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "modes", "gpu", "scaling")
+    unknown = [s for s in sections if s not in known]
     if unknown:
-        ap.error(f"unknown sections {unknown}: choose among compile, ptx, cpu, reduce, lanes, matmul, modes, gpu")
+        ap.error(f"unknown sections {unknown}: choose among {', '.join(known)}")
 
     tools = Tools(root, opts.build)
     if opts.tilec:
@@ -142,7 +151,7 @@ def main():
     tso = os.path.join(work, "compile", "throughput.so")
     os.makedirs(os.path.dirname(tptx), exist_ok=True)
     have_tptx = have_tso = False
-    if tools.has(tools.tilec):
+    if tools.has(tools.tilec) and ("ptx" in sections or "cpu" in sections):  # their only users
         r = run([tools.tilec, "compile", "--target=nvptx", "--arch=sm_90", "--emit=ptx", tpath])
         if r.returncode == 0 and ".entry" in r.stdout:
             with open(tptx, "w") as f:
@@ -155,7 +164,7 @@ def main():
         if not have_tso:
             print("note: `tilec compile --target=host -o` for the throughput kernels failed (" +
                   (error_line(r.stderr) or f"exit {r.returncode}") + ")", flush=True)
-    if not have_tso and tools.has(tools.bench_compile):
+    if not have_tso and tools.has(tools.bench_compile) and "cpu" in sections:
         # The same object through the compiler library, so that a CLI problem does not hide
         # the kernels' throughput.
         r = run([tools.bench_compile, f"--write-so={tso}", tpath])
@@ -197,6 +206,9 @@ def main():
         tables.append(modes_section.run_section(tools, work, opts))
     if "gpu" in sections:
         tables.append(gpu_section.run_section(tools, tpath, work, opts))
+    if "scaling" in sections:
+        print("compile scaling (about 10 minutes; progress on stderr) ...", flush=True)
+        tables.append(scaling_section.run_section(tools, work, opts))
 
     if tables:
         tables.append(targets.targets_table(tables))

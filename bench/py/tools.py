@@ -19,7 +19,8 @@ class Tools:
         cuda_bin = "/usr/local/cuda/bin"
         self.nvcc = shutil.which("nvcc") or (os.path.join(cuda_bin, "nvcc") if os.path.exists(os.path.join(cuda_bin, "nvcc")) else None)
         self.ptxas = shutil.which("ptxas") or (os.path.join(cuda_bin, "ptxas") if os.path.exists(os.path.join(cuda_bin, "ptxas")) else None)
-        vpy = os.path.join(build, "warp-venv", "bin", "python")
+        # TILEC_BENCH_WARP_PYTHON: a Python with warp-lang elsewhere (a venv made by hand).
+        vpy = os.environ.get("TILEC_BENCH_WARP_PYTHON") or os.path.join(build, "warp-venv", "bin", "python")
         self.warp_python = vpy if os.path.exists(vpy) else None
         self.warp_note = ""
         if self.warp_python:
