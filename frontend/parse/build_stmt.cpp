@@ -62,6 +62,9 @@ bool AstBuilder::BuildStmt(TileParser::StmtContext* ctx, ast::Body& out) {
 }
 
 void AstBuilder::Stmt(TileParser::StmtContext* ctx, ast::Body& out) {
+  // The budget bounds one statement's expressions (how deep later walks over them recurse);
+  // a body's statements sit side by side, so a long kernel is not one large statement.
+  ResetBudget();
   if (ctx->simple_stmts()) {
     SimpleStmts(ctx->simple_stmts(), out);
     return;
@@ -80,7 +83,10 @@ void AstBuilder::Stmt(TileParser::StmtContext* ctx, ast::Body& out) {
 }
 
 void AstBuilder::SimpleStmts(TileParser::Simple_stmtsContext* ctx, ast::Body& out) {
-  for (auto* small : ctx->small_stmt()) out.push_back(SmallStmt(small));
+  for (auto* small : ctx->small_stmt()) {
+    ResetBudget();
+    out.push_back(SmallStmt(small));
+  }
 }
 
 ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {

@@ -92,7 +92,8 @@ class AstBuilder {
 
   void Error(diag::Code code, SourceRange r, std::string msg);
   // Each binary operator and trailer spends one unit; a statement over budget is dropped so
-  // that no later recursive walk over its AST can exhaust the stack.
+  // that no later recursive walk over its AST can exhaust the stack. Every statement (and
+  // each of `a; b`) starts with the whole budget.
   void Spend(SourceRange r);
   void ResetBudget() { budget_ = kBudget; }
 
