@@ -22,6 +22,8 @@ struct PtxModule {
   std::string ptx;                     // one module holding every kernel's .entry
   std::string arch;
   std::vector<SimtKernelInfo> kernels;  // module order; entry symbol is EntrySymbol(name)
+  // The kernels were compiled apart, in parallel, and their texts joined (else as one module).
+  bool compiled_apart = false;
 };
 
 // The supported architectures, and the PTX ISA each is emitted with (LLVM's minimum for the

@@ -211,9 +211,18 @@ bool EmitPtxText(const ir::Module& m, const PtxOptions& opts, const ir::Function
   return true;
 }
 
-// Splits one kernel's PTX into its header (through `.address_size`), its shared declarations
-// and the rest. Returns false when the text holds anything else at the top level (a device
-// function, a global, a string for print): such pieces cannot be joined by text.
+// The symbol a module-scope PTX declaration names: the identifier before its `[`, `=` or `;`.
+std::string DeclaredName(const std::string& decl) {
+  size_t end = decl.find_first_of("[=;");
+  while (end > 0 && decl[end - 1] == ' ') --end;
+  size_t begin = decl.find_last_of(' ', end == 0 ? 0 : end - 1);
+  return decl.substr(begin == std::string::npos ? 0 : begin + 1, end - (begin == std::string::npos ? 0 : begin + 1));
+}
+
+// Splits one kernel's PTX into its header (through `.address_size`), its module-scope
+// declarations (shared memory, one-line globals and constants) and the rest. Returns false when
+// the text holds anything else at the top level (a device function): such pieces cannot be
+// joined by text.
 bool SplitPiece(const std::string& ptx, std::string& header, std::vector<std::string>& decls, std::string& body) {
   size_t pos = 0;
   bool in_header = true;
@@ -228,6 +237,12 @@ bool SplitPiece(const std::string& ptx, std::string& header, std::vector<std::st
       continue;
     }
     if (line.rfind(".extern .shared ", 0) == 0 && line.back() == ';') {
+      decls.push_back(line);
+      continue;
+    }
+    // Module-scope data a kernel pulled in (libdevice's `.global ... __cudart_i2opi_f[24] = {...};`
+    // for sin and cos): joined once, where every kernel that has it has the same line.
+    if ((line.rfind(".global ", 0) == 0 || line.rfind(".const ", 0) == 0) && line.back() == ';') {
       decls.push_back(line);
       continue;
     }
@@ -278,14 +293,22 @@ bool EmitPtxParallel(const ir::Module& m, const PtxOptions& opts, size_t workers
     std::vector<std::string> d;
     if (!SplitPiece(p.ptx, h, d, b) || (!header.empty() && h != header)) return false;
     header = h;
-    for (const std::string& x : d)
-      if (std::find(decls.begin(), decls.end(), x) == decls.end()) decls.push_back(x);
+    for (const std::string& x : d) {
+      if (std::find(decls.begin(), decls.end(), x) != decls.end()) continue;
+      // Another kernel's declaration of the same name with other contents (LLVM's private
+      // `$str` constants, say) cannot share the module: compile it as one instead.
+      const std::string name = DeclaredName(x);
+      for (const std::string& y : decls)
+        if (DeclaredName(y) == name) return false;
+      decls.push_back(x);
+    }
     body += b;
     out.kernels.insert(out.kernels.end(), p.info.begin(), p.info.end());
   }
   out.ptx = header + "\n";
   for (const std::string& d : decls) out.ptx += d + "\n";
   out.ptx += body;
+  out.compiled_apart = true;
   joined = true;
   return true;
 }

@@ -81,6 +81,28 @@ TEST(Ptx, KernelMetadata) {
   EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[56\])"), 1) << body;
 }
 
+// Kernels that use sin and cos pull in libdevice's module-scope table (`.global ...
+// __cudart_i2opi_f`); it is declared once in the joined text and the kernels still compile
+// apart. Kernels declaring the same name with other contents compile as one module instead.
+TEST(Ptx, KernelsWithLibdeviceTablesStillCompileApart) {
+  ir::Module m;
+  for (const char* name : {"sines", "cosines"}) {
+    ir::Builder b(m);
+    ir::Function* f = m.AddFunction(name);
+    ir::Value* x = f->AddParam("x", testing::Arr(ScalarType::Float32, 1));
+    b.SetInsertionPoint(f->body());
+    ir::Value* i = b.Tid(1)[0];
+    ir::Value* v = b.ArrayLoad(x, {i});
+    b.ArrayStore(x, {i}, b.Unary(std::string(name) == "sines" ? ir::OpCode::Sin : ir::OpCode::Cos, v));
+    b.Return();
+  }
+  codegen::PtxModule p = Compile(m, "sm_90", 32);
+  EXPECT_TRUE(p.compiled_apart);
+  EXPECT_EQ(CountMatches(p.ptx, R"(\.global \.align 4 \.b8 __cudart_i2opi_f\[24\])"), 1) << p.ptx;
+  EXPECT_EQ(CountMatches(p.ptx, R"(\.entry )"), 2);
+  ExpectPtxasAccepts(p.ptx, "sm_90", "joined kernels with a libdevice table");
+}
+
 // Kernels compile apart (in parallel) and their texts are joined: one header, one declaration
 // of the dynamic shared memory, every entry once and in module order, metadata in that order.
 TEST(Ptx, KernelsCompiledApartFormOneModule) {
