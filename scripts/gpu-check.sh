@@ -15,7 +15,16 @@ DEVICE="cuda:0"
 BUILD=""
 while [ $# -gt 0 ]; do
   case "$1" in
-    --pack) PACK=$(cd "$2" && pwd) || exit 2; shift 2 ;;
+    --pack)
+      # A folder, or the archive gpu-pack.sh writes (pack.tar.gz: what travels), unpacked here.
+      if [ -f "$2" ]; then
+        unpacked=$(mktemp -d "${TMPDIR:-/tmp}/tilec-pack.XXXXXX") || exit 2
+        tar -xzf "$2" -C "$unpacked" || { echo "cannot unpack $2" >&2; exit 2; }
+        PACK="$unpacked/pack"
+      else
+        PACK=$(cd "$2" && pwd) || exit 2
+      fi
+      shift 2 ;;
     --device) DEVICE=$2; shift 2 ;;
     -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) BUILD=$1; shift ;;

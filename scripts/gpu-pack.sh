@@ -3,11 +3,12 @@
 # LLVM, ANTLR or package registry: stripped Release binaries, the shared libraries they need
 # beyond glibc/libstdc++, every execution-test kernel precompiled to PTX with its inputs and
 # CPU results, the AOT GPU module test's artifacts (a .tlm and a .so with cubins, built here where
-# the CUDA toolkit's libnvJitLink is), and the GPU benchmark's prepared kernels. Prints the size (it must stay under
-# 56 MiB so that the working tree fits beside it in the 64 MiB that travel).
+# the CUDA toolkit's libnvJitLink is), and the GPU benchmark's prepared kernels. What travels is
+# PACK_DIR.tar.gz (PTX records compress about tenfold); its size must stay under 56 MiB so that
+# the working tree fits beside it in the 64 MiB that travel.
 # Usage: scripts/gpu-pack.sh [--simulate] [PACK_DIR]   (default build-pack/pack; build in build-pack/)
-#   --simulate: then the simulated run: the pack copied to a fresh directory and checked there
-#   with `scripts/gpu-check.sh --pack COPY --device cpu` (libraries from the copy alone).
+#   --simulate: then the simulated run: the archive unpacked in a fresh directory and checked
+#   there with `scripts/gpu-check.sh --pack PACK_DIR.tar.gz --device cpu` (pack libraries only).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 simulate=0
@@ -103,22 +104,25 @@ for bin in "$pack/bin/"* "$pack/bench-build/bench/bench_gpu" "$pack/lib/"*; do
 done
 [ "$bad" -eq 0 ] || exit 1
 
-bytes=$(du -sb "$pack" | cut -f1)
+archive="$pack.tar.gz"
+tar -C "$(dirname "$pack")" -cf - "$(basename "$pack")" | gzip -9 >"$archive"
+bytes=$(stat -c %s "$archive")
 mib=$(awk -v b="$bytes" 'BEGIN { printf "%.1f", b / 1048576 }')
-echo "gpu-pack: $pack: $mib MiB ($(find "$pack" -type f | wc -l) files, $(find "$pack/records" -name '*.sig' | wc -l) kernel records)"
+unpacked_mib=$(du -sm "$pack" | cut -f1)
+echo "gpu-pack: $archive: $mib MiB ($unpacked_mib MiB unpacked; $(find "$pack" -type f | wc -l) files, $(find "$pack/records" -name '*.sig' | wc -l) kernel records)"
 du -sh "$pack"/bin/* "$pack"/lib "$pack"/records "$pack"/bench-build 2>/dev/null | sed 's/^/  /'
 if awk -v b="$bytes" -v l="$limit_mib" 'BEGIN { exit !(b > l * 1048576) }'; then
-  note "the pack is over $limit_mib MiB"
+  note "the archive is over $limit_mib MiB"
   exit 1
 fi
 
 if [ "$simulate" -eq 1 ]; then
   copy=$(mktemp -d "${TMPDIR:-/tmp}/tilec-pack-copy.XXXXXX")
-  cp -r "$pack" "$copy/pack"
-  note "simulated run from $copy/pack (--device cpu)"
+  cp "$archive" "$copy/pack.tar.gz"
+  note "simulated run from $copy/pack.tar.gz (--device cpu)"
   t0=$(date +%s)
   rc=0
-  env -u LD_LIBRARY_PATH "$root/scripts/gpu-check.sh" --pack "$copy/pack" --device cpu || rc=$?
+  env -u LD_LIBRARY_PATH "$root/scripts/gpu-check.sh" --pack "$copy/pack.tar.gz" --device cpu || rc=$?
   echo "gpu-pack: simulated run took $(( $(date +%s) - t0 )) s"
   rm -rf "$copy"
   exit $rc
