@@ -401,7 +401,9 @@ void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
 void LaunchOnStream(const Kernel& kernel, const std::vector<int64_t>& dim,
                     const std::vector<KernelArg>& args, int block_dim,
                     std::optional<Device> device, void* stream) {
-  Run(kernel, dim, args, block_dim, device, block_dim != 0, false, stream);
+  // A hybrid variant (KernelSignature::hybrid) takes only hybrid launches: route it there.
+  const bool hybrid = !kernel.is_null() && kernel.signature().hybrid;
+  Run(kernel, dim, args, block_dim, device, block_dim != 0, hybrid, stream);
 }
 
 void LaunchHybrid(const Kernel& kernel, const std::vector<int64_t>& dim,
