@@ -175,9 +175,7 @@ class NvptxTarget : public Target {
     return b.CreateAtomicRMW(op, ptr, v, llvm::MaybeAlign(ScalarSize(t)), order);
   }
 
-  // Tensor cores from sm_80 (m16n8k16 with float16 and bfloat16 factors); sm_75 keeps the
-  // FMA loop.
-  MmaSupport Mma() const override { return sm_ >= 80 ? MmaSupport::Native : MmaSupport::None; }
+  MmaSupport Mma() const override { return NvptxMmaSupport(sm_); }
 
   std::vector<llvm::Value*> LdMatrix(llvm::IRBuilder<>& b, llvm::Value* row, int count, bool trans) override {
     llvm::Intrinsic::ID id = llvm::Intrinsic::not_intrinsic;

@@ -254,7 +254,6 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   int axis = indexed ? int(op.axis()) : -1;
   const ir::Type& tt = is_load ? op.result()->type() : op.operand(tile_pos)->type();
   const ir::ElemType& e = tt.elem;
-  llvm::Type* mt = scalar_.MemTy(e);
   const ir::Value* src = is_load ? nullptr : op.operand(tile_pos);
   llvm::Value* index_tile = indexed ? CrossLanePtr(op.operand(1)) : nullptr;
   const ir::ElemType& index_elem = indexed ? op.operand(1)->type().elem : e;

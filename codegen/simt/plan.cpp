@@ -38,7 +38,7 @@ bool MmaEligible(const ir::Op& op, int block_dim) {
     return in == ScalarType::Float32 && b.elem.scalar == in && cs == in && a.shape[0] % 16 == 0 &&
            a.shape[1] % 8 == 0 && b.shape[1] % 8 == 0;
   if (b.elem.scalar != in || (in != ScalarType::Float16 && in != ScalarType::BFloat16)) return false;
-  if (cs != ScalarType::Float16 && cs != ScalarType::BFloat16 && cs != ScalarType::Float32) return false;
+  if (cs != ScalarType::Float16 && cs != ScalarType::Float32) return false;
   return a.shape[0] % 16 == 0 && a.shape[1] % 16 == 0 && b.shape[1] % 8 == 0;
 }
 

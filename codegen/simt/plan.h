@@ -27,10 +27,13 @@ struct SharedSlot {
 enum class MmaSupport : uint8_t { None, Native, Emulated };
 
 // Whether a tile_matmul takes the tensor-core path at `block_dim` lanes: float16 or bfloat16
-// factors of one type, a float16, bfloat16 or float32 accumulator (float32 sums), M and K
+// factors of one type, a float16 or float32 accumulator (float32 sums), M and K
 // multiples of 16 and N of 8 (whole m16n8k16 instructions), and whole warps; or, with
 // precision="tf32", float32 tiles with M a multiple of 16 and K and N of 8 (m16n8k8 tf32).
 bool MmaEligible(const ir::Op& op, int block_dim);
+// The NVPTX target's support for compute capability `sm` (75 ... 90): m16n8k16 and m16n8k8
+// tf32 from sm_80; sm_75 keeps the FMA loop.
+inline MmaSupport NvptxMmaSupport(int sm) { return sm >= 80 ? MmaSupport::Native : MmaSupport::None; }
 
 class Plan {
  public:

@@ -3,6 +3,7 @@
 #include "codegen/simt/shared_budget.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 #include "codegen/simt/plan.h"
@@ -46,8 +47,7 @@ std::vector<SharedBudgetExcess> CheckSharedBudget(const ir::Module& m, const std
   std::vector<SharedBudgetExcess> out;
   const uint32_t limit = SharedMemoryLimit(arch);
   for (auto& f : m.functions()) {
-    // The NVPTX target's tensor-core support (nvptx_target.cpp): from sm_80.
-    const simt::MmaSupport mma = arch == "sm_75" ? simt::MmaSupport::None : simt::MmaSupport::Native;
+    const simt::MmaSupport mma = simt::NvptxMmaSupport(arch.size() > 3 ? std::atoi(arch.c_str() + 3) : 0);
     simt::Plan plan = simt::Plan::Build(m, *f, f->tiled ? block_dim : 1, mma);
     if (plan.shared_bytes() <= limit) continue;
     // The peak: the program point where the live slots hold the most bytes.

@@ -93,7 +93,15 @@ void CheckIndexList(const Value& v) {
   for (const Value& x : *items) CheckIndexList(x);
 }
 
-std::vector<IndexItem> KeyToItems(Interpreter& in, const Value& key) {
+Value Method(std::shared_ptr<NdArrayObj> self, const std::string& name,
+             std::function<Value(NdArrayObj&, Interpreter&, CallArgs&)> f) {
+  return Value(std::make_shared<BuiltinFn>(
+      name, [self, f](Interpreter& in, CallArgs& a) { return f(*self, in, a); }));
+}
+
+}  // namespace
+
+std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key) {
   std::vector<IndexItem> items;
   auto one = [&](const Value& k) {
     // A Python or NumPy bool is a 0-d mask (x[True] adds an axis), not the integer 1.
@@ -133,16 +141,6 @@ std::vector<IndexItem> KeyToItems(Interpreter& in, const Value& key) {
     one(key);
   return items;
 }
-
-Value Method(std::shared_ptr<NdArrayObj> self, const std::string& name,
-             std::function<Value(NdArrayObj&, Interpreter&, CallArgs&)> f) {
-  return Value(std::make_shared<BuiltinFn>(
-      name, [self, f](Interpreter& in, CallArgs& a) { return f(*self, in, a); }));
-}
-
-}  // namespace
-
-std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key) { return KeyToItems(in, key); }
 
 Value ScalarToValue(const Scalar& s) {
   switch (s.kind) {
@@ -337,13 +335,13 @@ std::optional<Value> NdArrayObj::AsScalar() const {
 
 Value NdArrayObj::GetItem(Interpreter& in, const Value& key) {
   if (scalar) IndexError("invalid index to scalar variable.");
-  std::vector<IndexItem> items = KeyToItems(in, key);
+  std::vector<IndexItem> items = IndexKeyItems(in, key);
   return WrapNd(a.Select(items));
 }
 
 void NdArrayObj::SetItem(Interpreter& in, const Value& key, const Value& v) {
   if (scalar) TypeError("'" + TypeName() + "' object does not support item assignment");
-  std::vector<IndexItem> items = KeyToItems(in, key);
+  std::vector<IndexItem> items = IndexKeyItems(in, key);
   // `x[1:3] += 1` updates the view in place and then stores it back onto itself (Python's
   // augmented assignment always ends in __setitem__): nothing is left to copy.
   if (auto* nd = v.As<NdArrayObj>(); nd && !NdArray::IsAdvanced(items)) {

@@ -358,8 +358,7 @@ std::string ArrayRepr(const NdArray& a) {
 }
 
 std::string RecordsStr(const RecordArray& a) {
-  if (a.ndim() == 0) return Records2String(a, " ", "", kLineWidth);
-  if (a.size() == 0) return "[]";
+  if (a.ndim() > 0 && a.size() == 0) return "[]";
   return Records2String(a, " ", "", kLineWidth);
 }
 
