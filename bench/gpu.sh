@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # GPU bandwidth on cuda:0: gather and scatter-add rows with tilec's kernels and the nvcc-built
-# references, as a fraction of device-to-device copy bandwidth; prints the table and writes
-# build-bench/bench-results/gpu_bandwidth.{csv,png}. Where no CUDA driver or GPU exists it says
-# so and exits 0. On a GPU machine without the build toolchain it uses what bench/run.sh left
-# in build-bench/ (bench/bench_gpu, runtime/libtilec_rt.so*, bench-work/gpu/*.sig).
+# references, as a fraction of device-to-device copy bandwidth; and tiled GEMM TFLOP/s of tilec's
+# tile_matmul kernels (kernels/gemm.tile, float16 and float32) against cuBLAS (dlopen'ed), 1024^3
+# to 8192^3 (--quick: 1024^3, 2048^3). Prints the tables and writes
+# build-bench/bench-results/gpu_{bandwidth,matmul}.{csv,png}. Where no CUDA driver or GPU exists it
+# says so and exits 0. On a GPU machine without the build toolchain it uses what bench/run.sh left
+# in build-bench/ (bench/bench_gpu, runtime/libtilec_rt.so*, bench-work/gpu/*.sig, gemm.tiles).
 # Arguments go to bench/py/bench.py (for example --quick, --widths 16,4096).
 # --dry-run (first argument; no GPU needed, builds nothing): lists every row it would run with its
 # kernel and the artifacts each needs, checks they are present, exits 1 naming what is missing.

@@ -3,9 +3,9 @@
 # LLVM, ANTLR or package registry: stripped Release binaries, the shared libraries they need
 # beyond glibc/libstdc++, every execution-test kernel precompiled to PTX with its inputs and
 # CPU results, the AOT GPU module test's artifacts (a .tlm and a .so with cubins, built here where
-# the CUDA toolkit's libnvJitLink is), and the GPU benchmark's prepared kernels. What travels is
-# PACK_DIR.tar.gz (PTX records compress about tenfold); its size must stay under 56 MiB so that
-# the working tree fits beside it in the 64 MiB that travel.
+# the CUDA toolkit's libnvJitLink is), and the GPU benchmark's prepared kernels (bandwidth and
+# GEMM). What travels is PACK_DIR.tar.gz (PTX records compress about tenfold); its size must stay
+# under 56 MiB so that the working tree fits beside it in the 64 MiB that travel.
 # Usage: scripts/gpu-pack.sh [--simulate] [PACK_DIR]   (default build-pack/pack; build in build-pack/)
 #   --simulate: then the simulated run: the archive unpacked in a fresh directory and checked
 #   there with `scripts/gpu-check.sh --pack PACK_DIR.tar.gz --device cpu` (pack libraries only).
@@ -82,6 +82,17 @@ fi
 "$build/bench/bench_gpu_prepare" --tile "$tile" --out-dir "$pack/bench-build/bench-work/gpu" \
   --widths "$widths" "${ref_args[@]}" >"$build/pack-bench.log" 2>&1 ||
   { tail -20 "$build/pack-bench.log"; note "benchmark preparation failed"; exit 1; }
+# The GEMM table's kernels (gemm.sig, each compiled for its own block_dim) and the tile shapes
+# they were compiled with (gemm.tiles), as bench/gpu.sh would prepare them.
+python3 - "$root" "$build/bench/bench_gpu_prepare" "$pack/bench-build/bench-work/gpu" >>"$build/pack-bench.log" 2>&1 <<'EOF' ||
+import os, sys
+sys.path.insert(0, os.path.join(sys.argv[1], "bench", "py"))
+import gemm_kernels
+r = gemm_kernels.prepare(sys.argv[2], sys.argv[1], sys.argv[3])
+sys.stdout.write(r.stdout + r.stderr)
+sys.exit(r.returncode)
+EOF
+  { tail -20 "$build/pack-bench.log"; note "GEMM benchmark preparation failed"; exit 1; }
 rm -rf "$pack/bench-build/bench-work/kernels"
 
 {

@@ -24,12 +24,14 @@ if(TARGET tilec_compiler)
   set_target_properties(bench_compile PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
 endif()
 
-# GPU bandwidth (bench/gpu.sh): bench_gpu_prepare compiles tilec's kernels to PTX and writes
-# them, and the nvcc references, as signature files; bench_gpu launches both through the
-# runtime alone (no LLVM), and skips cleanly where no CUDA driver or GPU exists.
-add_executable(bench_gpu ${_bench_dir}/src/bench_gpu_main.cpp ${_bench_dir}/src/bench_util.cpp)
+# GPU bandwidth and GEMM (bench/gpu.sh): bench_gpu_prepare compiles tilec's kernels to PTX and
+# writes them, and the nvcc references, as signature files; bench_gpu launches both through the
+# runtime alone (no LLVM), dlopens cuBLAS for the GEMM rows (never links it), and skips cleanly
+# where no CUDA driver or GPU exists.
+add_executable(bench_gpu ${_bench_dir}/src/bench_gpu_main.cpp ${_bench_dir}/src/bench_gpu_gemm.cpp
+               ${_bench_dir}/src/bench_util.cpp)
 target_include_directories(bench_gpu PRIVATE ${CMAKE_SOURCE_DIR})
-target_link_libraries(bench_gpu PRIVATE tilec_rt Threads::Threads)
+target_link_libraries(bench_gpu PRIVATE tilec_rt Threads::Threads ${CMAKE_DL_LIBS})
 set_target_properties(bench_gpu PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/bench)
 if(TARGET tilec_compiler AND TARGET tilec_nvptx)
   add_executable(bench_gpu_prepare ${_bench_dir}/src/bench_gpu_prepare.cpp)

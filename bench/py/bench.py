@@ -1,6 +1,6 @@
 """The benchmark driver behind bench/run.sh: compile latency, PTX quality, CPU throughput and
 CPU tile reductions against the memory limit, per-lane code against tile operations on the CPU
-and (where a GPU exists) GPU bandwidth. Prints
+and (where a GPU exists) GPU bandwidth and tiled GEMM against cuBLAS. Prints
 every table, writes <out>/<table>.csv and <out>/<table>.png, and a header with the machine's
 copy bandwidth. `--only reduce` (or `--sections reduce`) runs one section alone."""
 import argparse
@@ -206,6 +206,8 @@ def main():
         tables.append(modes_section.run_section(tools, work, opts))
     if "gpu" in sections:
         tables.append(gpu_section.run_section(tools, tpath, work, opts))
+        print("GPU tiled GEMM vs cuBLAS ...", flush=True)
+        tables.append(gpu_section.run_matmul(tools, work, opts))
     if "scaling" in sections:
         print("compile scaling (about 10 minutes; progress on stderr) ...", flush=True)
         tables.append(scaling_section.run_section(tools, work, opts))
@@ -224,7 +226,7 @@ def main():
         f.write(header + "\n" + "\n".join(text))
     print(f"results: {opts.out} (CSV and PNG per table, summary.txt); sections took {time.time() - t0:.0f} s")
     wrong = (reduce_section.wrong_results + lanes_section.wrong_results + matmul_section.wrong_results +
-             modes_section.wrong_results)
+             modes_section.wrong_results + gpu_section.wrong_results)
     if wrong:
         for case, impl, note in wrong:
             print(f"ERROR: {impl} WRONG RESULT: {case}: {note}", file=sys.stderr)

@@ -1,14 +1,17 @@
 """GPU bandwidth on cuda:0 (bench_gpu): tilec's gather / scatter-add kernels, its deterministic
 scatter-adds (wp.config.deterministic) and the nvcc-built references, as a fraction of
-device-to-device copy bandwidth. Skips cleanly without a GPU."""
+device-to-device copy bandwidth; and tilec's tiled GEMMs against cuBLAS in TFLOP/s (run_matmul).
+Both skip cleanly without a GPU."""
 import os
 
 import cpu_section
+import gemm_kernels
 import kernels
 import report
 from tools import last_line, num, parse_csv, run
 
 GPU_SIZES = [64 * 2**20, 1024 * 2**20]
+wrong_results = []  # (case, impl, note) of gpu_matmul rows whose product failed the check
 
 
 def run_section(tools, tpath, work, opts):
@@ -92,4 +95,61 @@ def run_section(tools, tpath, work, opts):
         if groups and all(len(v) == len(groups) for v in vals):
             report.bar_plot(os.path.join(opts.out, "gpu_bandwidth.png"), "GPU: % of D2D copy bandwidth",
                             groups, ["tilec", "nvcc reference"], vals, "% of copy", hline=100)
+    return t
+
+
+def run_matmul(tools, work, opts):
+    """Table gpu_matmul: C = A @ B for square sizes, tilec's gemm_f16 / gemm_f32 (kernels/gemm.tile)
+    against cuBLAS on the same factors, each product checked at sampled entries first."""
+    t = report.Table("gpu_matmul", "GPU tiled GEMM on cuda:0 vs cuBLAS (TFLOP/s from the best repetition; "
+                     f"target: tilec float16 >= {gemm_kernels.TARGET_PCT}% of cuBLAS)",
+                     ["dtype", "size", "impl", "min_ms", "median_ms", "TFLOP/s", "pct_of_cublas", "note"])
+    if not tools.has(tools.bench_gpu):
+        t.note("n/a (not available: no bench_gpu in this build)")
+        return t
+    gdir = os.path.join(work, "gpu")
+    os.makedirs(gdir, exist_ok=True)
+    if tools.has(tools.bench_gpu_prepare):
+        gemm_kernels.prepare(tools.bench_gpu_prepare, tools.root, gdir)
+    why = os.path.join(gdir, gemm_kernels.WHY)
+    if os.path.exists(why):
+        with open(why) as f:
+            t.note("tilec GEMM kernels n/a: " + f.read().strip()[:200])
+    sizes = gemm_kernels.QUICK_SIZES if opts.quick else gemm_kernels.SIZES
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(tools.build, "runtime") + ":" + env.get("LD_LIBRARY_PATH", "")
+    r = run(gemm_kernels.bench_cmd(tools.bench_gpu, tools.root, gdir, sizes, opts.reps), timeout=1200, env=env)
+    rows = parse_csv(r.stdout)
+    if not rows:
+        t.note("n/a (bench_gpu --gemm failed: " + last_line(r.stderr) + ")")
+        return t
+    if rows[0]["status"] == "skipped":
+        t.note("skipped: no GPU here (" + rows[0]["note"] + ")")
+        return t
+    cublas = {(row["dtype"], row["size"]): num(row["min_s"]) for row in rows
+              if row["impl"] == "cublas" and row["status"] == "ok"}
+    for row in rows:
+        n = int(row["size"])
+        mn, med = num(row["min_s"]), num(row["median_s"])
+        if row["status"] != "ok" or not mn:
+            t.add(row["dtype"], n, row["impl"], None, None, None, None, "n/a (" + row["note"] + ")")
+            continue
+        c = cublas.get((row["dtype"], row["size"]))
+        t.add(row["dtype"], n, row["impl"], mn * 1e3, med * 1e3, 2.0 * n**3 / mn / 1e12,
+              100.0 * c / mn if c else None, row["note"])
+        if "WRONG RESULT" in row["note"]:
+            wrong_results.append((f"gpu_matmul {row['dtype']} {n}^3", row["impl"], row["note"]))
+    sh = gemm_kernels.shapes(tools.root)
+    t.note("TFLOP/s = 2 n^3 / best time; pct_of_cublas = cuBLAS's best time / this row's best time")
+    t.note("tilec: " + "; ".join(f"{k} ({d}) {sh[k]['tm']}x{sh[k]['tn']}x{sh[k]['tk']} tiles, block_dim {sh[k]['block']}"
+                                 for d, k, _, _ in gemm_kernels.KERNELS) +
+           " (kernels/gemm.tile); cuBLAS: " + "; ".join(f"{d}: {c}" for d, _, _, c in gemm_kernels.KERNELS))
+    t.note("each product is checked before it is timed: 1024 sampled entries against float64 host sums, the largest "
+           "|error| / sum_k |a_ik b_kj| (max err) at most 1e-4; factors uniform in [-1, 1), float16-rounded for float16")
+    if opts.out:
+        groups = [f"{r[0]} {r[1]}" for r in t.rows if r[2] == "tilec"]
+        vals = [[r[5] for r in t.rows if r[2] == impl] for impl in ("tilec", "cublas")]
+        if groups and all(len(v) == len(groups) for v in vals):
+            report.bar_plot(os.path.join(opts.out, "gpu_matmul.png"), "GPU GEMM: TFLOP/s", groups,
+                            ["tilec", "cuBLAS"], vals, "TFLOP/s")
     return t

@@ -8,7 +8,7 @@ import re
 # CUDA references in bench/reference/throughput.cu are instantiated for the same pairs.
 WIDTHS = [16, 64, 256, 1024, 4096]
 TILE_FLOATS = 2048
-SECTION_ONLY = {"reduce.tile", "lanes.tile"}  # bench/kernels files that only their own section uses
+SECTION_ONLY = {"reduce.tile", "lanes.tile", "gemm.tile"}  # bench/kernels files that only their own section uses
 
 
 def tile_m(width_bytes):
@@ -73,8 +73,8 @@ def prepare(root, work):
         kernels.append((name, path, os.path.join(ref, name + ".cu"), "seed (spec page)"))
     bdir = os.path.join(root, "bench", "kernels")
     for fn in sorted(os.listdir(bdir)):
-        # reduce.tile and lanes.tile hold the kernels of their own tables, not one kernel named
-        # as the file, which the compile table's per-kernel columns assume.
+        # reduce.tile, lanes.tile and gemm.tile hold the kernels of their own tables, not one
+        # kernel named as the file, which the compile table's per-kernel columns assume.
         if fn.endswith(".tile") and fn not in SECTION_ONLY:
             name = fn[:-5]
             kernels.append((name, os.path.join(bdir, fn), os.path.join(ref, name + ".cu"), "bench"))

@@ -1,5 +1,6 @@
 """The targets of the benchmark issue, each checked against the tables of this run: what was
 measured, the bound, and whether it holds. Ratios only compare numbers from the same run."""
+import gemm_kernels
 import report
 
 SEEDS = ("gather_even_rows", "accumulate_even_rows")
@@ -179,5 +180,21 @@ def targets_table(tables):
     else:
         t.add("GPU gather / scatter-add, rows >= 512 B: >= 75% of copy", "cuda:0", None, ">= 75%",
               "n/a (no GPU in this run)")
+    gm = by.get("gpu_matmul")
+    target = f"GPU tile_matmul float16 (tiled GEMM, 1024^3-8192^3): >= {gemm_kernels.TARGET_PCT}% of cuBLAS"
+    items = []
+    if gm:
+        for d in (dict(zip(gm.columns, r)) for r in gm.rows):
+            if d["dtype"] == "float16" and d["impl"] == "tilec" and d["pct_of_cublas"] is not None \
+                    and "WRONG RESULT" not in d["note"]:  # a wrong product meets no target
+                items.append((d["pct_of_cublas"], f"{d['size']}^3"))
+    if items:
+        value, case = min(items)
+        failing = sum(1 for v, _ in items if v < gemm_kernels.TARGET_PCT)
+        t.add(target, f"{len(items)} sizes; worst: {case}", f"{value:.0f}%" + (f" ({failing} below)" if failing else ""),
+              f">= {gemm_kernels.TARGET_PCT}%", _verdict(failing == 0))
+    else:
+        t.add(target, "cuda:0", None, f">= {gemm_kernels.TARGET_PCT}%",
+              "n/a (tilec or cuBLAS float16 rows n/a: see gpu_matmul)" if gm and gm.rows else "n/a (no GPU in this run)")
     t.note("verdicts use the medians of the compile and per-lane tables and the best repetitions of the throughput table")
     return t

@@ -3,77 +3,34 @@
 // nvcc-built references, all read from the signature files that bench_gpu_prepare wrote (PTX
 // inside) and launched through the runtime with the same ABI. Links only libtilec_rt, so it runs on a machine without LLVM. Prints CSV:
 //   op,width,rows,dup,impl,status,min_s,median_s,reps,note
+// `--gemm SIG` instead measures tiled GEMMs against cuBLAS (bench_gpu_gemm.cpp), and
+// `--self-test` checks that mode's host side without a GPU.
 // Without a CUDA driver or GPU it prints one `skipped` line and exits 0.
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <functional>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "bench/src/bench_gpu_gemm.h"
+#include "bench/src/bench_gpu_util.h"
 #include "bench/src/bench_util.h"
 #include "tilec/runtime.h"
 
 using namespace tilec;
+using tilec::bench::Flat;
+using tilec::bench::LoadSignature;
 using tilec::bench::MakeIndices;
+using tilec::bench::Stat;
+using tilec::bench::TimeOnDevice;
 
 namespace {
 
 constexpr int kBlock = 256;
-
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-std::string Flat(std::string s) {
-  for (char& c : s) if (c == ',' || c == '\n') c = ';';
-  return s.substr(0, 300);
-}
-
-struct Stat {
-  double min_s, median_s;
-  int reps;
-};
-
-Stat Time(const std::function<void()>& fn, int reps, const rt::Device& dev) {
-  fn();
-  rt::Synchronize(dev);
-  double t0 = Now();
-  fn();
-  rt::Synchronize(dev);
-  const double one = std::max(Now() - t0, 1e-7);
-  const int iters = std::max(1, static_cast<int>(std::ceil(0.02 / one)));
-  std::vector<double> per;
-  for (int r = 0; r < reps; ++r) {
-    t0 = Now();
-    for (int i = 0; i < iters; ++i) fn();
-    rt::Synchronize(dev);
-    per.push_back((Now() - t0) / iters);
-  }
-  std::sort(per.begin(), per.end());
-  const size_t m = per.size();
-  return {per.front(), m % 2 ? per[m / 2] : 0.5 * (per[m / 2 - 1] + per[m / 2]), static_cast<int>(m)};
-}
-
-// A module from signature text; empty `why` on success.
-bool LoadSignature(const std::string& path, rt::Module& out, std::string& why) {
-  std::ifstream f(path);
-  if (!f) return why = "not available (no " + path + ")", false;
-  std::stringstream ss;
-  ss << f.rdbuf();
-  try {
-    out = rt::Module::FromResolver(rt::ParseSignature(ss.str()), {});
-    return true;
-  } catch (const std::exception& e) {
-    why = e.what();
-    return false;
-  }
-}
 
 std::vector<int64_t> ParseList(const std::string& s) {
   std::vector<int64_t> out;
@@ -85,17 +42,28 @@ std::vector<int64_t> ParseList(const std::string& s) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::string(argv[i]) == "--self-test") return tilec::bench::GemmSelfTest();
   std::string tilec_sig, det_sig, ref_sig;
   std::vector<int64_t> widths = {16, 64, 256, 1024, 4096}, sizes = {64 << 20, 1024 << 20};
   int reps = 5;
+  tilec::bench::GemmOptions gemm;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string k = argv[i], v = argv[i + 1];
-    if (k == "--tilec-sig") tilec_sig = v;
+    if (k == "--gemm") gemm.sig = v;
+    else if (k == "--gemm-sizes") gemm.sizes = ParseList(v);
+    else if (k == "--gemm-tiles") gemm.tiles = v;
+    else if (k == "--gemm-cpu") gemm.cpu = v == "1";
+    else if (k == "--tilec-sig") tilec_sig = v;
     else if (k == "--det-sig") det_sig = v;
     else if (k == "--ref-sig") ref_sig = v;
     else if (k == "--widths") widths = ParseList(v);
     else if (k == "--sizes") sizes = ParseList(v);
     else if (k == "--reps") reps = std::max(1, std::atoi(v.c_str()));
+  }
+  if (!gemm.sig.empty()) {
+    gemm.reps = reps;
+    return tilec::bench::RunGemm(gemm);
   }
   std::printf("op,width,rows,dup,impl,status,min_s,median_s,reps,note\n");
   if (!rt::IsCudaAvailable()) {
@@ -128,7 +96,7 @@ int main(int argc, char** argv) {
       for (size_t i = 0; i < hx.size(); ++i) hx[i] = static_cast<float>(i % 1021) * 0.001f;
       rt::Array x = rt::Array::FromHost(hx.data(), {rows, w}, ScalarType::Float32, dev);
       rt::Array y = rt::Array::Zeros({rows, w}, ScalarType::Float32, dev);
-      Stat copy = Time([&] { y.CopyFrom(x); }, reps, dev);
+      Stat copy = TimeOnDevice([&] { y.CopyFrom(x); }, reps, dev);
       std::printf("copy,%lld,%lld,0,copy,ok,%.9g,%.9g,%d,cuMemcpyDtoD\n", (long long)wb, (long long)rows,
                   copy.min_s, copy.median_s, copy.reps);
       for (const Op& op : ops) {
@@ -172,7 +140,7 @@ int main(int argc, char** argv) {
               const std::vector<float> again = once();
               ok = std::memcmp(again.data(), got.data(), got.size() * sizeof(float)) == 0;
             }
-            Stat s = Time(launch, reps, dev);
+            Stat s = TimeOnDevice(launch, reps, dev);
             std::printf("%s,%lld,%lld,%g,%s,ok,%.9g,%.9g,%d,%s\n", op.name, (long long)wb, (long long)rows, op.dup,
                         impl.name, s.min_s, s.median_s, s.reps,
                         ok ? (impl.scatter_only ? "valid; repeats bit for bit" : "valid") : "WRONG RESULT");
