@@ -6,6 +6,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "codegen/block_serial/emitter.h"
+#include "codegen/common/split_function.h"
 #include "codegen/codegen.h"
 #include "runtime/include/tilec/abi.h"
 
@@ -22,6 +23,10 @@ Emitter::Emitter(const ir::Module& m, llvm::Module& mod)
 // worker threads have 8 MiB stacks, and the frame must leave room for what the kernel calls.
 constexpr uint64_t kMaxStackBuffer = 256 << 10;
 constexpr uint64_t kStackBudget = 1 << 20;
+
+// Instructions of an outlined chunk of a large block program before optimization (about 50
+// tile operations): O3 and instruction selection then cost the same per op at any kernel size.
+constexpr size_t kHostChunk = 1000;
 
 llvm::Value* Emitter::EntryAlloca(llvm::Type* t, const char* name, unsigned align) {
   uint64_t bytes = mod_.getDataLayout().getTypeAllocSize(t);
@@ -145,8 +150,13 @@ void Emitter::EmitKernel(const ir::Function& f) {
   b_.SetInsertPoint(prog);
   linear_ = lin;
   EmitBlock(*body);
+  // The increment has a block of its own, so that the body's only exit is this latch (the
+  // region OutlineLoopBody moves out).
+  llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "grid.latch", fn_);
+  b_.CreateBr(latch);
+  b_.SetInsertPoint(latch);
   llvm::Value* next = b_.CreateAdd(lin, I64(1));
-  lin->addIncoming(next, b_.GetInsertBlock());
+  lin->addIncoming(next, latch);
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
   // Streaming stores are weakly ordered: one fence after this worker's block programs, before
@@ -161,6 +171,7 @@ void Emitter::EmitKernel(const ir::Function& f) {
   b_.SetInsertPoint(done);
   FinishHeapBlock();
   b_.CreateRetVoid();
+  OutlineLoopBody(*fn_, prog, latch, kHostChunk);
 }
 
 void Emitter::EmitBlock(const ir::Block& b) {

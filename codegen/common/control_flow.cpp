@@ -20,6 +20,19 @@ llvm::Value* RangeContinues(llvm::IRBuilder<>& b, llvm::Value* iv, llvm::Value* 
 
 void EmitCountedLoop(llvm::IRBuilder<>& b, llvm::Value* lo, llvm::Value* hi, const CountedLoopStyle& style,
                      const std::function<void(llvm::Value*)>& body) {
+  // A constant trip count of 0 or 1 (a lane's one slot of a tile as wide as the block) needs no
+  // loop: thousands of such loops are what LLVM's loop passes would spend their time removing.
+  auto* clo = llvm::dyn_cast<llvm::ConstantInt>(lo);
+  auto* chi = llvm::dyn_cast<llvm::ConstantInt>(hi);
+  if (clo && chi) {
+    const int64_t l = clo->getSExtValue(), h = chi->getSExtValue();
+    const bool empty = style.signed_compare ? l >= h : clo->getZExtValue() >= chi->getZExtValue();
+    if (empty) return;
+    if (style.signed_compare ? h - l == 1 : chi->getZExtValue() - clo->getZExtValue() == 1) {
+      body(b.getInt64(uint64_t(l)));
+      return;
+    }
+  }
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Function* fn = b.GetInsertBlock()->getParent();
   std::string p = style.prefix;

@@ -6,10 +6,16 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "codegen/common/split_function.h"
 #include "codegen/simt/emitter.h"
 #include "runtime/include/tilec/abi.h"
 
 namespace tilec::codegen::simt {
+
+// Instructions of an outlined chunk of a large block program before optimization (about 100
+// tile operations at one slot per lane): only kernels of hundreds of ops are split, whose calls
+// between chunks cost little against their work.
+constexpr size_t kSimtChunk = 2000;
 
 Emitter::Emitter(const ir::Module& m, llvm::Module& mod, Target& target, int block_dim)
     : irm_(m), mod_(mod), ctx_(mod.getContext()), scalar_(m, mod), b_(scalar_.b()), target_(target),
@@ -103,10 +109,15 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   }
   EmitBlock(*body);
   if (f.deterministic) PassTurn();
-  prog->addIncoming(b_.CreateAdd(prog, frame_.step), b_.GetInsertBlock());
+  // The step has a block of its own: the body's only exit, for OutlineLoopBody.
+  llvm::BasicBlock* latch = llvm::BasicBlock::Create(ctx_, "grid.latch", fn);
+  b_.CreateBr(latch);
+  b_.SetInsertPoint(latch);
+  prog->addIncoming(b_.CreateAdd(prog, frame_.step), latch);
   b_.CreateBr(header);
   b_.SetInsertPoint(exit);
   target_.EndKernel(b_);
+  OutlineLoopBody(*fn, progbb, latch, kSimtChunk);
 
   SimtKernelLayout layout;
   layout.name = f.name();

@@ -1,0 +1,171 @@
+// Chunks of a large function, outlined at its articulation blocks: the blocks on the chain of
+// immediate post-dominators from the entry, which every path passes through. A chunk is the
+// run of blocks between two such cuts, so it has one entry and one exit, as CodeExtractor needs.
+#include "codegen/common/split_function.h"
+
+#include <algorithm>
+
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Utils/CodeExtractor.h>
+
+namespace tilec::codegen {
+
+size_t InstructionCount(const llvm::Function& f) {
+  size_t n = 0;
+  for (const llvm::BasicBlock& bb : f) n += bb.size();
+  return n;
+}
+
+namespace {
+
+// Scalar locals and small local arrays (a lane's slots of a tile) become SSA values, so that
+// what crosses a cut travels as arguments, not through escaped stack slots.
+void PromoteLocals(llvm::Function& f) {
+  llvm::PassBuilder pb;
+  llvm::FunctionAnalysisManager fam;
+  pb.registerFunctionAnalyses(fam);
+  llvm::FunctionPassManager fpm;
+  fpm.addPass(llvm::SROAPass(llvm::SROAOptions::PreserveCFG));
+  fpm.run(f, fam);
+}
+
+// The region of the cut [from, to): blocks dominated by `from` and not by `to`, provided that
+// it is single-entry, single-exit (its only successor outside is `to`); empty otherwise.
+std::vector<llvm::BasicBlock*> Region(llvm::Function& f, llvm::DominatorTree& dt, llvm::BasicBlock* from,
+                                      llvm::BasicBlock* to) {
+  std::vector<llvm::BasicBlock*> region;
+  llvm::SmallPtrSet<llvm::BasicBlock*, 32> in;
+  for (llvm::BasicBlock& bb : f)
+    if (dt.dominates(from, &bb) && !dt.dominates(to, &bb)) {
+      region.push_back(&bb);
+      in.insert(&bb);
+    }
+  for (llvm::BasicBlock* bb : region) {
+    for (llvm::BasicBlock* s : llvm::successors(bb))
+      if (!in.contains(s) && s != to) return {};
+    if (bb != from)
+      for (llvm::BasicBlock* p : llvm::predecessors(bb))
+        if (!in.contains(p)) return {};
+  }
+  return region;
+}
+
+// CodeExtractor moves into the new function only the stack slots that carry lifetime markers;
+// ours carry none. A slot of `f`'s entry used only inside `region` moves to the region's first
+// block (`head`) before extraction, and back to the new function's entry after (HoistAllocas), so that
+// each chunk holds its own tiles instead of receiving them as arguments.
+void SinkAllocas(llvm::Function& f, const std::vector<llvm::BasicBlock*>& region, llvm::BasicBlock* head) {
+  llvm::SmallPtrSet<llvm::BasicBlock*, 32> in(region.begin(), region.end());
+  std::vector<llvm::AllocaInst*> sink;
+  for (llvm::Instruction& i : f.getEntryBlock())
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && !a->use_empty() &&
+        llvm::all_of(a->users(), [&](llvm::User* u) {
+          auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
+          return ui && in.contains(ui->getParent());
+        }))
+      sink.push_back(a);
+  for (llvm::AllocaInst* a : sink) a->moveBefore(&*head->getFirstInsertionPt());
+}
+
+void HoistAllocas(llvm::Function& g) {
+  llvm::BasicBlock& entry = g.getEntryBlock();
+  std::vector<llvm::AllocaInst*> moved;
+  for (llvm::BasicBlock& bb : g)
+    if (&bb != &entry)
+      for (llvm::Instruction& i : bb)
+        if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && llvm::isa<llvm::ConstantInt>(a->getArraySize()))
+          moved.push_back(a);
+  for (llvm::AllocaInst* a : moved) a->moveBefore(&*entry.getFirstInsertionPt());
+}
+
+// The inliner would undo the split (one call site of an internal function is its best case);
+// barriers inside make the call convergent.
+void MarkOutlined(llvm::Function& g) {
+  g.addFnAttr(llvm::Attribute::NoInline);
+  g.addFnAttr(llvm::Attribute::NoUnwind);
+  g.addFnAttr(llvm::Attribute::Convergent);
+  g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+}  // namespace
+
+std::vector<llvm::Function*> SplitLargeFunction(llvm::Function& f, size_t chunk) {
+  std::vector<llvm::Function*> chunks;
+  if (f.isDeclaration() || InstructionCount(f) < 2 * chunk) return chunks;
+  PromoteLocals(f);
+  // The chain of cuts, in program order, with the instructions each owns up to the next.
+  llvm::PostDominatorTree pdt(f);
+  llvm::DominatorTree dt(f);
+  std::vector<llvm::BasicBlock*> cuts;
+  for (llvm::DomTreeNode* n = pdt.getNode(&f.getEntryBlock()); n && n->getBlock(); n = n->getIDom())
+    cuts.push_back(n->getBlock());
+  llvm::DenseMap<llvm::BasicBlock*, size_t> cut_index;
+  for (size_t i = 0; i < cuts.size(); ++i) cut_index[cuts[i]] = i;
+  std::vector<size_t> owned(cuts.size(), 0);
+  for (llvm::DomTreeNode* n : llvm::depth_first(dt.getRootNode())) {
+    llvm::DomTreeNode* d = n;
+    while (d && !cut_index.count(d->getBlock())) d = d->getIDom();
+    if (d) owned[cut_index[d->getBlock()]] += n->getBlock()->size();
+  }
+  // Greedy chunks from the cut after the entry (the entry keeps the allocas); each [from, to)
+  // pair is only taken where it forms a single-entry, single-exit region.
+  std::vector<std::pair<llvm::BasicBlock*, llvm::BasicBlock*>> spans;
+  size_t from = 1, size = 0;
+  for (size_t to = 1; to < cuts.size(); ++to) {
+    if (to > from && size >= chunk) {
+      spans.push_back({cuts[from], cuts[to]});
+      from = to;
+      size = 0;
+    }
+    size += owned[to];
+  }
+  // Outlined last to first, so that the blocks of the spans not yet taken stay in `f`.
+  for (auto it = spans.rbegin(); it != spans.rend(); ++it) {
+    llvm::DominatorTree cur(f);
+    std::vector<llvm::BasicBlock*> region = Region(f, cur, it->first, it->second);
+    if (region.empty()) continue;
+    SinkAllocas(f, region, it->first);
+    llvm::CodeExtractor ce(region, &cur, /*AggregateArgs=*/false, nullptr, nullptr, nullptr,
+                           /*AllowVarArgs=*/false, /*AllowAlloca=*/true, nullptr, "chunk");
+    if (!ce.isEligible()) continue;
+    llvm::CodeExtractorAnalysisCache cache(f);
+    llvm::Function* g = ce.extractCodeRegion(cache);
+    if (!g) continue;
+    MarkOutlined(*g);
+    HoistAllocas(*g);
+    chunks.push_back(g);
+  }
+  std::reverse(chunks.begin(), chunks.end());
+  return chunks;
+}
+
+llvm::Function* OutlineLoopBody(llvm::Function& f, llvm::BasicBlock* body, llvm::BasicBlock* latch, size_t chunk) {
+  if (InstructionCount(f) < 2 * chunk) return nullptr;
+  PromoteLocals(f);
+  llvm::DominatorTree dt(f);
+  std::vector<llvm::BasicBlock*> blocks;
+  size_t size = 0;
+  for (llvm::BasicBlock& bb : f)
+    if (&bb != latch && dt.dominates(body, &bb)) {
+      blocks.push_back(&bb);
+      size += bb.size();
+    }
+  if (size < 2 * chunk) return nullptr;
+  SinkAllocas(f, blocks, body);
+  llvm::CodeExtractor ce(blocks, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr, /*AllowVarArgs=*/false,
+                         /*AllowAlloca=*/true, nullptr, "program");
+  if (!ce.isEligible()) return nullptr;
+  llvm::CodeExtractorAnalysisCache cache(f);
+  llvm::Function* g = ce.extractCodeRegion(cache);
+  if (!g) return nullptr;
+  MarkOutlined(*g);
+  HoistAllocas(*g);
+  SplitLargeFunction(*g, chunk);
+  return g;
+}
+
+}  // namespace tilec::codegen

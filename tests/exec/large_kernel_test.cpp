@@ -1,0 +1,98 @@
+// Kernels of hundreds of tile operations, which the lowerings outline into chained chunk
+// functions (codegen/common/split_function.h): values, tiles and sums that cross the cuts must
+// arrive intact. The reference replays the same integer arithmetic (wrapping int32) in the test.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "codegen/codegen.h"
+#include "compiler/compiler.h"
+#include "compiler/pipeline.h"
+#include "tests/exec/exec_util.h"
+#include "tests/exec/source_util.h"
+
+namespace tilec {
+namespace {
+
+using testing::CompileText;
+using testing::Launch;
+using testing::View;
+
+constexpr int kTile = 64;
+constexpr int kSteps = 160;  // 5 tile operations each: 800 in all
+
+// One step k of the kernel and of the reference: a load at a shifted offset, a gather through
+// the index tile, arithmetic on the running tile, and every 8th step a sum stored to `z`.
+std::string KernelSource() {
+  std::string body;
+  for (int k = 0; k < kSteps; ++k) {
+    body += "    a = wp.tile_load(x, shape=T, offset=i * T + " + std::to_string(k % 13) + ")\n";
+    body += "    g = wp.tile_load_indexed(x, indices=idx, shape=(T,), axis=0)\n";
+    body += "    t = t * " + std::to_string(3 + k % 5) + " + a - g\n";
+    if (k % 8 == 7) body += "    wp.tile_store(z, wp.tile_sum(t), offset=i * NS + " + std::to_string(k / 8) + ")\n";
+  }
+  return "T = " + std::to_string(kTile) + "\nNS = " + std::to_string(kSteps / 8) + R"(
+
+
+@wp.kernel(enable_backward=False)
+def big(x: wp.array[wp.int32], ids: wp.array[wp.int32], y: wp.array[wp.int32], z: wp.array[wp.int32]):
+    i = wp.tid()
+    idx = wp.tile_load(ids, shape=T, offset=i * T)
+    t = wp.tile_load(x, shape=T, offset=i * T)
+)" + body + "    wp.tile_store(y, t, offset=i * T)\n";
+}
+
+TEST(LargeKernel, ValuesCrossTheOutlinedChunks) {
+  auto c = CompileText(KernelSource());
+  ASSERT_TRUE(c.module);
+  const int blocks = 3, n = blocks * kTile + 16;
+  std::vector<int32_t> x(static_cast<size_t>(n)), ids(static_cast<size_t>(blocks * kTile));
+  for (int e = 0; e < n; ++e) x[size_t(e)] = int32_t((e * 37) % 101) - 50;
+  for (int e = 0; e < blocks * kTile; ++e) ids[size_t(e)] = int32_t((e * 11 + 5) % n);
+  // Wrapping int32 arithmetic, as the kernel's.
+  auto wrap = [](int64_t v) { return int32_t(uint32_t(uint64_t(v))); };
+  std::vector<int32_t> ry(static_cast<size_t>(blocks * kTile)), rz(static_cast<size_t>(blocks * (kSteps / 8)));
+  for (int b = 0; b < blocks; ++b) {
+    std::vector<int32_t> t(kTile);
+    for (int e = 0; e < kTile; ++e) t[size_t(e)] = x[size_t(b * kTile + e)];
+    for (int k = 0; k < kSteps; ++k) {
+      for (int e = 0; e < kTile; ++e) {
+        const int64_t a = x[size_t(b * kTile + k % 13 + e)], g = x[size_t(ids[size_t(b * kTile + e)])];
+        t[size_t(e)] = wrap(int64_t(wrap(int64_t(wrap(int64_t(t[size_t(e)]) * (3 + k % 5))) + a)) - g);
+      }
+      if (k % 8 == 7) {
+        int64_t s = 0;
+        for (int32_t v : t) s = wrap(s + v);
+        rz[size_t(b * (kSteps / 8) + k / 8)] = int32_t(s);
+      }
+    }
+    for (int e = 0; e < kTile; ++e) ry[size_t(b * kTile + e)] = t[size_t(e)];
+  }
+  for (int bd : {1, 32, 64}) {
+    std::vector<int32_t> y(ry.size(), -1), z(rz.size(), -1);
+    tilec_array xa = View(x.data(), {n}), ia = View(ids.data(), {blocks * kTile}), ya = View(y.data(), {int64_t(y.size())}),
+                za = View(z.data(), {int64_t(z.size())});
+    Launch(c.Entry("big"), {&xa, &ia, &ya, &za}, {blocks}, bd);
+    EXPECT_EQ(y, ry) << "block_dim " << bd;
+    EXPECT_EQ(z, rz) << "block_dim " << bd;
+  }
+}
+
+// The split happens (else the test above would not reach the outlined code): the host code of
+// this kernel holds chunk functions.
+TEST(LargeKernel, HostCodeIsOutlinedInChunks) {
+  SourceFile file("big.tile", KernelSource());
+  auto r = compiler::Run(file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
+  ASSERT_TRUE(r.ok() && r.ir);
+  std::string text, error;
+  codegen::HostOptions opts;
+  opts.optimize = false;
+  ASSERT_TRUE(codegen::EmitLlvmIr(*r.ir, text, error, opts)) << error;
+  EXPECT_NE(text.find("define internal void @tilec_kernel_big.program("), std::string::npos);
+  EXPECT_NE(text.find("@tilec_kernel_big.program.chunk"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilec
