@@ -226,7 +226,115 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
   }
 }
 
+const ir::Op* Emitter::MatmulReader(const ir::Op& load, bool* only) {
+  *only = false;
+  const ir::Value* v = load.result();
+  const ir::Block* block = load.parent_block();
+  if (!block) return nullptr;
+  int readers = 0;
+  std::function<void(const ir::Block&)> count = [&](const ir::Block& b) {
+    for (const auto& user : b.ops()) {
+      for (const ir::Value* o : user->operands()) readers += o == v;
+      for (const auto& r : user->regions()) count(*r);
+    }
+  };
+  count(*block);
+  bool after = false, quiet = true;
+  for (const auto& o : block->ops()) {
+    if (o.get() == &load) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    if (o->code() == OpCode::TileMatmul && (o->operand(0) == v || o->operand(1) == v)) {
+      *only = quiet && readers == 1;
+      return o.get();
+    }
+    if (ir::HasTrait(o->code(), ir::kWritesMemory) || ir::HasTrait(o->code(), ir::kRegions) ||
+        ir::HasTrait(o->code(), ir::kSideEffect))
+      quiet = false;
+  }
+  return nullptr;
+}
+
+const ir::Op* Emitter::MatmulStoreReader(const ir::Op& matmul) {
+  const ir::Value* v = matmul.result();
+  const ir::Block* block = matmul.parent_block();
+  const ScalarType cs = v->type().elem.scalar;
+  if (!block || v->type().elem.is_struct() || AccType(cs) != cs) return nullptr;
+  int readers = 0;
+  std::function<void(const ir::Block&)> count = [&](const ir::Block& b) {
+    for (const auto& user : b.ops()) {
+      for (const ir::Value* o : user->operands()) readers += o == v;
+      for (const auto& r : user->regions()) count(*r);
+    }
+  };
+  count(*block);
+  if (readers != 1) return nullptr;
+  bool after = false;
+  for (const auto& o : block->ops()) {
+    if (o.get() == &matmul) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    if (o->code() == OpCode::TileStore && o->operand(1) == v)
+      return o->operand(0)->type().ndim == 2 && o->operand(0)->type().elem == v->type().elem ? o.get() : nullptr;
+    if (ir::HasTrait(o->code(), ir::kReadsMemory) || ir::HasTrait(o->code(), ir::kWritesMemory) ||
+        ir::HasTrait(o->code(), ir::kRegions) || ir::HasTrait(o->code(), ir::kSideEffect))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
+  if (auto it = deferred_matmuls_.find(&op); it != deferred_matmuls_.end()) {
+    // tile_store(c, tile_matmul(...)): the product written where it is stored (MatmulStore),
+    // or, where that cannot be, into its tile and stored from there as any tile.
+    const ir::Op& mm = *it->second;
+    deferred_matmuls_.erase(it);
+    const ArrayVal& arr = GetArray(op.operand(0));
+    const ir::Type& ct = mm.result()->type();
+    const int64_t rows = ct.shape[0], cols = ct.shape[1];
+    const int64_t esize = int64_t(mod_.getDataLayout().getTypeAllocSize(MemTy(ct.elem)));
+    llvm::Value* off0 = AsI64(Get(op.operand(2)), op.operand(2)->type().elem.scalar);
+    llvm::Value* off1 = AsI64(Get(op.operand(3)), op.operand(3)->type().elem.scalar);
+    MatmulStore ms;
+    ms.origin = b_.CreateGEP(b_.getInt8Ty(), arr.data,
+                             {b_.CreateAdd(b_.CreateMul(off0, arr.strides[0]), b_.CreateMul(off1, arr.strides[1]))});
+    ms.row_stride = arr.strides[0];
+    auto fits = [&](llvm::Value* off, llvm::Value* extent, int64_t n) {
+      return b_.CreateAnd(b_.CreateICmpUGE(extent, I64(n)), b_.CreateICmpULE(off, b_.CreateSub(extent, I64(n))));
+    };
+    llvm::Value* lo = b_.CreatePtrToInt(ms.origin, b_.getInt64Ty());
+    // Rows in bounds, unit stride, aligned elements, and rows after one another (so the
+    // blocks' order of writing cannot matter).
+    llvm::Value* ok = b_.CreateAnd(fits(off0, arr.shape[0], rows), fits(off1, arr.shape[1], cols));
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(arr.strides[1], I64(esize)));
+    ok = b_.CreateAnd(ok, b_.CreateICmpSGE(arr.strides[0], I64(cols * esize)));
+    ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(b_.CreateOr(lo, arr.strides[0]), I64(esize - 1)), I64(0)));
+    // Clear of the factors read in place: the product reads them while it writes.
+    llvm::Value* hi = b_.CreateAdd(lo, b_.CreateAdd(b_.CreateMul(I64(rows - 1), arr.strides[0]), I64(cols * esize)));
+    for (int f = 0; f < 2; ++f) {
+      auto src = matmul_sources_.find(mm.operand(f));
+      if (src == matmul_sources_.end() || !src->second.in_place) continue;
+      llvm::Value* flo = b_.CreatePtrToInt(src->second.origin, b_.getInt64Ty());
+      llvm::Value* fhi = b_.CreateAdd(flo, src->second.span);
+      llvm::Value* overlap = b_.CreateAnd(b_.CreateICmpULT(lo, fhi), b_.CreateICmpULT(flo, hi));
+      ok = b_.CreateAnd(ok, b_.CreateNot(b_.CreateAnd(src->second.in_place, overlap)));
+    }
+    ms.ok = ok;
+    ms.nt = b_.CreateICmpUGE(b_.CreateMul(arr.shape[0], arr.strides[0]), I64(kStreamingBytes));
+    EmitMatmulInto(mm, &ms);
+    llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "store.tile", fn_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "store.done", fn_);
+    b_.CreateCondBr(ok, done, copy_bb);
+    b_.SetInsertPoint(copy_bb);
+    EmitTileMemoryOp(op);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    return;
+  }
   const ir::Type& at = op.operand(0)->type();
   const ArrayVal& a = GetArray(op.operand(0));
   // The six tile memory ops differ in what ops.def says of them: indexed or not, and whether
@@ -451,8 +559,70 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
       nest(d + 1, b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d]), "", true, true), i, "", true, true));
     });
   };
+
+  // A factor of a tile_matmul (see MatmulSource): the next load's predicted origin, and the
+  // array itself as the tile where the matmul alone reads it and its rows lie contiguous.
+  llvm::Value* in_place = nullptr;
+  llvm::Value* origin = nullptr;
+  bool only = false;
+  const ir::Op* mm = is_load && !indexed && tt.ndim == 2 && at.ndim == 2 ? MatmulReader(op, &only) : nullptr;
+  if (mm) {
+    llvm::Type* i64 = b_.getInt64Ty();
+    llvm::Value* byte_off =
+        b_.CreateAdd(b_.CreateMul(offsets[0], a.strides[0]), b_.CreateMul(offsets[1], a.strides[1]));
+    origin = b_.CreateGEP(b_.getInt8Ty(), a.data, {byte_off});
+    // The last origin of this load in this call (0: none yet); the step from it, repeated. The
+    // first time, the tile just below (block programs of a batch usually walk down the rows).
+    llvm::Value* prev_slot = EntryAlloca(i64, "mm.prev", 8);
+    llvm::IRBuilder<>(entry_->getTerminator()).CreateStore(I64(0), prev_slot);
+    llvm::Value* here = b_.CreatePtrToInt(origin, i64);
+    llvm::Value* prev = b_.CreateLoad(i64, prev_slot);
+    b_.CreateStore(here, prev_slot);
+    llvm::Value* below = b_.CreateMul(a.strides[0], I64(tt.shape[0]));
+    llvm::Value* step = b_.CreateSelect(b_.CreateICmpEQ(prev, I64(0)), below, b_.CreateSub(here, prev));
+    MatmulSource src;
+    src.next = b_.CreateGEP(b_.getInt8Ty(), origin, {step});
+    src.row_stride = a.strides[0];
+    src.rows = tt.shape[0];
+    src.row_bytes = int64_t(row_bytes);
+    matmul_sources_[op.result()] = src;
+    const ScalarType acc = AccType(mm->operand(2)->type().elem.scalar);
+    if (only && !e.is_struct() && e.scalar == acc && !mm->operand(2)->type().elem.is_struct()) {
+      const int64_t rows = tt.shape[0];
+      auto fits = [&](llvm::Value* off, llvm::Value* extent, int64_t n) {
+        return b_.CreateAnd(b_.CreateICmpUGE(extent, I64(n)), b_.CreateICmpULE(off, b_.CreateSub(extent, I64(n))));
+      };
+      in_place = b_.CreateAnd(fits(offsets[0], a.shape[0], rows), fits(offsets[1], a.shape[1], width));
+      in_place = b_.CreateAnd(in_place, b_.CreateICmpEQ(a.strides[1], I64(int64_t(esize))));
+      in_place = b_.CreateAnd(in_place, b_.CreateICmpEQ(a.strides[0], I64(int64_t(row_bytes))));
+      llvm::Value* misaligned = b_.CreateAnd(here, I64(int64_t(esize) - 1));
+      in_place = b_.CreateAnd(in_place, b_.CreateICmpEQ(misaligned, I64(0)), "mm.in_place");
+      MatmulSource& s = matmul_sources_[op.result()];
+      s.in_place = in_place;
+      s.origin = origin;
+      s.span = I64(rows * int64_t(row_bytes));
+    }
+  }
+  if (!in_place) {
+    nest(0, I64(0));
+    if (dst) Set(op.result(), dst);
+    return;
+  }
+  llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "load.copy", fn_);
+  llvm::BasicBlock* direct_bb = llvm::BasicBlock::Create(ctx_, "load.in_place", fn_);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "load.done", fn_);
+  b_.CreateCondBr(in_place, direct_bb, copy_bb);
+  b_.SetInsertPoint(copy_bb);
   nest(0, I64(0));
-  if (dst) Set(op.result(), dst);
+  llvm::BasicBlock* copied = b_.GetInsertBlock();
+  b_.CreateBr(join);
+  b_.SetInsertPoint(direct_bb);
+  b_.CreateBr(join);
+  b_.SetInsertPoint(join);
+  llvm::PHINode* tile = b_.CreatePHI(b_.getPtrTy(), 2, "mm.factor");
+  tile->addIncoming(dst, copied);
+  tile->addIncoming(origin, direct_bb);
+  Set(op.result(), tile);
 }
 
 }  // namespace tilec::codegen::bs

@@ -88,6 +88,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
   vals_.clear();
   lazy_.clear();
   arrays_.clear();
+  matmul_sources_.clear();
+  deferred_matmuls_.clear();
   lane_buffers_.clear();
   array_loop_.clear();
   block_level_.clear();

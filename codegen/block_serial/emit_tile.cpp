@@ -290,13 +290,11 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       return;
     }
     case OpCode::TileMatmul: {
-      const ir::Type& rt = op.result()->type();
-      llvm::Value* a = Get(op.operand(0));
-      llvm::Value* bm = Get(op.operand(1));
-      llvm::Value* c = Get(op.operand(2));
-      llvm::Value* dst = AllocTile(rt, "matmul");
-      EmitMatmul(op, a, bm, c, dst);
-      Set(op.result(), dst);
+      if (const ir::Op* store = MatmulStoreReader(op)) {
+        deferred_matmuls_[store] = &op;  // emitted by the store
+        return;
+      }
+      EmitMatmulInto(op, nullptr);
       return;
     }
     case OpCode::TileTril: {

@@ -165,9 +165,47 @@ class Emitter : public OpDispatcher {
   llvm::Value* TileElemPtr(llvm::Value* buf, const ir::ElemType& e, llvm::Value* linear);
   llvm::Value* AllocTile(const ir::Type& t, const char* name = "tile");
   void CopyTile(llvm::Value* dst, llvm::Value* src, const ir::Type& t);
-  // tile_matmul into `dst` from the flat buffers a, b, c (emit_matmul.cpp): register blocks
-  // of vector accumulators over the k loop, each element's terms fused in MatmulElement's order.
-  void EmitMatmul(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value* dst);
+
+  // ---- tile_matmul factors straight from their arrays (emit_memory.cpp, emit_matmul.cpp) ----
+  // A plain 2-D tile_load that a tile_matmul of its block reads: where the same load of the
+  // next block program (or loop iteration) will probably read, predicted from the step between
+  // this load's last two origins, so that the product, which keeps the core busy for a while,
+  // prefetches it (rows of `row_bytes` at `row_stride` bytes, `next` the first). When the
+  // matmul is the tile's only reader and nothing writes memory in between, the tile is not
+  // copied where its rows lie contiguous and in bounds in the array: its value is then the
+  // array's element (0, 0) itself (a phi with the stack copy the other rows still take).
+  struct MatmulSource {
+    llvm::Value* next = nullptr;        // i8 pointer (never dereferenced, only prefetched)
+    llvm::Value* row_stride = nullptr;  // i64 bytes
+    int64_t rows = 0, row_bytes = 0;
+    // Where the tile is read in place (i1, null when never): its bytes [origin, origin + span).
+    llvm::Value* in_place = nullptr;
+    llvm::Value* origin = nullptr;
+    llvm::Value* span = nullptr;
+  };
+  // The tile_matmul reading `load`'s result as factor a or b in the same block, or null;
+  // *only: that is the result's one reader and no op between them may write memory.
+  const ir::Op* MatmulReader(const ir::Op& load, bool* only);
+  // A product stored as it is (`tile_store(c, tile_matmul(a, b), ...)`, the store the
+  // product's one reader, nothing touching memory in between) is emitted at the store, its
+  // register blocks written straight into the array where the destination rows are in bounds,
+  // unit-stride and clear of factors read in place (`ok`); non-temporal stores (`nt`) where the
+  // store would stream (emit_memory.cpp). Otherwise the product goes to its tile and the store
+  // copies it as usual.
+  struct MatmulStore {
+    llvm::Value* origin = nullptr;      // i8 pointer of element (0, 0) in the array
+    llvm::Value* row_stride = nullptr;  // i64 bytes
+    llvm::Value* ok = nullptr;          // i1
+    llvm::Value* nt = nullptr;          // i1
+  };
+  // The tile_store that is `matmul`'s one reader as above, or null.
+  const ir::Op* MatmulStoreReader(const ir::Op& matmul);
+  void EmitMatmulInto(const ir::Op& matmul, const MatmulStore* direct);
+  // tile_matmul into `dst` (or `direct`) from the flat buffers a, b, c (emit_matmul.cpp):
+  // register blocks of vector accumulators over the k loop, each element's terms fused in
+  // MatmulElement's order.
+  void EmitMatmul(const ir::Op& op, llvm::Value* a, llvm::Value* b, llvm::Value* c, llvm::Value* dst,
+                  const MatmulStore* direct = nullptr);
 
   // ---- loops and control flow (emit_module.cpp) ----
   // Counted loop 0..n-1 (n an i64 constant or value); body gets the i64 index.
@@ -276,6 +314,8 @@ class Emitter : public OpDispatcher {
   void EmitElementLoop(const ir::Type& rt, const std::vector<ir::Value*>& operands,
                        const std::function<void(const std::vector<llvm::Value*>*, llvm::Value*)>& body);
   std::unordered_map<const ir::Value*, ArrayVal> arrays_;
+  std::unordered_map<const ir::Value*, MatmulSource> matmul_sources_;
+  std::unordered_map<const ir::Op*, const ir::Op*> deferred_matmuls_;  // tile_store -> its product
   const ir::Function* kernel_ = nullptr;
   int lanes_ = 0;                  // lanes of per-lane loops; 0: the kernel runs none
   llvm::Value* lane_ = nullptr;    // the lane (i64) inside a loop over the lanes, else null
