@@ -226,19 +226,26 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
   }
 }
 
+namespace {
+
+// Operands naming `v` among the ops of `b` and of the regions nested in them.
+int Readers(const ir::Block& b, const ir::Value* v) {
+  int n = 0;
+  for (const auto& user : b.ops()) {
+    for (const ir::Value* o : user->operands()) n += o == v;
+    for (const auto& r : user->regions()) n += Readers(*r, v);
+  }
+  return n;
+}
+
+}  // namespace
+
 const ir::Op* Emitter::MatmulReader(const ir::Op& load, bool* only) {
   *only = false;
   const ir::Value* v = load.result();
   const ir::Block* block = load.parent_block();
   if (!block) return nullptr;
-  int readers = 0;
-  std::function<void(const ir::Block&)> count = [&](const ir::Block& b) {
-    for (const auto& user : b.ops()) {
-      for (const ir::Value* o : user->operands()) readers += o == v;
-      for (const auto& r : user->regions()) count(*r);
-    }
-  };
-  count(*block);
+  const int readers = Readers(*block, v);
   bool after = false, quiet = true;
   for (const auto& o : block->ops()) {
     if (o.get() == &load) {
@@ -262,14 +269,7 @@ const ir::Op* Emitter::MatmulStoreReader(const ir::Op& matmul) {
   const ir::Block* block = matmul.parent_block();
   const ScalarType cs = v->type().elem.scalar;
   if (!block || v->type().elem.is_struct() || AccType(cs) != cs) return nullptr;
-  int readers = 0;
-  std::function<void(const ir::Block&)> count = [&](const ir::Block& b) {
-    for (const auto& user : b.ops()) {
-      for (const ir::Value* o : user->operands()) readers += o == v;
-      for (const auto& r : user->regions()) count(*r);
-    }
-  };
-  count(*block);
+  const int readers = Readers(*block, v);
   if (readers != 1) return nullptr;
   bool after = false;
   for (const auto& o : block->ops()) {
