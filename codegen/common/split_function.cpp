@@ -56,9 +56,11 @@ std::vector<llvm::BasicBlock*> Region(llvm::Function& f, llvm::DominatorTree& dt
 
 // CodeExtractor moves into the new function only the stack slots that carry lifetime markers;
 // ours carry none. A slot of `f`'s entry used only inside `region` moves to the region's first
-// block (`head`) before extraction, and back to the new function's entry after (HoistAllocas), so that
-// each chunk holds its own tiles instead of receiving them as arguments.
-void SinkAllocas(llvm::Function& f, const std::vector<llvm::BasicBlock*>& region, llvm::BasicBlock* head) {
+// block (`head`) before extraction, and to the new function's entry after (HoistAllocas), so
+// that each chunk holds its own tiles instead of receiving them as arguments. Returns the
+// slots moved, which go back where extraction fails.
+std::vector<llvm::AllocaInst*> SinkAllocas(llvm::Function& f, const std::vector<llvm::BasicBlock*>& region,
+                                           llvm::BasicBlock* head) {
   llvm::SmallPtrSet<llvm::BasicBlock*, 32> in(region.begin(), region.end());
   std::vector<llvm::AllocaInst*> sink;
   for (llvm::Instruction& i : f.getEntryBlock())
@@ -69,8 +71,19 @@ void SinkAllocas(llvm::Function& f, const std::vector<llvm::BasicBlock*>& region
         }))
       sink.push_back(a);
   for (llvm::AllocaInst* a : sink) a->moveBefore(&*head->getFirstInsertionPt());
+  return sink;
 }
 
+// The inliner would undo the split (one call site of an internal function is its best case);
+// barriers inside make the call convergent.
+void MarkOutlined(llvm::Function& g) {
+  g.addFnAttr(llvm::Attribute::NoInline);
+  g.addFnAttr(llvm::Attribute::NoUnwind);
+  g.addFnAttr(llvm::Attribute::Convergent);
+  g.setLinkage(llvm::GlobalValue::InternalLinkage);
+}
+
+// Static slots of `g` that are outside its entry block go to its entry.
 void HoistAllocas(llvm::Function& g) {
   llvm::BasicBlock& entry = g.getEntryBlock();
   std::vector<llvm::AllocaInst*> moved;
@@ -82,13 +95,23 @@ void HoistAllocas(llvm::Function& g) {
   for (llvm::AllocaInst* a : moved) a->moveBefore(&*entry.getFirstInsertionPt());
 }
 
-// The inliner would undo the split (one call site of an internal function is its best case);
-// barriers inside make the call convergent.
-void MarkOutlined(llvm::Function& g) {
-  g.addFnAttr(llvm::Attribute::NoInline);
-  g.addFnAttr(llvm::Attribute::NoUnwind);
-  g.addFnAttr(llvm::Attribute::Convergent);
-  g.setLinkage(llvm::GlobalValue::InternalLinkage);
+// Outlines the single-entry, single-exit `region` headed by `head` (its slots with it), or
+// returns null and leaves `f` as it was.
+llvm::Function* Extract(llvm::Function& f, llvm::DominatorTree& dt, const std::vector<llvm::BasicBlock*>& region,
+                        llvm::BasicBlock* head, const char* suffix) {
+  llvm::CodeExtractor ce(region, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr, /*AllowVarArgs=*/false,
+                         /*AllowAlloca=*/true, nullptr, suffix);
+  if (!ce.isEligible()) return nullptr;
+  std::vector<llvm::AllocaInst*> sunk = SinkAllocas(f, region, head);
+  llvm::CodeExtractorAnalysisCache cache(f);
+  llvm::Function* g = ce.extractCodeRegion(cache);
+  if (!g) {
+    for (llvm::AllocaInst* a : sunk) a->moveBefore(&*f.getEntryBlock().getFirstInsertionPt());
+    return nullptr;
+  }
+  MarkOutlined(*g);
+  HoistAllocas(*g);
+  return g;
 }
 
 }  // namespace
@@ -128,16 +151,7 @@ std::vector<llvm::Function*> SplitLargeFunction(llvm::Function& f, size_t chunk)
     llvm::DominatorTree cur(f);
     std::vector<llvm::BasicBlock*> region = Region(f, cur, it->first, it->second);
     if (region.empty()) continue;
-    SinkAllocas(f, region, it->first);
-    llvm::CodeExtractor ce(region, &cur, /*AggregateArgs=*/false, nullptr, nullptr, nullptr,
-                           /*AllowVarArgs=*/false, /*AllowAlloca=*/true, nullptr, "chunk");
-    if (!ce.isEligible()) continue;
-    llvm::CodeExtractorAnalysisCache cache(f);
-    llvm::Function* g = ce.extractCodeRegion(cache);
-    if (!g) continue;
-    MarkOutlined(*g);
-    HoistAllocas(*g);
-    chunks.push_back(g);
+    if (llvm::Function* g = Extract(f, cur, region, it->first, "chunk")) chunks.push_back(g);
   }
   std::reverse(chunks.begin(), chunks.end());
   return chunks;
@@ -155,16 +169,8 @@ llvm::Function* OutlineLoopBody(llvm::Function& f, llvm::BasicBlock* body, llvm:
       size += bb.size();
     }
   if (size < 2 * chunk) return nullptr;
-  SinkAllocas(f, blocks, body);
-  llvm::CodeExtractor ce(blocks, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr, /*AllowVarArgs=*/false,
-                         /*AllowAlloca=*/true, nullptr, "program");
-  if (!ce.isEligible()) return nullptr;
-  llvm::CodeExtractorAnalysisCache cache(f);
-  llvm::Function* g = ce.extractCodeRegion(cache);
-  if (!g) return nullptr;
-  MarkOutlined(*g);
-  HoistAllocas(*g);
-  SplitLargeFunction(*g, chunk);
+  llvm::Function* g = Extract(f, dt, blocks, body, "program");
+  if (g) SplitLargeFunction(*g, chunk);
   return g;
 }
 
