@@ -14,6 +14,22 @@ GPU_SIZES = [64 * 2**20, 1024 * 2**20]
 wrong_results = []  # (case, impl, note) of gpu_matmul rows whose product failed the check
 
 
+
+def bench_gpu_rows(tools, cmd, timeout, t, what):
+    """Runs bench_gpu (with the runtime library on the path) and returns its CSV rows; None, with
+    the reason noted in table t, where it failed or found no GPU."""
+    env = dict(os.environ)
+    env["LD_LIBRARY_PATH"] = os.path.join(tools.build, "runtime") + ":" + env.get("LD_LIBRARY_PATH", "")
+    r = run(cmd, timeout=timeout, env=env)
+    rows = parse_csv(r.stdout)
+    if not rows:
+        t.note("n/a (" + what + " failed: " + last_line(r.stderr) + ")")
+        return None
+    if rows[0]["status"] == "skipped":
+        t.note("skipped: no GPU here (" + rows[0]["note"] + ")")
+        return None
+    return rows
+
 def run_section(tools, tpath, work, opts):
     t = report.Table("gpu_bandwidth", "GPU bandwidth on cuda:0 (GB/s and pct_of_copy from the best repetition)",
                      ["op", "row_B", "size_MiB", "impl", "min_ms", "median_ms", "GB/s", "pct_of_copy",
@@ -46,15 +62,8 @@ def run_section(tools, tpath, work, opts):
     sizes = [s for s in GPU_SIZES] if not opts.quick else [16 * 2**20]
     cmd = [tools.bench_gpu, "--tilec-sig", os.path.join(gdir, "tilec.sig"), "--det-sig", os.path.join(gdir, "tilec_det.sig"), "--ref-sig", os.path.join(gdir, "nvcc.sig"),
            "--widths", ",".join(map(str, opts.widths)), "--sizes", ",".join(map(str, sizes)), "--reps", str(opts.reps)]
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = os.path.join(tools.build, "runtime") + ":" + env.get("LD_LIBRARY_PATH", "")
-    r = run(cmd, timeout=900, env=env)
-    rows = parse_csv(r.stdout)
-    if not rows:
-        t.note("n/a (bench_gpu failed: " + last_line(r.stderr) + ")")
-        return t
-    if rows[0]["status"] == "skipped":
-        t.note("skipped: no GPU here (" + rows[0]["note"] + ")")
+    rows = bench_gpu_rows(tools, cmd, 900, t, "bench_gpu")
+    if rows is None:
         return t
     copy = {}
     for row in rows:
@@ -116,15 +125,9 @@ def run_matmul(tools, work, opts):
         with open(why) as f:
             t.note("tilec GEMM kernels n/a: " + f.read().strip()[:200])
     sizes = gemm_kernels.QUICK_SIZES if opts.quick else gemm_kernels.SIZES
-    env = dict(os.environ)
-    env["LD_LIBRARY_PATH"] = os.path.join(tools.build, "runtime") + ":" + env.get("LD_LIBRARY_PATH", "")
-    r = run(gemm_kernels.bench_cmd(tools.bench_gpu, tools.root, gdir, sizes, opts.reps), timeout=1200, env=env)
-    rows = parse_csv(r.stdout)
-    if not rows:
-        t.note("n/a (bench_gpu --gemm failed: " + last_line(r.stderr) + ")")
-        return t
-    if rows[0]["status"] == "skipped":
-        t.note("skipped: no GPU here (" + rows[0]["note"] + ")")
+    cmd = gemm_kernels.bench_cmd(tools.bench_gpu, tools.root, gdir, sizes, opts.reps)
+    rows = bench_gpu_rows(tools, cmd, 1200, t, "bench_gpu --gemm")
+    if rows is None:
         return t
     cublas = {(row["dtype"], row["size"]): num(row["min_s"]) for row in rows
               if row["impl"] == "cublas" and row["status"] == "ok"}
