@@ -4,7 +4,6 @@ import gemm_kernels
 import report
 
 SEEDS = ("gather_even_rows", "accumulate_even_rows")
-LLC_BYTES = 32 * 2**20  # arrays above this are larger than the last-level cache here
 
 
 def _rows(table, **match):
@@ -29,21 +28,27 @@ def targets_table(tables):
                      ["target", "case", "measured", "bound", "verdict"])
     comp = by.get("compile_latency")
     if comp:
-        for k in SEEDS:
+        # Every kernel with an nvcc reference: the bound holds for each, the seeds also against Warp.
+        kernels = list(dict.fromkeys(r[0] for r in comp.rows))
+        for k in kernels:
             cold = _one(comp, kernel=k, compiler="tilec", path="source->PTX, cold process")
             nv = _one(comp, kernel=k, compiler="nvcc", path="-ptx")
             wp = _one(comp, kernel=k, compiler="warp")
             warm = _one(comp, kernel=k, compiler="tilec", path="source->PTX, warm in-process")
             c = cold and cold["median_ms"]
-            for peer, row in (("nvcc -ptx", nv), ("Warp first compile", wp)):
+            peers = (("nvcc -ptx", nv), ("Warp first compile", wp)) if k in SEEDS else (("nvcc -ptx", nv),)
+            for peer, row in peers:
                 p = row and row["median_ms"]
+                if not p and peer == "nvcc -ptx" and k not in SEEDS:
+                    continue  # no CUDA reference for this kernel
                 x = p / c if p and c else None
                 t.add("cold tilec compile --emit=ptx >= 20x faster than " + peer, k,
                       x and f"{x:.1f}x ({c:.0f} vs {p:.0f} ms)", ">= 20x", _verdict(x and x >= 20))
-            w = warm and warm["ms_per_kernel"]
-            t.add("warm in-process compile < 10 ms per kernel", k,
-                  w and f"{w:.1f} ms ({warm['kernels']} kernels, {warm['median_ms']:.1f} ms)", "< 10 ms",
-                  _verdict(w and w < 10))
+            if k in SEEDS:
+                w = warm and warm["ms_per_kernel"]
+                t.add("warm in-process compile < 10 ms per kernel", k,
+                      w and f"{w:.1f} ms ({warm['kernels']} kernels, {warm['median_ms']:.1f} ms)", "< 10 ms",
+                      _verdict(w and w < 10))
     cpu = by.get("cpu_throughput")
     if cpu:
         cases = list(dict.fromkeys((r[0], r[1], r[2]) for r in cpu.rows))
@@ -64,7 +69,7 @@ def targets_table(tables):
             t.add(target, f"{len(items)} cases; worst: {case}", fmt(value) + (f" ({failing} below)" if failing else ""),
                   bound, _verdict(failing == 0))
 
-        vs_warp, gathers, vs_numpy, vs_hand = [], [], [], []
+        vs_warp, gathers, vs_numpy, vs_add_at, vs_hand = [], [], [], [], []
         for op, wb, size in cases:
             tl = impl(op, wb, size, "tilec")
             if not tl or not tl["min_ms"]:
@@ -72,20 +77,27 @@ def targets_table(tables):
             wp, npy, hand = impl(op, wb, size, "warp cpu"), impl(op, wb, size, "numpy"), impl(op, wb, size, "hand C++")
             if wp and wp["min_ms"]:
                 vs_warp.append((wp["min_ms"] / tl["min_ms"], label(op, wb, size)))
-            if op == "gather" and wb >= 1024 and size * 2**20 > LLC_BYTES and tl["pct_of_copy"] is not None:
+            if op == "gather" and wb >= 1024 and tl["pct_of_copy"] is not None:
                 gathers.append((tl["pct_of_copy"], label(op, wb, size)))
-            if op.startswith("scatter") and npy and npy["min_ms"]:
+            if npy and npy["min_ms"]:
                 vs_numpy.append((npy["min_ms"] / tl["min_ms"], label(op, wb, size)))
-            if op.startswith("scatter") and hand and hand["min_ms"]:
-                vs_hand.append((tl["min_ms"] / hand["min_ms"], label(op, wb, size)))
+                if op.startswith("scatter"):
+                    vs_add_at.append((npy["min_ms"] / tl["min_ms"], label(op, wb, size)))
+            if hand and hand["min_ms"]:
+                vs_hand.append((hand["min_ms"] / tl["min_ms"], label(op, wb, size)))
         worst("CPU faster than Warp's CPU device on every gather/scatter case", "> 1x", vs_warp, True,
               lambda v: f"{v:.2f}x Warp's speed", lambda v: v > 1)
-        worst("CPU gather, rows >= 1 KiB, arrays > LLC: >= 60% of copy bandwidth", ">= 60%", gathers, True,
+        worst("CPU faster than NumPy on every gather/scatter case", "> 1x", vs_numpy, True,
+              lambda v: f"{v:.1f}x NumPy's speed", lambda v: v > 1)
+        worst("CPU gather, rows >= 1 KiB: >= 60% of copy bandwidth", ">= 60%", gathers, True,
               lambda v: f"{v:.0f}%", lambda v: v >= 60)
-        worst("CPU scatter-add >= 10x faster than np.add.at", ">= 10x", vs_numpy, True,
+        worst("CPU scatter-add >= 10x faster than np.add.at", ">= 10x", vs_add_at, True,
               lambda v: f"{v:.0f}x", lambda v: v >= 10)
-        worst("CPU scatter-add within 1.5x of the hand-written C++ loop", "<= 1.5x", vs_hand, False,
-              lambda v: f"{v:.2f}x its time", lambda v: v <= 1.5)
+        worst("CPU gather/scatter-add at or above the hand-written C++ loop", ">= 1.0x", vs_hand, True,
+              lambda v: f"{v:.2f}x its speed", lambda v: v >= 1.0)
+        for v, case in sorted(vs_hand):
+            if v < 1.0:
+                t.add("  slower than hand C++", case, f"{v:.2f}x its speed", ">= 1.0x", "MISSED")
         for v, case in sorted(vs_warp):
             if v <= 1:
                 t.add("  slower than Warp", case, f"{v:.2f}x Warp's speed", "> 1x", "MISSED")
@@ -151,10 +163,12 @@ def targets_table(tables):
             t.add(target, "no case measured", None, "<= 2x", "n/a")
     ptx = by.get("ptx_quality")
     if ptx:
-        for k in SEEDS:
+        # Every kernel the table has with nvcc's PTX beside it (seeds, bench kernels, throughput rows).
+        for k in dict.fromkeys(r[0] for r in ptx.rows):
             tl, nv = _one(ptx, kernel=k, compiler="tilec"), _one(ptx, kernel=k, compiler="nvcc")
             if not tl or tl["registers"] is None:
-                t.add("PTX of the seed kernels", k, None, "", "n/a")
+                if k in SEEDS:
+                    t.add("PTX of the seed kernels", k, None, "", "n/a")
                 continue
             spills = (tl["spill_st_B"] or 0) + (tl["spill_ld_B"] or 0)
             t.add("PTX: no spills", k, f"{spills} B", "0 B", _verdict(spills == 0))

@@ -22,6 +22,7 @@ struct CallArg {
 };
 
 class CallContext;
+struct PreludeUnit;  // prelude.cpp
 
 // Whether an argument of type `t` fits a parameter pattern (error types fit anything).
 bool PatternMatches(ArgPattern p, const Type* t);
@@ -184,6 +185,7 @@ class Checker {
   int PreludeHelper(const std::string& name);  // a `_helper` of the prelude instance being checked
   int PreludeOverloads(const std::string& key, const std::vector<int>& funcs, bool in_place);
   std::map<std::string, std::vector<int>> prelude_names_;
+  std::map<int, PreludeUnit*> prelude_units_;  // func index -> its text, parsed when declared
   std::map<std::string, int> prelude_sets_;
   std::set<int> in_place_sets_;  // overload sets whose calls store their result into argument 0
   int prelude_snapshot_ = -1;

@@ -6,6 +6,9 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
+#include <mutex>
+#include <optional>
+#include <string_view>
 #include <sstream>
 
 #include "frontend/parse/parse.h"
@@ -18,11 +21,6 @@ using diag::Code;
 namespace {
 
 #include "prelude_text.inc"
-
-struct Instance {
-  std::unique_ptr<SourceFile> file;
-  std::unique_ptr<ast::Module> module;
-};
 
 // The placeholder type names of vecmath.tile and what they become for one scalar type.
 std::string Substitute(const std::string& text, ScalarType s) {
@@ -58,27 +56,106 @@ std::string Substitute(const std::string& text, ScalarType s) {
   return out;
 }
 
-// A broken prelude is a bug of tilec itself, never of the user's program.
-Instance Parse(const std::string& name, std::string text) {
-  Instance in;
-  in.file = std::make_unique<SourceFile>("<prelude:" + name + ">", std::move(text));
-  diag::DiagnosticEngine diags;
-  in.module = parse::ParseFile(*in.file, diags);
-  if (diags.error_count() > 0) {
-    std::ostringstream os;
-    diags.Render(os);
-    std::fprintf(stderr, "internal error: the prelude `%s` does not parse:\n%s", name.c_str(), os.str().c_str());
-    std::abort();
+}  // namespace
+
+// One top-level function of a prelude instance: its decorators, signature and body, up to the
+// next function. Parsing all of the prelude cost a cold process 50 ms, more than the rest of a
+// small compile, so each text is cut into functions once, and a function is substituted and
+// parsed the first time a module declares it (once per process, shared by threads).
+struct PreludeUnit {
+  std::string name;
+  std::string_view raw;            // in the compiled-in text
+  int line_base = 0;               // lines before it there
+  std::optional<ScalarType> type;  // vecmath.tile's placeholders become this type
+  std::string instance;
+  std::once_flag parsed;
+  std::unique_ptr<SourceFile> file;
+  std::unique_ptr<ast::Module> module;
+  const ast::FunctionDef* def = nullptr;
+
+  // A broken prelude is a bug of tilec itself, never of the user's program.
+  const ast::FunctionDef& Def() {
+    std::call_once(parsed, [&] {
+      std::string text(raw);
+      file = std::make_unique<SourceFile>("<prelude:" + instance + ">", type ? Substitute(text, *type) : text, line_base);
+      diag::DiagnosticEngine diags;
+      module = parse::ParseFile(*file, diags);
+      if (diags.error_count() == 0 && module->body.size() == 1) def = module->body[0]->As<ast::FunctionDef>();
+      if (!def || def->name != name) {
+        std::ostringstream os;
+        diags.Render(os);
+        std::fprintf(stderr, "internal error: the prelude function `%s` (%s) does not parse as one function:\n%s",
+                     name.c_str(), file->path().c_str(), os.str().c_str());
+        std::abort();
+      }
+    });
+    return *def;
   }
-  return in;
+};
+
+namespace {
+
+struct Span {
+  std::string name;
+  size_t begin, end;
+  int line;
+};
+
+// A unit starts at a column-0 decorator or `def` that no decorator precedes; everything before
+// the first one (the import, comments) is not a function. Continuation lines of a signature
+// (`) -> wp.vec3:`) start at column 0 too, so only `@` and `def ` begin units.
+std::vector<Span> Split(std::string_view t) {
+  std::vector<Span> spans;
+  bool in_decorators = false;
+  int line = 0;
+  for (size_t pos = 0; pos < t.size(); ++line) {
+    size_t eol = t.find('\n', pos);
+    if (eol == std::string_view::npos) eol = t.size();
+    std::string_view l = t.substr(pos, eol - pos);
+    if (!l.empty() && l[0] == '@') {
+      if (!in_decorators) spans.push_back({"", pos, 0, line});
+      in_decorators = true;
+    } else if (l.rfind("def ", 0) == 0) {
+      if (!in_decorators) spans.push_back({"", pos, 0, line});
+      in_decorators = false;
+      size_t e = 4;
+      while (e < l.size() && (std::isalnum(static_cast<unsigned char>(l[e])) || l[e] == '_')) ++e;
+      spans.back().name = std::string(l.substr(4, e - 4));
+    }
+    pos = eol + 1;
+  }
+  for (size_t i = 0; i < spans.size(); ++i) spans[i].end = i + 1 < spans.size() ? spans[i + 1].begin : t.size();
+  return spans;
 }
+
+struct Instance {
+  std::string name;
+  std::string_view text;
+  std::optional<ScalarType> type;
+  std::vector<std::unique_ptr<PreludeUnit>> units;
+};
 
 const std::vector<Instance>& Instances() {
   static const std::vector<Instance> kInstances = [] {
     std::vector<Instance> v;
-    for (ScalarType s : {ScalarType::Float32, ScalarType::Float64})
-      v.push_back(Parse(std::string(ScalarName(s)), Substitute(kPreludeText, s)));
-    if (kPreludeRandomText[0] != '\0') v.push_back(Parse("random", kPreludeRandomText));
+    auto add = [&](std::string name, std::string_view text, std::optional<ScalarType> type, const std::vector<Span>& spans) {
+      Instance& in = v.emplace_back();
+      in.name = std::move(name);
+      in.text = text;
+      in.type = type;
+      for (const Span& sp : spans) {
+        auto u = std::make_unique<PreludeUnit>();
+        u->name = sp.name;
+        u->raw = text.substr(sp.begin, sp.end - sp.begin);
+        u->line_base = sp.line;
+        u->type = type;
+        u->instance = in.name;
+        in.units.push_back(std::move(u));
+      }
+    };
+    std::vector<Span> vecmath = Split(kPreludeText);
+    for (ScalarType s : {ScalarType::Float32, ScalarType::Float64}) add(std::string(ScalarName(s)), kPreludeText, s, vecmath);
+    if (kPreludeRandomText[0] != '\0') add("random", kPreludeRandomText, std::nullopt, Split(kPreludeRandomText));
     return v;
   }();
   return kInstances;
@@ -86,21 +163,50 @@ const std::vector<Instance>& Instances() {
 
 }  // namespace
 
+std::string CheckPreludeSplit() {
+  std::string out;
+  for (const Instance& in : Instances()) {
+    std::string text(in.text);
+    SourceFile whole("<prelude:" + in.name + ">", in.type ? Substitute(text, *in.type) : text);
+    diag::DiagnosticEngine diags;
+    std::unique_ptr<ast::Module> m = parse::ParseFile(whole, diags);
+    std::vector<std::string> want, got;
+    for (const ast::StmtPtr& sp : m->body) {
+      if (const auto* fd = sp->As<ast::FunctionDef>()) want.push_back(fd->name + "@" + std::to_string(whole.Locate(fd->name_range.begin).line));
+      else if (!sp->As<ast::Import>()) out += in.name + ": a top-level statement that is neither a function nor an import\n";
+    }
+    for (const std::unique_ptr<PreludeUnit>& u : in.units) {
+      const ast::FunctionDef& fd = u->Def();
+      got.push_back(fd.name + "@" + std::to_string(u->file->Locate(fd.name_range.begin).line));
+    }
+    if (diags.error_count() > 0) out += in.name + ": the whole text does not parse\n";
+    if (want != got) {
+      out += in.name + ": " + std::to_string(want.size()) + " functions parsed whole, " + std::to_string(got.size()) + " cut";
+      for (size_t i = 0; i < std::min(want.size(), got.size()); ++i)
+        if (want[i] != got[i]) {
+          out += "; first difference: " + want[i] + " vs " + got[i];
+          break;
+        }
+      out += "\n";
+    }
+  }
+  return out;
+}
+
 void Checker::AddPrelude() {
   std::map<std::string, ModuleEntry> scope;
   scope["wp"] = {ModuleEntry::Kind::Module, -1, {}, ModuleId::Warp, {}};
   snapshots_.push_back(std::move(scope));
   prelude_snapshot_ = int(snapshots_.size()) - 1;
-  for (const Instance& in : Instances()) {
-    for (const ast::StmtPtr& sp : in.module->body) {
-      const auto* fd = sp->As<ast::FunctionDef>();
-      if (!fd) continue;
-      prelude_names_[fd->name].push_back(int(out_.funcs.size()));
+  const std::vector<Instance>& instances = Instances();
+  for (size_t i = 0; i < instances.size(); ++i) {
+    for (const std::unique_ptr<PreludeUnit>& u : instances[i].units) {
+      prelude_names_[u->name].push_back(int(out_.funcs.size()));
+      prelude_units_[int(out_.funcs.size())] = u.get();
       out_.funcs.emplace_back();
       FunctionInfo& fn = out_.funcs.back();
-      fn.name = fd->name;
-      fn.def = fd;
-      fn.prelude_file = in.file.get();
+      fn.name = u->name;
+      fn.prelude_instance = int(i);
       fn.declared = false;
       func_snapshot_.push_back(prelude_snapshot_);
     }
@@ -141,9 +247,9 @@ int Checker::PreludeHelper(const std::string& name) {
   // A helper's overloads within the instance calling it.
   std::vector<int> mine;
   for (int index : it->second)
-    if (out_.funcs[index].prelude_file == fn_->prelude_file) mine.push_back(index);
+    if (out_.funcs[index].prelude_instance == fn_->prelude_instance) mine.push_back(index);
   if (mine.empty()) return -1;
-  return PreludeOverloads(name + "@" + fn_->prelude_file->path(), mine, false);
+  return PreludeOverloads(name + "@" + std::to_string(fn_->prelude_instance), mine, false);
 }
 
 int Checker::PreludeOverloads(const std::string& key, const std::vector<int>& funcs, bool in_place) {
@@ -161,6 +267,9 @@ int Checker::PreludeOverloads(const std::string& key, const std::vector<int>& fu
     auto saved_locals = std::move(locals_);
     locals_.clear();
     fn_ = nullptr;
+    PreludeUnit& unit = *prelude_units_.at(index);
+    fn.def = &unit.Def();
+    fn.prelude_file = unit.file.get();
     decl_file_ = fn.prelude_file;
     snapshot_ = &snapshots_[prelude_snapshot_];
     DeclareFunction(fn, *fn.def, false);

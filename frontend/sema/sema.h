@@ -162,11 +162,13 @@ struct FunctionInfo {
   int tid_ndim = 0;              // how many values `wp.tid()` is unpacked into (0: unused)
   std::vector<int> called_funcs; // indices into CheckedModule::funcs
   bool has_errors = false;
-  // A prelude builtin (prelude.cpp): its source, and whether its signature has been resolved
-  // (on the first use of its name, so modules that use none register no vector types).
+  // A prelude builtin (prelude.cpp): its instance, its source (once declared), and whether its
+  // signature has been resolved (on the first use of its name, so modules that use none
+  // register no vector types and parse none of the prelude).
   const SourceFile* prelude_file = nullptr;
+  int prelude_instance = -1;  // which instantiation (float32, float64, random): helpers stay within one
   bool declared = true;
-  bool is_prelude() const { return prelude_file != nullptr; }
+  bool is_prelude() const { return prelude_instance >= 0; }
   const LocalSymbol* Param(int i) const { return locals[i].get(); }
 };
 
@@ -241,5 +243,10 @@ std::unique_ptr<CheckedModule> Check(const ast::Module& module, diag::Diagnostic
 
 // The AST annotated with types, shapes, storage and constness (`--emit=typed-ast`).
 std::string PrintTypedAst(const CheckedModule& m);
+
+// The prelude is cut into functions as text and parsed per function on first use (prelude.cpp).
+// This parses each instance whole and every function alone and returns "" when both agree on
+// the functions and their order, otherwise what differs.
+std::string CheckPreludeSplit();
 
 }  // namespace tilec::sema

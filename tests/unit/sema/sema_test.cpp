@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -240,6 +241,27 @@ TEST(SemaCalls, ResolvedBuiltinAndDefaultsRecorded) {
   const LocalSymbol* sym = c->checked->Symbol(assign->targets[0].get());
   ASSERT_NE(sym, nullptr);
   EXPECT_EQ(sym->name, "t");
+}
+
+// The prelude is parsed one function at a time, on first use; cut wrongly, a function would lose
+// its decorator or take its neighbour's body, and only programs calling it would notice.
+TEST(SemaPrelude, CutIntoFunctionsAsParsedWhole) { EXPECT_EQ(CheckPreludeSplit(), ""); }
+
+// Both float instances declare the same names. A `_helper` called by a float64 function is
+// declared from the float64 instance only, and nothing of the prelude is declared unless named.
+TEST(SemaPrelude, HelpersStayWithinTheirInstance) {
+  auto c = ParseAndCheck(
+      "import warp as wp\n"
+      "@wp.kernel\ndef k(m: wp.array[wp.mat33d], out: wp.array[wp.quatd]):\n"
+      "    i = wp.tid()\n"
+      "    out[i] = wp.quat_from_matrix(m[i])\n");
+  ASSERT_FALSE(c->diags.has_errors()) << Rendered(c->diags);
+  std::map<std::string, std::set<int>> declared;
+  for (const FunctionInfo& f : c->checked->funcs)
+    if (f.is_prelude() && f.declared) declared[f.name].insert(f.prelude_instance);
+  EXPECT_EQ(declared["quat_from_matrix"], (std::set<int>{0, 1}));  // the overload set: both
+  EXPECT_EQ(declared["_quat_normalize"], (std::set<int>{1}));      // called from float64 only
+  EXPECT_EQ(declared.count("quat_slerp"), 0u);
 }
 
 }  // namespace
