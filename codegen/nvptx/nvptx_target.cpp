@@ -89,6 +89,13 @@ class NvptxTarget : public Target {
     frame.launch = fn->getArg(unsigned(params.size() - 1));
     auto sreg = [&](llvm::Intrinsic::ID id) { return b.CreateZExt(b.CreateIntrinsic(id, {}, {}), i64); };
     llvm::Value* tid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x);
+    if (f.tiled) {
+      // A tiled launch runs exactly block_dim threads a block (the runtime checks it), so the
+      // lane is below it: LLVM then folds each slot's lane + k * block_dim into known row and
+      // column parts instead of keeping one address per slot live across the grid loop.
+      auto* call = llvm::cast<llvm::CallInst>(llvm::cast<llvm::ZExtInst>(tid)->getOperand(0));
+      call->addRangeRetAttr(llvm::ConstantRange(llvm::APInt(32, 0), llvm::APInt(32, uint64_t(block_dim))));
+    }
     llvm::Value* ctaid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x);
     llvm::Value* nctaid = sreg(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x);
     llvm::Value* total = b.getInt64(1);
@@ -108,7 +115,6 @@ class NvptxTarget : public Target {
       frame.first = b.CreateAdd(b.CreateMul(ctaid, ntid), tid);
       frame.step = b.CreateMul(nctaid, ntid);
     }
-    (void)block_dim;
     // Dynamic shared memory; the runtime passes KernelSignature::shared_bytes at launch.
     smem_ = mod.getNamedGlobal("tilec_smem");
     if (!smem_) {

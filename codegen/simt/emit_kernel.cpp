@@ -54,6 +54,7 @@ SimtKernelLayout Emitter::EmitKernel(const ir::Function& f) {
   own_arrays_.clear();
   tiles_.clear();
   arrays_.clear();
+  block_uses_.clear();
   param_slots_.clear();
   B_ = f.tiled ? block_dim_ : 1;
   fn_ = &f;
@@ -186,12 +187,22 @@ llvm::Value* Emitter::LaunchRank() {
 void Emitter::EmitBlock(const ir::Block& b) {
   if (!in_map_)
     for (auto& arg : b.args()) WriteCopy(arg.get());
-  for (auto& op : b.ops())
-    if (!ir::IsTerminator(op->code())) EmitOp(*op);
+  const auto& ops = b.ops();
+  for (size_t i = 0; i < ops.size(); ++i) {
+    if (ir::IsTerminator(ops[i]->code())) continue;
+    FusedRun run;
+    if (!in_map_ && PlanFusedRun(b, i, run)) {
+      EmitFusedRun(b, run);
+      i = run.end - 1;
+      continue;
+    }
+    EmitOp(*ops[i]);
+  }
 }
 
 void Emitter::BeforeOp(const ir::Op& op) {
-  if (in_map_) return;
+  // A run's loop has its ops' barrier and lane 0's values before it (EmitFusedRun).
+  if (in_map_ || fused_) return;
   if (plan_->BarrierBefore(&op)) target_.Barrier(b_);
   ReadLane0Values(op);
 }
@@ -240,7 +251,7 @@ void Emitter::ReadLane0Values(const ir::Op& op) {
 }
 
 void Emitter::AfterOp(const ir::Op& op) {
-  if (in_map_) return;
+  if (in_map_ || fused_) return;
   // Scalar code after the op sees each lane's own values again.
   for (auto& [v, lv] : own_vals_) Set(v, lv);
   for (auto& [v, a] : own_arrays_) arrays_[v] = a;

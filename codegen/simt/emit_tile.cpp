@@ -50,6 +50,11 @@ void Emitter::ForEachElem(const ir::Type& t, const std::function<void(llvm::Valu
     b_.CreateBr(join);
     b_.SetInsertPoint(join);
   };
+  if (fused_) {
+    for (int j = 0; j < fused_->per_chunk; ++j)
+      guarded(I64(j), b_.CreateAdd(fused_base_, I64(int64_t(j) * fused_stride_), "lin"), fused_check_);
+    return;
+  }
   if (slots <= 16) {
     // Unrolled: constant slot numbers let SROA keep register tiles in registers.
     for (int s = 0; s < slots; ++s) {
@@ -72,7 +77,9 @@ TileRep Emitter::NewTile(const ir::Value* v) {
   const ir::Type& t = v->type();
   int prim = plan_->Primary(v);
   if (prim >= 0 && !in_map_) return TileRep{SharedPtr(plan_->slot(prim).offset), true, nullptr};
-  auto* arr = llvm::ArrayType::get(scalar_.MemTy(t.elem), uint64_t(Slots(t)));
+  // Inside a run's loop a register tile holds the chunk's slots only.
+  const int64_t slots = fused_ && fused_->internal.count(v) ? fused_->per_chunk : Slots(t);
+  auto* arr = llvm::ArrayType::get(scalar_.MemTy(t.elem), uint64_t(slots));
   return TileRep{EntryAlloca(arr, "tile"), false, nullptr};
 }
 

@@ -8,6 +8,8 @@
 #include <optional>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "codegen/common/dispatch.h"
 #include "codegen/simt/target.h"
@@ -20,6 +22,20 @@ struct TileRep {
   llvm::Value* ptr = nullptr;
   bool shared = false;
   llvm::Value* copy = nullptr;
+};
+
+// A run of per-element tile ops that one loop over chunks of the lane's slots emits
+// (emit_fuse.cpp): within a chunk op by op, as ForEachElem does for all slots.
+struct FusedRun {
+  size_t first = 0, end = 0;     // ops [first, end) of the block
+  std::vector<size_t> tile_ops;  // the run's tile ops; the others are pure scalar code
+  std::unordered_set<const ir::Value*> internal;  // register tiles made and read only in the run
+  int64_t elems = 0;             // elements of every tile op's tile
+  int per_chunk = 1;             // slots one iteration takes
+};
+// The arrays (by root) a run's ops read and write.
+struct FusedMemory {
+  std::vector<const ir::Value*> reads, writes;
 };
 
 class Emitter : public OpDispatcher {
@@ -62,6 +78,14 @@ class Emitter : public OpDispatcher {
   void BeforeOp(const ir::Op& op) override;
   void AfterOp(const ir::Op& op) override;
   void AfterControlResults(const ir::Op& op) override;
+
+  // ---- runs of per-element tile ops as one loop over slot chunks (emit_fuse.cpp) ----
+  // The element count of a tile op a run may hold (-1: none); sets `heavy` where it calls a
+  // math-library routine and adds the arrays it touches to `mem`.
+  int64_t FusedElems(const ir::Op& op, bool& heavy, FusedMemory& mem) const;
+  // Whether ops from `first` of `b` form a run worth a loop; fills `run`.
+  bool PlanFusedRun(const ir::Block& b, size_t first, FusedRun& run);
+  void EmitFusedRun(const ir::Block& b, const FusedRun& run);
 
   // ---- tiles (emit_tile.cpp) ----
   int Slots(const ir::Type& t) const;
@@ -145,6 +169,17 @@ class Emitter : public OpDispatcher {
   llvm::Value* prog_ = nullptr;  // block program index (i64)
   llvm::Value* launch_dims_[ir::kMaxDims] = {};
   bool in_map_ = false;
+  // Inside a run's loop: ForEachElem runs the chunk's slots (slot numbers 0 .. per_chunk - 1
+  // index the run's register tiles; element numbers are fused_base_ + j * fused_stride_), each
+  // checked against the element count when fused_check_.
+  const FusedRun* fused_ = nullptr;
+  // Per block of the kernel: each value's uses there, as (op number, operand number; -1 for
+  // a use inside the op's regions).
+  std::unordered_map<const ir::Block*, std::unordered_map<const ir::Value*, std::vector<std::pair<size_t, int>>>>
+      block_uses_;
+  llvm::Value* fused_base_ = nullptr;
+  int64_t fused_stride_ = 0;
+  bool fused_check_ = false;
   std::unordered_map<const ir::Value*, llvm::Value*> vals_;
   std::unordered_map<const ir::Value*, TileRep> tiles_;
   std::unordered_map<const ir::Value*, bs::ArrayVal> arrays_;

@@ -274,3 +274,39 @@ inline void AddScatterLanesKernel(ir::Module& m, const std::string& name, Scalar
 }
 
 }  // namespace tilec::testing
+
+namespace tilec::testing {
+
+// gather_map_scatter(x: f32 (R, C), src: i32[G*M], dst: i32[G*M], y: f32 (R, C)) for a tile of
+// shape (M, N): block program g gathers rows src[g*M .. g*M+M) of x (columns from 0), computes
+// u = t * 0.5 + (with `sin`) sin(t), else t * t, and adds u into rows dst[g*M .. g*M+M) of y: one
+// run of per-element tile ops, whose slots the SIMT lowering takes a chunk at a time.
+inline void AddGatherMapScatter(ir::Module& m, const std::string& name, int64_t rows, int64_t cols, bool sin) {
+  ir::Builder b(m);
+  ir::Function* f = m.AddFunction(name);
+  f->tiled = true;
+  ir::Value* x = f->AddParam("x", Arr(ScalarType::Float32, 2));
+  ir::Value* src = f->AddParam("src", Arr(ScalarType::Int32, 1));
+  ir::Value* dst = f->AddParam("dst", Arr(ScalarType::Int32, 1));
+  ir::Value* y = f->AddParam("y", Arr(ScalarType::Float32, 2));
+  b.SetInsertionPoint(f->body());
+  ir::Value* g = b.Tid(1)[0];
+  ir::Value* zero = b.ConstInt(ScalarType::Int32, 0);
+  ir::Value* start = b.Binary(OpCode::Mul, g, b.ConstInt(ScalarType::Int32, rows));
+  ir::Value* si = b.TileLoad(src, {rows}, {start});
+  ir::Value* di = b.TileLoad(dst, {rows}, {start});
+  ir::Value* t = b.TileLoadIndexed(x, si, {rows, cols}, {zero, zero}, 0);
+  ir::Op* map = b.TileMap({t}, ir::ElemType::Of(ScalarType::Float32));
+  {
+    ir::Builder::InsertionGuard guard(b);
+    b.SetInsertionPoint(map->region(0));
+    ir::Value* a = map->region(0)->arg(0);
+    b.Yield({sin ? b.Unary(OpCode::Sin, a) : b.Binary(OpCode::Mul, a, a)});
+  }
+  ir::Value* u = b.Binary(OpCode::Add, b.Binary(OpCode::Mul, t, b.ConstFloat(ScalarType::Float32, 0.5)), map->result(0));
+  b.TileAtomicAddIndexed(y, di, u, {zero, zero}, 0);
+  b.Return();
+  ir::AnalyzeUniformity(m);
+}
+
+}  // namespace tilec::testing

@@ -4,6 +4,7 @@
 // CAS loop below, and the barrier count the data flow needs.
 #include <gtest/gtest.h>
 
+#include <map>
 #include <regex>
 #include <sstream>
 
@@ -176,6 +177,50 @@ TEST(Ptx, SpecGatherHasNoLocalMemorySpill) {
     EXPECT_NE(r.log.find("0 bytes spill stores, 0 bytes spill loads"), std::string::npos) << r.log;
     EXPECT_NE(r.log.find("0 bytes stack frame"), std::string::npos) << r.log;
   }
+}
+
+// ptxas -v's registers for each entry function of `log`.
+std::map<std::string, int> RegistersByEntry(const std::string& log) {
+  std::map<std::string, int> out;
+  std::regex entry(R"(entry function '(\w+)')"), used(R"(Used (\d+) registers)");
+  std::string current;
+  std::istringstream in(log);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch mt;
+    if (std::regex_search(line, mt, entry)) current = mt[1];
+    else if (std::regex_search(line, mt, used) && !current.empty()) out[current] = std::stoi(mt[1]);
+  }
+  return out;
+}
+
+// Tiles of eight slots a lane (2 x 1024 and 32 x 64 floats at 256 lanes) go through the slots
+// a chunk at a time: a row gather, a row gather through x * x into a scatter-add, and a gather
+// through sin into a scatter-add fit in 40 registers (the gathers took 94 and 61 when every
+// slot was unrolled and kept its address live across the grid loop), with no spill and no
+// stack; a chunk holds four of the row gather's loads, and the sin routine (its argument
+// reduction multiplies by 2/pi, 0f3F22F983) appears once, not once per slot.
+TEST(Ptx, WideTilesTakeTheLaneSlotsInChunks) {
+  ir::Module m;
+  IndexedSpec s;
+  s.shape = {2, 1024};
+  testing::AddIndexedKernel(m, "wide_gather", s);
+  testing::AddGatherMapScatter(m, "wide_rows_square", 2, 1024, false);
+  testing::AddGatherMapScatter(m, "gather_sin_scatter", 32, 64, true);
+  std::string ptx = Compile(m, "sm_90", 256).ptx;
+  EXPECT_EQ(CountMatches(EntryBody(ptx, "wide_gather"), R"(ld\.global\.f32)"), 4) << ptx;
+  EXPECT_EQ(CountMatches(EntryBody(ptx, "gather_sin_scatter"), "0f3F22F983"), 1) << ptx;
+  for (const char* k : {"wide_gather", "wide_rows_square"})
+    EXPECT_EQ(EntryBody(ptx, k).find(".local"), std::string::npos) << ptx;
+  if (!testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << testing::PtxasPath();
+  testing::PtxasResult r = testing::RunPtxas(ptx, "sm_90");
+  ASSERT_EQ(r.status, 0) << r.log;
+  std::map<std::string, int> regs = RegistersByEntry(r.log);
+  for (const char* k : {"wide_gather", "wide_rows_square", "gather_sin_scatter"}) {
+    ASSERT_TRUE(regs.count(codegen::EntrySymbol(k))) << k << "\n" << r.log;
+    EXPECT_LE(regs[codegen::EntrySymbol(k)], 40) << k << "\n" << r.log;
+  }
+  EXPECT_EQ(CountMatches(r.log, "0 bytes spill stores, 0 bytes spill loads"), 3) << r.log;
+  EXPECT_EQ(CountMatches(r.log, " 0 bytes stack frame"), 3) << r.log;
 }
 
 // red.global.add exactly when the returned previous values are unused.
