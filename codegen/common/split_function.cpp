@@ -4,6 +4,7 @@
 #include "codegen/common/split_function.h"
 
 #include <algorithm>
+#include <functional>
 
 #include <llvm/Analysis/PostDominators.h>
 #include <llvm/IR/Dominators.h>
@@ -95,6 +96,45 @@ void HoistAllocas(llvm::Function& g) {
   for (llvm::AllocaInst* a : moved) a->moveBefore(&*entry.getFirstInsertionPt());
 }
 
+// Tile buffers beyond the stack budget are constant offsets into one heap block, computed in the
+// kernel's entry. Passed as they are, each would be an argument of the block program (1,500 of
+// them in a kernel of 5,000 ops) and of the chunks that use it. An address at a constant offset
+// from a value outside `region` is computed again at `head` instead, so that only its base
+// crosses the cut. Returns the copies, bases first.
+std::vector<llvm::Instruction*> RematerializeAddresses(const std::vector<llvm::BasicBlock*>& region,
+                                                       llvm::BasicBlock* head) {
+  llvm::SmallPtrSet<llvm::BasicBlock*, 32> in(region.begin(), region.end());
+  auto outside = [&](llvm::Value* v) {
+    auto* i = llvm::dyn_cast<llvm::Instruction>(v);
+    return i && !in.contains(i->getParent());
+  };
+  llvm::DenseMap<llvm::GetElementPtrInst*, llvm::GetElementPtrInst*> copies;
+  std::vector<llvm::Instruction*> made;
+  std::vector<llvm::Use*> uses;
+  for (llvm::BasicBlock* bb : region)
+    for (llvm::Instruction& i : *bb)
+      for (llvm::Use& u : i.operands())
+        if (auto* g = llvm::dyn_cast<llvm::GetElementPtrInst>(u.get());
+            g && outside(g) && g->hasAllConstantIndices())
+          uses.push_back(&u);
+  llvm::Instruction* at = &*head->getFirstInsertionPt();
+  // A copy's base may itself be such an address (a chain of offsets): copied the same way.
+  std::function<llvm::Value*(llvm::GetElementPtrInst*)> copy = [&](llvm::GetElementPtrInst* g) -> llvm::Value* {
+    if (auto it = copies.find(g); it != copies.end()) return it->second;
+    llvm::Value* base = g->getPointerOperand();
+    if (auto* b = llvm::dyn_cast<llvm::GetElementPtrInst>(base); b && outside(b) && b->hasAllConstantIndices())
+      base = copy(b);
+    auto* clone = llvm::cast<llvm::GetElementPtrInst>(g->clone());
+    clone->setName(g->getName());
+    clone->setOperand(0, base);
+    clone->insertBefore(at);
+    made.push_back(clone);
+    return copies[g] = clone;
+  };
+  for (llvm::Use* u : uses) u->set(copy(llvm::cast<llvm::GetElementPtrInst>(u->get())));
+  return made;
+}
+
 // Outlines the single-entry, single-exit `region` headed by `head` (its slots with it), or
 // returns null and leaves `f` as it was.
 llvm::Function* Extract(llvm::Function& f, llvm::DominatorTree& dt, const std::vector<llvm::BasicBlock*>& region,
@@ -102,15 +142,21 @@ llvm::Function* Extract(llvm::Function& f, llvm::DominatorTree& dt, const std::v
   llvm::CodeExtractor ce(region, &dt, /*AggregateArgs=*/false, nullptr, nullptr, nullptr, /*AllowVarArgs=*/false,
                          /*AllowAlloca=*/true, nullptr, suffix);
   if (!ce.isEligible()) return nullptr;
+  std::vector<llvm::Instruction*> addresses = RematerializeAddresses(region, head);
   std::vector<llvm::AllocaInst*> sunk = SinkAllocas(f, region, head);
   llvm::CodeExtractorAnalysisCache cache(f);
   llvm::Function* g = ce.extractCodeRegion(cache);
   if (!g) {
+    // The copies stay: they compute what the addresses they replaced did.
     for (llvm::AllocaInst* a : sunk) a->moveBefore(&*f.getEntryBlock().getFirstInsertionPt());
     return nullptr;
   }
   MarkOutlined(*g);
   HoistAllocas(*g);
+  // In `g`'s entry, which no chunk of `g` takes, the copies stay outside every chunk, to be
+  // copied again into those that use them (at a chunk's head, the blocks left in `g` after
+  // its last chunk would receive them back from that chunk).
+  for (llvm::Instruction* a : addresses) a->moveBefore(g->getEntryBlock().getTerminator());
   return g;
 }
 
@@ -146,12 +192,21 @@ std::vector<llvm::Function*> SplitLargeFunction(llvm::Function& f, size_t chunk)
     }
     size += owned[to];
   }
-  // Outlined last to first, so that the blocks of the spans not yet taken stay in `f`.
+  // Outlined last to first, so that the blocks of the spans not yet taken stay in `f`. A span's
+  // end, the head of the next one, has moved into that chunk where it was outlined: the block
+  // of its call stands in for it. (Cut at the moved head instead, a region ran to the function's
+  // end, and each chunk called the next with every value the later ones use as arguments.)
+  llvm::BasicBlock* next_call = nullptr;
   for (auto it = spans.rbegin(); it != spans.rend(); ++it) {
+    llvm::BasicBlock* to = next_call ? next_call : it->second;
+    next_call = nullptr;
     llvm::DominatorTree cur(f);
-    std::vector<llvm::BasicBlock*> region = Region(f, cur, it->first, it->second);
+    std::vector<llvm::BasicBlock*> region = Region(f, cur, it->first, to);
     if (region.empty()) continue;
-    if (llvm::Function* g = Extract(f, cur, region, it->first, "chunk")) chunks.push_back(g);
+    if (llvm::Function* g = Extract(f, cur, region, it->first, "chunk")) {
+      chunks.push_back(g);
+      next_call = llvm::cast<llvm::CallInst>(g->user_back())->getParent();
+    }
   }
   std::reverse(chunks.begin(), chunks.end());
   return chunks;

@@ -1,8 +1,10 @@
 // Kernels of hundreds of tile operations, which the lowerings outline into chained chunk
 // functions (codegen/common/split_function.h): values, tiles and sums that cross the cuts must
-// arrive intact. The reference replays the same integer arithmetic (wrapping int32) in the test.
+// arrive intact, with tiles on the stack or in the heap block. The reference replays the same
+// integer arithmetic (wrapping int32) in the test.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -21,11 +23,14 @@ using testing::Launch;
 using testing::View;
 
 constexpr int kTile = 64;
+// Tiles of 4 KiB: the kernel's tiles outgrow the host's 1 MiB stack budget, and the rest are
+// offsets into one heap block.
+constexpr int kHeapTile = 1024;
 constexpr int kSteps = 160;  // 5 tile operations each: 800 in all
 
 // One step k of the kernel and of the reference: a load at a shifted offset, a gather through
 // the index tile, arithmetic on the running tile, and every 8th step a sum stored to `z`.
-std::string KernelSource() {
+std::string KernelSource(int tile = kTile) {
   std::string body;
   for (int k = 0; k < kSteps; ++k) {
     body += "    a = wp.tile_load(x, shape=T, offset=i * T + " + std::to_string(k % 13) + ")\n";
@@ -33,7 +38,7 @@ std::string KernelSource() {
     body += "    t = t * " + std::to_string(3 + k % 5) + " + a - g\n";
     if (k % 8 == 7) body += "    wp.tile_store(z, wp.tile_sum(t), offset=i * NS + " + std::to_string(k / 8) + ")\n";
   }
-  return "T = " + std::to_string(kTile) + "\nNS = " + std::to_string(kSteps / 8) + R"(
+  return "T = " + std::to_string(tile) + "\nNS = " + std::to_string(kSteps / 8) + R"(
 
 
 @wp.kernel(enable_backward=False)
@@ -44,22 +49,35 @@ def big(x: wp.array[wp.int32], ids: wp.array[wp.int32], y: wp.array[wp.int32], z
 )" + body + "    wp.tile_store(y, t, offset=i * T)\n";
 }
 
-TEST(LargeKernel, ValuesCrossTheOutlinedChunks) {
-  auto c = CompileText(KernelSource());
+// CompileText without its GPU checks (ptxas, emulation, recording): the heap block is the host
+// lowering's, and ptxas alone takes minutes over 800 ops of 1,024-element tiles.
+testing::Compiled CompileForHost(const std::string& text) {
+  testing::Compiled c;
+  c.file = std::make_unique<SourceFile>("test.tile", "import warp as wp\n" + text);
+  diag::DiagnosticEngine diags;
+  compiler::InternalError ice;
+  c.module = compiler::CompileSource(*c.file, diags, {}, ice);
+  EXPECT_TRUE(c.module.has_value()) << ice.message;
+  return c;
+}
+
+// Runs the kernel with tiles of `tile` elements against the replay, at several block sizes.
+void CheckAgainstReplay(int tile) {
+  auto c = tile == kTile ? CompileText(KernelSource(tile)) : CompileForHost(KernelSource(tile));
   ASSERT_TRUE(c.module);
-  const int blocks = 3, n = blocks * kTile + 16;
-  std::vector<int32_t> x(static_cast<size_t>(n)), ids(static_cast<size_t>(blocks * kTile));
+  const int blocks = 3, n = blocks * tile + 16;
+  std::vector<int32_t> x(static_cast<size_t>(n)), ids(static_cast<size_t>(blocks * tile));
   for (int e = 0; e < n; ++e) x[size_t(e)] = int32_t((e * 37) % 101) - 50;
-  for (int e = 0; e < blocks * kTile; ++e) ids[size_t(e)] = int32_t((e * 11 + 5) % n);
+  for (int e = 0; e < blocks * tile; ++e) ids[size_t(e)] = int32_t((e * 11 + 5) % n);
   // Wrapping int32 arithmetic, as the kernel's.
   auto wrap = [](int64_t v) { return int32_t(uint32_t(uint64_t(v))); };
-  std::vector<int32_t> ry(static_cast<size_t>(blocks * kTile)), rz(static_cast<size_t>(blocks * (kSteps / 8)));
+  std::vector<int32_t> ry(static_cast<size_t>(blocks * tile)), rz(static_cast<size_t>(blocks * (kSteps / 8)));
   for (int b = 0; b < blocks; ++b) {
-    std::vector<int32_t> t(kTile);
-    for (int e = 0; e < kTile; ++e) t[size_t(e)] = x[size_t(b * kTile + e)];
+    std::vector<int32_t> t(tile);
+    for (int e = 0; e < tile; ++e) t[size_t(e)] = x[size_t(b * tile + e)];
     for (int k = 0; k < kSteps; ++k) {
-      for (int e = 0; e < kTile; ++e) {
-        const int64_t a = x[size_t(b * kTile + k % 13 + e)], g = x[size_t(ids[size_t(b * kTile + e)])];
+      for (int e = 0; e < tile; ++e) {
+        const int64_t a = x[size_t(b * tile + k % 13 + e)], g = x[size_t(ids[size_t(b * tile + e)])];
         t[size_t(e)] = wrap(int64_t(wrap(int64_t(wrap(int64_t(t[size_t(e)]) * (3 + k % 5))) + a)) - g);
       }
       if (k % 8 == 7) {
@@ -68,11 +86,11 @@ TEST(LargeKernel, ValuesCrossTheOutlinedChunks) {
         rz[size_t(b * (kSteps / 8) + k / 8)] = int32_t(s);
       }
     }
-    for (int e = 0; e < kTile; ++e) ry[size_t(b * kTile + e)] = t[size_t(e)];
+    for (int e = 0; e < tile; ++e) ry[size_t(b * tile + e)] = t[size_t(e)];
   }
   for (int bd : {1, 32, 64}) {
     std::vector<int32_t> y(ry.size(), -1), z(rz.size(), -1);
-    tilec_array xa = View(x.data(), {n}), ia = View(ids.data(), {blocks * kTile}), ya = View(y.data(), {int64_t(y.size())}),
+    tilec_array xa = View(x.data(), {n}), ia = View(ids.data(), {blocks * tile}), ya = View(y.data(), {int64_t(y.size())}),
                 za = View(z.data(), {int64_t(z.size())});
     Launch(c.Entry("big"), {&xa, &ia, &ya, &za}, {blocks}, bd);
     EXPECT_EQ(y, ry) << "block_dim " << bd;
@@ -80,18 +98,45 @@ TEST(LargeKernel, ValuesCrossTheOutlinedChunks) {
   }
 }
 
-// The split happens (else the test above would not reach the outlined code): the host code of
-// this kernel holds chunk functions.
-TEST(LargeKernel, HostCodeIsOutlinedInChunks) {
-  SourceFile file("big.tile", KernelSource());
+TEST(LargeKernel, ValuesCrossTheOutlinedChunks) { CheckAgainstReplay(kTile); }
+
+TEST(LargeKernel, HeapTilesCrossTheOutlinedChunks) { CheckAgainstReplay(kHeapTile); }
+
+// Unoptimized host code of the kernel with tiles of `tile` elements.
+std::string HostIr(int tile) {
+  SourceFile file("big.tile", KernelSource(tile));
   auto r = compiler::Run(file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
-  ASSERT_TRUE(r.ok() && r.ir);
+  EXPECT_TRUE(r.ok() && r.ir);
+  if (!r.ok() || !r.ir) return "";
   std::string text, error;
   codegen::HostOptions opts;
   opts.optimize = false;
-  ASSERT_TRUE(codegen::EmitLlvmIr(*r.ir, text, error, opts)) << error;
+  EXPECT_TRUE(codegen::EmitLlvmIr(*r.ir, text, error, opts)) << error;
+  return text;
+}
+
+// The split happens (else the test above would not reach the outlined code): the host code of
+// this kernel holds chunk functions.
+TEST(LargeKernel, HostCodeIsOutlinedInChunks) {
+  std::string text = HostIr(kTile);
   EXPECT_NE(text.find("define internal void @tilec_kernel_big.program("), std::string::npos);
   EXPECT_NE(text.find("@tilec_kernel_big.program.chunk"), std::string::npos);
+}
+
+// Heap tiles reach the block program and its chunks as offsets from the heap block's base, not
+// one argument each: passed one by one, every chunk also carried the tiles of the chunks after
+// it, and compile time grew with the square of the kernel's size.
+TEST(LargeKernel, HeapTilesDoNotBecomeChunkArguments) {
+  std::string text = HostIr(kHeapTile);
+  ASSERT_NE(text.find("%tiles.heap = call ptr @aligned_alloc"), std::string::npos);
+  size_t functions = 0;
+  for (size_t at = text.find("define internal void @tilec_kernel_big.program"); at != std::string::npos;
+       at = text.find("define internal void @tilec_kernel_big.program", at + 1)) {
+    const std::string head = text.substr(at, text.find('\n', at) - at);
+    EXPECT_LE(std::count(head.begin(), head.end(), ','), 48) << head.substr(0, 200);
+    ++functions;
+  }
+  EXPECT_GT(functions, 2u);
 }
 
 }  // namespace
