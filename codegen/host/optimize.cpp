@@ -59,21 +59,22 @@ void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm) {
   mpm.run(m, a.mam);
 }
 
-// A GPU kernel module without library code needs no call-graph inliner (the lowering inlines
-// @wp.func bodies), no vectorizers and no module-level passes beyond
+// A GPU kernel module needs no call-graph inliner (the lowering inlines @wp.func bodies and
+// marks library routines always-inline), no vectorizers and no module-level passes beyond
 // dropping dead functions: the per-function simplification pipeline (SROA, early CSE,
-// instcombine, CFG simplification, LICM, full unrolling) is what shapes its code, at
-// less than half the O3 pipeline's compile time. ptxas optimizes the PTX again.
+// instcombine, CFG simplification, LICM, full unrolling) is what shapes its code, at less than
+// half the O3 pipeline's compile time. ptxas optimizes the PTX again.
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
-  // Library bodies (libdevice's sinf, expf, ...) keep local arrays in their range reductions
-  // that only the full pipeline's late unrolling and SROA put back in registers.
-  for (const llvm::Function& f : m)
-    if (!f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::AlwaysInline)) return OptimizeModule(m, tm);
+  // Library bodies (libdevice's sinf, expf, ...) keep a local array in their range reductions;
+  // inlined with lifetime markers, the copies of one kernel share one stack slot, which ptxas
+  // then keeps in registers (without them: 28 bytes of local memory per inlined call).
+  bool library = false;
+  for (const llvm::Function& f : m) library |= !f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::AlwaysInline);
   llvm::PassBuilder pb(&tm);
   Analyses a(pb);
   const llvm::OptimizationLevel level = llvm::OptimizationLevel::O1;
   llvm::ModulePassManager mpm;
-  mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/false));
+  mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/library));
   pb.invokePipelineStartEPCallbacks(mpm, level);
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(
       pb.buildFunctionSimplificationPipeline(level, llvm::ThinOrFullLTOPhase::None)));
