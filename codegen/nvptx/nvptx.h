@@ -32,6 +32,9 @@ const std::vector<std::string>& SupportedPtxArchs();
 bool IsSupportedPtxArch(const std::string& arch);
 
 bool EmitPtx(const ir::Module& m, const PtxOptions& opts, PtxModule& out, std::string& error);
+// How many times, in this process, the PTX code generator declined LLVM's loop strength
+// reduction (once per loop it would have run on); tests check that the gate still matches the pass.
+size_t PtxPassesDeclined();
 // The optimized nvptx64 LLVM IR that EmitPtx would compile.
 bool EmitNvptxLlvmIr(const ir::Module& m, const PtxOptions& opts, std::string& llvm_ir, std::string& error);
 

@@ -11,6 +11,7 @@
 
 #include <llvm/Bitcode/BitcodeReader.h>
 #include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/OptBisect.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Support/MemoryBuffer.h>
@@ -191,12 +192,37 @@ bool CheckOptions(const PtxOptions& opts, std::string& error) {
   return true;
 }
 
+// LLVM's loop strength reduction rewrites address arithmetic for a CPU's addressing modes. On
+// NVPTX it was a fifth of matmul_tc's compile and raised its registers from 56 to 64 (ptxas
+// strength-reduces again; no bench kernel's PTX is worse without it). The codegen pipeline has
+// no switch for it but a process-wide command-line option, which the host back end in the same
+// process must not see, so the PTX contexts carry a pass gate that declines it.
+class NvptxPassGate final : public llvm::OptPassGate {
+ public:
+  bool isEnabled() const override { return true; }
+  bool shouldRunPass(llvm::StringRef pass, llvm::StringRef) override {
+    if (pass != "Loop Strength Reduction") return true;
+    declined_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  size_t declined() const { return declined_.load(std::memory_order_relaxed); }
+
+ private:
+  std::atomic<size_t> declined_{0};
+};
+
+NvptxPassGate& PassGate() {
+  static NvptxPassGate gate;
+  return gate;
+}
+
 // PTX for the kernels of `m` (all, or only `only`) as one text, in a context of its own.
 bool EmitPtxText(const ir::Module& m, const PtxOptions& opts, const ir::Function* only, std::string& ptx,
                  std::vector<SimtKernelInfo>& info, std::string& error) {
   auto tm = CreateNvptxTargetMachine(opts.arch, error);
   if (!tm) return false;
   llvm::LLVMContext ctx;
+  ctx.setOptPassGate(PassGate());
   auto mod = BuildNvptx(m, opts, ctx, *tm, info, error, only);
   if (!mod) return false;
   llvm::SmallString<0> text;
@@ -314,6 +340,8 @@ bool EmitPtxParallel(const ir::Module& m, const PtxOptions& opts, size_t workers
 }
 
 }  // namespace
+
+size_t PtxPassesDeclined() { return PassGate().declined(); }
 
 bool EmitNvptxLlvmIr(const ir::Module& m, const PtxOptions& opts, std::string& llvm_ir, std::string& error) {
   if (!CheckOptions(opts, error)) return false;
