@@ -23,8 +23,10 @@ constexpr int64_t kStreamingBytes = int64_t(16) << 20;
 // Reading a sole-reader matmul factor where it lies in its array, instead of copying it, is off:
 // on AVX2 hosts (6 x 16 register blocks) it gave wrong products for the looped GEMM of
 // tests/exec/tile_matmul_direct_test.cpp (TileMatmulDirect.LoopedLoadsIntoStoredProduct: 32 x 48
-// accumulated over 6 k steps, b read in place), while AVX-512 hosts computed it right. Until
-// the cause is found every factor is copied, which is always correct.
+// accumulated over 6 k steps, b read in place), while AVX-512 hosts computed it right. The
+// product is right with the host IR pipeline skipped, and with M = 30 (no 2-row remainder
+// block after the 6-row blocks): an O3 transform acting on what this IR claims, or an LLVM
+// miscompile. Until the cause is found every factor is copied, which is always correct.
 constexpr bool kReadFactorsInPlace = false;
 
 bool Is16BitFloat(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
