@@ -20,14 +20,12 @@ namespace {
 // larger than the last-level cache share of a core on current x86 and Arm servers.
 constexpr int64_t kStreamingBytes = int64_t(16) << 20;
 
-// Reading a sole-reader matmul factor where it lies in its array, instead of copying it, is off:
-// on AVX2 hosts (6 x 16 register blocks) it gave wrong products for the looped GEMM of
-// tests/exec/tile_matmul_direct_test.cpp (TileMatmulDirect.LoopedLoadsIntoStoredProduct: 32 x 48
-// accumulated over 6 k steps, b read in place), while AVX-512 hosts computed it right. The
-// product is right with the host IR pipeline skipped, and with M = 30 (no 2-row remainder
-// block after the 6-row blocks): an O3 transform acting on what this IR claims, or an LLVM
-// miscompile. Until the cause is found every factor is copied, which is always correct.
-constexpr bool kReadFactorsInPlace = false;
+// A matmul factor with no other reader is read where it lies in its array when it fits there,
+// instead of being copied into its tile. Its tile's address then comes from a phi of the copy
+// and the array; the function splitter keeps such a copy in the frame of the caller
+// (SinkAllocas in codegen/common/split_function.cpp follows derived addresses). The switch is
+// for measuring the copy's cost.
+constexpr bool kReadFactorsInPlace = true;
 
 bool Is16BitFloat(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 }  // namespace

@@ -55,21 +55,38 @@ std::vector<llvm::BasicBlock*> Region(llvm::Function& f, llvm::DominatorTree& dt
   return region;
 }
 
+// Whether the address of `a` is used only inside `in`: its own uses and those of every value
+// computed from it (a GEP, a phi or select choosing it, a cast), and it is never stored. A
+// chunk's stack frame ends with its call, so a slot whose address leaves the chunk (a matmul
+// factor's phi of its stack copy and the array, read by a later chunk) must not move into it.
+bool AddressStaysIn(llvm::AllocaInst* a, const llvm::SmallPtrSetImpl<llvm::BasicBlock*>& in) {
+  llvm::SmallVector<llvm::Instruction*, 8> work{a};
+  llvm::SmallPtrSet<llvm::Instruction*, 16> seen{a};
+  while (!work.empty()) {
+    llvm::Instruction* v = work.pop_back_val();
+    for (llvm::User* u : v->users()) {
+      auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
+      if (!ui || !in.contains(ui->getParent())) return false;
+      if (auto* st = llvm::dyn_cast<llvm::StoreInst>(ui); st && st->getValueOperand() == v) return false;
+      // A load reads the slot's contents and a compare gives a flag: neither carries the address.
+      if (!ui->getType()->isVoidTy() && !llvm::isa<llvm::LoadInst, llvm::CmpInst>(ui) && seen.insert(ui).second)
+        work.push_back(ui);
+    }
+  }
+  return true;
+}
+
 // CodeExtractor moves into the new function only the stack slots that carry lifetime markers;
-// ours carry none. A slot of `f`'s entry used only inside `region` moves to the region's first
-// block (`head`) before extraction, and to the new function's entry after (HoistAllocas), so
-// that each chunk holds its own tiles instead of receiving them as arguments. Returns the
-// slots moved, which go back where extraction fails.
+// ours carry none. A slot of `f`'s entry whose address is used only inside `region` moves to
+// the region's first block (`head`) before extraction, and to the new function's entry after
+// (HoistAllocas), so that each chunk holds its own tiles instead of receiving them as
+// arguments. Returns the slots moved, which go back where extraction fails.
 std::vector<llvm::AllocaInst*> SinkAllocas(llvm::Function& f, const std::vector<llvm::BasicBlock*>& region,
                                            llvm::BasicBlock* head) {
   llvm::SmallPtrSet<llvm::BasicBlock*, 32> in(region.begin(), region.end());
   std::vector<llvm::AllocaInst*> sink;
   for (llvm::Instruction& i : f.getEntryBlock())
-    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && !a->use_empty() &&
-        llvm::all_of(a->users(), [&](llvm::User* u) {
-          auto* ui = llvm::dyn_cast<llvm::Instruction>(u);
-          return ui && in.contains(ui->getParent());
-        }))
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && !a->use_empty() && AddressStaysIn(a, in))
       sink.push_back(a);
   for (llvm::AllocaInst* a : sink) a->moveBefore(&*head->getFirstInsertionPt());
   return sink;

@@ -100,7 +100,7 @@ llvm::FunctionPassManager KernelSimplification() {
   rotate.addPass(llvm::LoopInstSimplifyPass());
   rotate.addPass(llvm::LoopSimplifyCFGPass());
   rotate.addPass(llvm::LoopRotatePass(/*EnableHeaderDuplication=*/true, /*PrepareForLTO=*/false));
-  rotate.addPass(llvm::LICMPass(llvm::LICMOptions()));
+  rotate.addPass(llvm::LICMPass(llvm::LICMOptions(/*MssaOptCap=*/100, /*MssaNoAccForPromotionCap=*/0, /*AllowSpeculation=*/true)));
   rotate.addPass(llvm::SimpleLoopUnswitchPass(/*NonTrivial=*/false, /*Trivial=*/true));
   fpm.addPass(llvm::createFunctionToLoopPassAdaptor(std::move(rotate), /*UseMemorySSA=*/true));
   fpm.addPass(cfg());

@@ -8,7 +8,7 @@
 namespace tilec::parse {
 
 using antlr4::Token;
-using grammar::TileLexer;
+using grammar::TileParser;
 
 namespace {
 
@@ -38,11 +38,11 @@ std::string Hex(uint32_t v, int width, bool upper = true) {
   return buf;
 }
 
-bool IsOpen(size_t t) { return t == TileLexer::LPAREN || t == TileLexer::LBRACK || t == TileLexer::LBRACE; }
-bool IsClose(size_t t) { return t == TileLexer::RPAREN || t == TileLexer::RBRACK || t == TileLexer::RBRACE; }
+bool IsOpen(size_t t) { return t == TileParser::LPAREN || t == TileParser::LBRACK || t == TileParser::LBRACE; }
+bool IsClose(size_t t) { return t == TileParser::RPAREN || t == TileParser::RBRACK || t == TileParser::RBRACE; }
 size_t CloserOf(size_t open) {
-  return open == TileLexer::LPAREN ? TileLexer::RPAREN
-       : open == TileLexer::LBRACK ? TileLexer::RBRACK : TileLexer::RBRACE;
+  return open == TileParser::LPAREN ? TileParser::RPAREN
+       : open == TileParser::LBRACK ? TileParser::RBRACK : TileParser::RBRACE;
 }
 
 std::string BadNumberMessage(const std::string& text) {
@@ -94,8 +94,7 @@ ByteMappedStream::ByteMappedStream(const std::string& bytes, std::vector<Pending
 
 IndentLexer::IndentLexer(ByteMappedStream* input, const SourceFile& file,
                          std::vector<PendingDiag>& diags)
-    : TileLexer(input), stream_(input), file_(file), bytes_(file.text()), diags_(diags) {
-  removeErrorListeners();
+    : stream_(input), raw_(input->CodePoints()), file_(file), bytes_(file.text()), diags_(diags) {
   size_t n = 0;
   while (n < bytes_.size() && (bytes_[n] == ' ' || bytes_[n] == '\t' || bytes_[n] == '\f')) ++n;
   indent_text_ = bytes_.substr(0, n);
@@ -117,12 +116,16 @@ void IndentLexer::Report(diag::Code code, SourceRange r, std::string msg) {
   diags_.push_back({code, r, std::move(msg)});
 }
 
+std::unique_ptr<antlr4::CommonToken> IndentLexer::Make(size_t type, size_t start_cp, size_t stop_cp) {
+  return std::make_unique<antlr4::CommonToken>(
+      std::make_pair(static_cast<antlr4::TokenSource*>(this), static_cast<antlr4::CharStream*>(stream_)),
+      type, Token::DEFAULT_CHANNEL, start_cp, stop_cp);
+}
+
 std::unique_ptr<antlr4::CommonToken> IndentLexer::Synth(size_t type, size_t start_cp,
                                                         size_t stop_cp) {
-  auto t = std::make_unique<antlr4::CommonToken>(
-      std::make_pair(static_cast<antlr4::TokenSource*>(this), static_cast<antlr4::CharStream*>(_input)),
-      type, Token::DEFAULT_CHANNEL, start_cp, stop_cp);
-  t->setText(type == NEWLINE ? "\n" : "");
+  auto t = Make(type, start_cp, stop_cp);
+  t->setText(type == TileParser::NEWLINE ? "\n" : "");
   return t;
 }
 
@@ -142,29 +145,31 @@ void IndentLexer::Pump() {
     Push(Synth(Token::EOF, stream_->size(), stream_->size() - 1));
     return;
   }
-  std::unique_ptr<Token> t = TileLexer::nextToken();
-  const size_t type = t->getType();
-  if (type == Token::EOF) {
-    Finish(std::move(t));
+  const RawToken r = raw_.Next();
+  if (r.type == Token::EOF) {
+    Finish(Synth(Token::EOF, r.start, r.stop));
     return;
   }
-  if (type == NEWLINE) {
-    const std::string text = t->getText();
-    const size_t last_break = text.find_last_of("\r\n");
-    const std::string indent = text.substr(last_break + 1);
+  if (r.type == TileParser::NEWLINE) {
+    // The indentation of the next line: what follows the token's last line break.
+    const std::u32string_view cps = stream_->CodePoints();
+    size_t last_break = r.stop;
+    while (cps[last_break] != '\n' && cps[last_break] != '\r') --last_break;
+    const uint32_t from = stream_->ByteOf(last_break + 1), to = stream_->ByteOf(r.stop + 1);
+    std::string indent = bytes_.substr(from, to - from);
     if (!brackets_.empty()) return;  // implicit line joining
     if (at_line_start_) {            // blank or comment-only lines
-      indent_text_ = indent;
+      indent_text_ = std::move(indent);
       return;
     }
     // The NEWLINE itself covers just the first line break.
-    const size_t start = t->getStartIndex();
-    const size_t stop = (text.size() > 1 && text[0] == '\r' && text[1] == '\n') ? start + 1 : start;
-    Push(Synth(NEWLINE, start, stop));
+    const bool crlf = r.stop > r.start && cps[r.start] == '\r' && cps[r.start + 1] == '\n';
+    Push(Synth(TileParser::NEWLINE, r.start, crlf ? r.start + 1 : r.start));
     at_line_start_ = true;
-    indent_text_ = indent;
+    indent_text_ = std::move(indent);
     return;
   }
+  std::unique_ptr<Token> t = Make(r.type, r.start, r.stop);
   if (at_line_start_) {
     at_line_start_ = false;
     HandleIndent(t.get());
@@ -177,9 +182,9 @@ void IndentLexer::Pump() {
 void IndentLexer::Finish(std::unique_ptr<Token> eof) {
   done_ = true;
   const size_t end = stream_->size();
-  if (!at_line_start_) Push(Synth(NEWLINE, end, end - 1));
+  if (!at_line_start_) Push(Synth(TileParser::NEWLINE, end, end - 1));
   while (levels_.size() > 1) {
-    if (!levels_.back().synthetic) Push(Synth(DEDENT, end, end - 1));
+    if (!levels_.back().synthetic) Push(Synth(TileParser::DEDENT, end, end - 1));
     levels_.pop_back();
   }
   if (!brackets_.empty()) {
@@ -214,10 +219,10 @@ void IndentLexer::HandleIndent(Token* first) {
       return;
     }
     levels_.push_back({col8, col1, false});
-    Push(Synth(INDENT, cp, cp - 1));
+    Push(Synth(TileParser::INDENT, cp, cp - 1));
   } else {
     while (levels_.size() > 1 && col8 < levels_.back().col8) {
-      if (!levels_.back().synthetic) Push(Synth(DEDENT, cp, cp - 1));
+      if (!levels_.back().synthetic) Push(Synth(TileParser::DEDENT, cp, cp - 1));
       levels_.pop_back();
     }
     if (col8 != levels_.back().col8) {
@@ -274,7 +279,7 @@ void IndentLexer::ReportLexical(Token* t) {
   const size_t type = t->getType();
   const SourceRange r = RangeOf(t);
   switch (type) {
-    case ERROR_CHAR: {
+    case TileParser::ERROR_CHAR: {
       MarkError(t);
       uint32_t cp = 0;
       if (DecodeUtf8(bytes_, r.begin, cp) == 0) return;  // reported while decoding
@@ -296,15 +301,15 @@ void IndentLexer::ReportLexical(Token* t) {
       }
       return;
     }
-    case BAD_NUMBER:
+    case TileParser::BAD_NUMBER:
       MarkError(t);
       Report(diag::Code::InvalidNumber, r, BadNumberMessage(bytes_.substr(r.begin, r.end - r.begin)));
       return;
-    case UNTERMINATED_STRING:
+    case TileParser::UNTERMINATED_STRING:
       MarkError(t);
       Report(diag::Code::UnterminatedString, r, "unterminated string literal");
       return;
-    case UNTERMINATED_LONG_STRING:
+    case TileParser::UNTERMINATED_LONG_STRING:
       MarkError(t);
       Report(diag::Code::UnterminatedString, r, "unterminated triple-quoted string literal");
       return;
@@ -314,9 +319,21 @@ void IndentLexer::ReportLexical(Token* t) {
 }
 
 const antlr4::dfa::Vocabulary& Vocab() {
-  static antlr4::ANTLRInputStream empty("");
-  static TileLexer lexer(&empty);
-  return lexer.getVocabulary();
+  // The parser's vocabulary is the lexer's (tokenVocab); reaching it takes an instance.
+  struct NoTokens : antlr4::TokenSource {
+    std::unique_ptr<Token> nextToken() override { return std::make_unique<antlr4::CommonToken>(Token::EOF); }
+    size_t getLine() const override { return 0; }
+    size_t getCharPositionInLine() override { return 0; }
+    antlr4::CharStream* getInputStream() override { return nullptr; }
+    std::string getSourceName() override { return ""; }
+    antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override {
+      return antlr4::CommonTokenFactory::DEFAULT.get();
+    }
+  };
+  static NoTokens none;
+  static antlr4::CommonTokenStream tokens(&none);
+  static TileParser parser(&tokens);
+  return parser.getVocabulary();
 }
 
 std::string SpellTokenType(size_t type) {
@@ -329,13 +346,13 @@ std::string SpellTokenType(size_t type) {
 std::string DescribeTokenType(size_t type) {
   switch (type) {
     case Token::EOF: return "end of file";
-    case TileLexer::NEWLINE: return "end of line";
-    case TileLexer::INDENT: return "indent";
-    case TileLexer::DEDENT: return "unindent";
-    case TileLexer::NAME: return "a name";
-    case TileLexer::STRING: return "a string";
-    case TileLexer::DEC_INTEGER: case TileLexer::HEX_INTEGER: case TileLexer::OCT_INTEGER:
-    case TileLexer::BIN_INTEGER: case TileLexer::FLOAT_NUMBER: return "a number";
+    case TileParser::NEWLINE: return "end of line";
+    case TileParser::INDENT: return "indent";
+    case TileParser::DEDENT: return "unindent";
+    case TileParser::NAME: return "a name";
+    case TileParser::STRING: return "a string";
+    case TileParser::DEC_INTEGER: case TileParser::HEX_INTEGER: case TileParser::OCT_INTEGER:
+    case TileParser::BIN_INTEGER: case TileParser::FLOAT_NUMBER: return "a number";
     default: break;
   }
   const std::string s = SpellTokenType(type);

@@ -1,5 +1,6 @@
-// Tokenizer for the parser: decodes the bytes, runs the generated TileLexer and turns its raw
-// NEWLINE tokens into Python's NEWLINE/INDENT/DEDENT stream, reporting lexical errors.
+// Tokenizer for the parser: decodes the bytes, runs the grammar's token rules (RawLexer) and
+// turns their raw NEWLINE tokens into Python's NEWLINE/INDENT/DEDENT stream, reporting lexical
+// errors.
 // Internal to frontend/parse; nothing outside parse/ may include this (it pulls in ANTLR).
 #pragma once
 #include <cstdint>
@@ -8,8 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "TileLexer.h"
+#include "TileParser.h"
 #include "antlr4-runtime.h"
+#include "frontend/parse/raw_lexer.h"
 #include "support/diagnostics.h"
 #include "support/source.h"
 
@@ -33,15 +35,24 @@ class ByteMappedStream : public antlr4::ANTLRInputStream {
   ByteMappedStream(const std::string& bytes, std::vector<PendingDiag>& diags);
   // Byte offset of code point `cp` (cp == size() gives the end of the text).
   uint32_t ByteOf(size_t cp) const { return cp < cp_to_byte_.size() ? cp_to_byte_[cp] : cp_to_byte_.back(); }
+  std::u32string_view CodePoints() const { return _data; }
 
  private:
   std::vector<uint32_t> cp_to_byte_;
 };
 
-class IndentLexer : public grammar::TileLexer {
+class IndentLexer : public antlr4::TokenSource {
  public:
   IndentLexer(ByteMappedStream* input, const SourceFile& file, std::vector<PendingDiag>& diags);
   std::unique_ptr<antlr4::Token> nextToken() override;
+  // The rest of ANTLR's token source: nothing in the parse reads them but the stream.
+  size_t getLine() const override { return 0; }
+  size_t getCharPositionInLine() override { return 0; }
+  antlr4::CharStream* getInputStream() override { return stream_; }
+  std::string getSourceName() override { return file_.path(); }
+  antlr4::TokenFactory<antlr4::CommonToken>* getTokenFactory() override {
+    return antlr4::CommonTokenFactory::DEFAULT.get();
+  }
 
   SourceRange RangeOf(const antlr4::Token* t) const;
   const std::string& bytes() const { return bytes_; }
@@ -69,10 +80,12 @@ class IndentLexer : public grammar::TileLexer {
   void ReportLexical(antlr4::Token* t);
   void MarkError(antlr4::Token* t);
   std::unique_ptr<antlr4::CommonToken> Synth(size_t type, size_t start_cp, size_t stop_cp);
+  std::unique_ptr<antlr4::CommonToken> Make(size_t type, size_t start_cp, size_t stop_cp);
   void Push(std::unique_ptr<antlr4::Token> t);
   void Report(diag::Code code, SourceRange r, std::string msg);
 
   ByteMappedStream* stream_;
+  RawLexer raw_;
   const SourceFile& file_;
   const std::string& bytes_;
   std::vector<PendingDiag>& diags_;

@@ -9,7 +9,12 @@
 #include <string>
 #include <vector>
 
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+
 #include "codegen/codegen.h"
+#include "codegen/common/split_function.h"
 #include "compiler/compiler.h"
 #include "compiler/pipeline.h"
 #include "tests/exec/exec_util.h"
@@ -137,6 +142,57 @@ TEST(LargeKernel, HeapTilesDoNotBecomeChunkArguments) {
     ++functions;
   }
   EXPECT_GT(functions, 2u);
+}
+
+
+// A stack slot whose address leaves the chunk that fills it (a select of it and an array, as a
+// matmul factor read in place or copied, read in the next chunk) stays in the caller's frame:
+// a chunk's frame ends with its call, so the reader would read freed stack.
+TEST(LargeKernel, SlotWhoseAddressLeavesItsChunkStaysInTheCaller) {
+  llvm::LLVMContext ctx;
+  llvm::Module m("split", ctx);
+  llvm::Type* f32 = llvm::Type::getFloatTy(ctx);
+  llvm::Type* ptr = llvm::PointerType::get(ctx, 0);
+  llvm::Type* i1 = llvm::Type::getInt1Ty(ctx);
+  llvm::Type* i64 = llvm::Type::getInt64Ty(ctx);
+  auto* f = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), {ptr, ptr, i1, i64}, false),
+                                   llvm::Function::ExternalLinkage, "k", m);
+  llvm::Value* array = f->getArg(0);
+  llvm::Value* out = f->getArg(1);
+  llvm::Value* in_place = f->getArg(2);
+  llvm::Value* base = f->getArg(3);  // indices unknown to SROA, which would split the slot
+  auto* entry = llvm::BasicBlock::Create(ctx, "entry", f);
+  auto* fill = llvm::BasicBlock::Create(ctx, "fill", f);
+  auto* use = llvm::BasicBlock::Create(ctx, "use", f);
+  llvm::IRBuilder<> b(entry);
+  constexpr int kElems = 256;
+  llvm::AllocaInst* slot = b.CreateAlloca(llvm::ArrayType::get(f32, kElems), nullptr, "copy");
+  b.CreateBr(fill);
+  b.SetInsertPoint(fill);  // the copy
+  auto index = [&](int i) { return b.CreateAdd(base, b.getInt64(i)); };
+  for (int i = 0; i < kElems; ++i) {
+    llvm::Value* src = b.CreateLoad(f32, b.CreateGEP(f32, array, index(i)));
+    b.CreateStore(src, b.CreateGEP(slot->getAllocatedType(), slot, {b.getInt64(0), index(i)}));
+  }
+  llvm::Value* factor = b.CreateSelect(in_place, array, slot, "factor");
+  b.CreateBr(use);
+  b.SetInsertPoint(use);  // the reader, in the next chunk
+  llvm::Value* sum = llvm::ConstantFP::get(f32, 0.0);
+  for (int i = 0; i < kElems; ++i)
+    sum = b.CreateFAdd(sum, b.CreateLoad(f32, b.CreateGEP(f32, factor, index(i))));
+  b.CreateStore(sum, out);
+  b.CreateRetVoid();
+
+  const auto chunks = codegen::SplitLargeFunction(*f, 400);
+  ASSERT_EQ(chunks.size(), 1u) << "expected the copy outlined, its reader left in the caller";
+  ASSERT_FALSE(llvm::verifyModule(m, &llvm::errs()));
+  const llvm::Function* home = nullptr;
+  for (const llvm::Function& g : m)
+    for (const llvm::BasicBlock& bb : g)
+      for (const llvm::Instruction& i : bb)
+        if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a && a->getAllocatedType()->isArrayTy()) home = &g;
+  ASSERT_NE(home, nullptr);
+  EXPECT_EQ(home, f) << "the slot moved into " << home->getName().str();
 }
 
 }  // namespace
