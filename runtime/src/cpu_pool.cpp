@@ -1,5 +1,7 @@
 // The CPU device's worker pool: hardware_concurrency threads (the caller counts as one) that
 // split a launch's index range into chunks. One launch runs at a time; callers queue on a lock.
+// The caller waits only for the workers that joined its launch before it had taken the last
+// chunk: a launch smaller than a worker's wake-up (tens of microseconds) is not held up by it.
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -38,12 +40,14 @@ class Pool {
       n_ = n;
       grain_ = grain;
       next_.store(0);
-      busy_ = static_cast<int>(workers_.size());
+      busy_ = 0;
+      closed_ = false;
       ++generation_;
     }
     wake_.notify_all();
     Work(0);
     std::unique_lock<std::mutex> lock(mutex_);
+    closed_ = true;  // every chunk is taken: a worker waking from now on stays out
     done_.wait(lock, [this] { return busy_ == 0; });
     body_ = nullptr;
   }
@@ -65,11 +69,13 @@ class Pool {
         wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
         if (stop_) return;
         seen = generation_;
+        if (closed_) continue;
+        ++busy_;
       }
       Work(worker);
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        if (--busy_ == 0) done_.notify_one();
+        if (--busy_ == 0 && closed_) done_.notify_one();
       }
     }
   }
@@ -80,7 +86,8 @@ class Pool {
   std::condition_variable wake_, done_;
   bool stop_ = false;
   uint64_t generation_ = 0;
-  int busy_ = 0;
+  int busy_ = 0;         // workers in the current launch's chunks
+  bool closed_ = false;  // the current launch takes no more workers
   const std::function<void(int64_t, int64_t, int)>* body_ = nullptr;
   int64_t n_ = 0, grain_ = 1;
   std::atomic<int64_t> next_{0};

@@ -70,6 +70,26 @@ TEST(PoolTest, EveryIndexExactlyOnce) {
   }
 }
 
+// Launches back to back, small ones that the caller finishes before a worker wakes and large
+// ones that the workers join: a worker waking late stays out of a launch that has taken its
+// last chunk, and joins the next one whole.
+TEST(PoolTest, BackToBackSmallAndLargeLaunches) {
+  Module m = PoolModule();
+  const int64_t sizes[] = {300, 3000, 60000, 2, 1000};
+  Array total = Array::Zeros({1}, ScalarType::Int64, Device::Cpu());
+  for (int rep = 0; rep < 400; ++rep) {
+    const int64_t n = sizes[rep % 5];
+    Array hits = Array::Zeros({n}, ScalarType::Int32, Device::Cpu());
+    Launch(m.GetKernel("count"), {n}, {hits, total}, Device::Cpu());
+    int64_t wrong = 0;
+    for (int32_t v : hits.ToVector<int32_t>()) wrong += v != 1;
+    ASSERT_EQ(wrong, 0) << "launch " << rep << ", n=" << n;
+  }
+  int64_t want = 0;
+  for (int rep = 0; rep < 400; ++rep) want += sizes[rep % 5] * (sizes[rep % 5] - 1) / 2;
+  EXPECT_EQ(total.ToVector<int64_t>()[0], want);
+}
+
 TEST(PoolTest, MultiDimensionalGridCoversProduct) {
   Module m = PoolModule();
   Array hits = Array::Zeros({2 * 3 * 5 * 7}, ScalarType::Int32, Device::Cpu());
