@@ -110,7 +110,9 @@ def run_section(tools, work, opts):
             res[n] = measure(cmd_of(n), reps_of(n), clock, prev, n, env=env_,
                              check=check_of(n) if check_of else None)
 
-    reps_of = lambda n: 3 if n <= 100 else (2 if n <= 1000 else 1)  # noqa: E731
+    # The marginal cost per op at N = 10 is the difference of two times a few milliseconds
+    # apart, divided by 10: the small kernels take many repetitions (they cost little).
+    reps_of = lambda n: 11 if n <= 10 else (3 if n <= 100 else (2 if n <= 1000 else 1))  # noqa: E731
     ns = [0] + sizes
     if tools.has(tools.tilec):
         # tilec takes a statement of at most 5000 operators, calls, subscripts and attributes,
@@ -144,7 +146,7 @@ def run_section(tools, work, opts):
             if clock.left() < 30:
                 break
             progress(f"bench_compile N={n}")
-            r = run([tools.bench_compile, f"--reps={min(reps_of(n), 2)}", f"--arch={ARCH}", files[n][0]],
+            r = run([tools.bench_compile, f"--reps={reps_of(n) if n <= 10 else min(reps_of(n), 2)}", f"--arch={ARCH}", files[n][0]],
                     timeout=max(60, int(clock.left())), env=env)
             rows = parse_csv("\n".join(l for l in r.stdout.splitlines() if not l.startswith("#")))
             for mode, path in (("ptx", "source->PTX, warm in-process"), ("host-jit", "source->host JIT, warm in-process")):

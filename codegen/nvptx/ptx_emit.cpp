@@ -10,6 +10,7 @@
 #include <thread>
 
 #include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/Bitcode/BitcodeWriter.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/OptBisect.h>
 #include <llvm/Linker/Linker.h>
@@ -128,32 +129,72 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
   }
   // libdevice holds ~500 functions and a kernel needs a handful: read it lazily, so that the
   // linker materializes only the bodies it pulls in (parsing it whole costs ~40 ms a module).
-  // The file stays mapped for the life of the process.
-  static std::mutex buffer_mutex;
+  // Even lazily, reading its symbol table is most of a small kernel's link, so the functions
+  // a set of names pulls in are kept, per process, as the bitcode of a module of their own (a
+  // slice): later modules that need the same names read that instead. The file stays mapped
+  // for the life of the process.
+  std::vector<std::string> names;
+  for (const llvm::Function& f : mod)
+    if (f.isDeclaration() && f.getName().starts_with("__nv_")) names.push_back(f.getName().str());
+  std::sort(names.begin(), names.end());
+  std::string key = path;
+  for (const std::string& n : names) key += "|" + n;
+  static std::mutex cache_mutex;
   static std::map<std::string, std::unique_ptr<llvm::MemoryBuffer>> buffers;
-  llvm::MemoryBufferRef ref;
+  static std::map<std::string, std::string> slices;
+  std::unique_ptr<llvm::Module> slice;
   {
-    std::lock_guard<std::mutex> lock(buffer_mutex);
-    auto& buf = buffers[path];
-    if (!buf) {
-      auto file = llvm::MemoryBuffer::getFile(path);
-      if (!file) {
-        buffers.erase(path);
-        error = "cannot read `" + path + "`: " + file.getError().message();
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    if (auto it = slices.find(key); it != slices.end()) {
+      auto parsed = llvm::parseBitcodeFile(llvm::MemoryBufferRef(it->second, "libdevice-slice"), mod.getContext());
+      if (!parsed) {
+        error = "cannot read a libdevice slice: " + llvm::toString(parsed.takeError());
         return false;
       }
-      buf = std::move(*file);
+      slice = std::move(*parsed);
     }
-    ref = buf->getMemBufferRef();
   }
-  auto lib = llvm::getLazyBitcodeModule(ref, mod.getContext());
-  if (!lib) {
-    error = "cannot read `" + path + "`: " + llvm::toString(lib.takeError());
-    return false;
+  if (!slice) {
+    llvm::MemoryBufferRef ref;
+    {
+      std::lock_guard<std::mutex> lock(cache_mutex);
+      auto& buf = buffers[path];
+      if (!buf) {
+        auto file = llvm::MemoryBuffer::getFile(path);
+        if (!file) {
+          buffers.erase(path);
+          error = "cannot read `" + path + "`: " + file.getError().message();
+          return false;
+        }
+        buf = std::move(*file);
+      }
+      ref = buf->getMemBufferRef();
+    }
+    auto lib = llvm::getLazyBitcodeModule(ref, mod.getContext());
+    if (!lib) {
+      error = "cannot read `" + path + "`: " + llvm::toString(lib.takeError());
+      return false;
+    }
+    (*lib)->setDataLayout(mod.getDataLayout());
+    (*lib)->setTargetTriple(mod.getTargetTriple());
+    // The slice: declarations of the names, then what libdevice defines for them.
+    slice = std::make_unique<llvm::Module>("libdevice-slice", mod.getContext());
+    slice->setDataLayout(mod.getDataLayout());
+    slice->setTargetTriple(mod.getTargetTriple());
+    for (const std::string& n : names)
+      slice->getOrInsertFunction(n, mod.getFunction(n)->getFunctionType());
+    if (llvm::Linker::linkModules(*slice, std::move(*lib), llvm::Linker::LinkOnlyNeeded)) {
+      error = "linking libdevice failed";
+      return false;
+    }
+    std::string bitcode;
+    llvm::raw_string_ostream os(bitcode);
+    llvm::WriteBitcodeToFile(*slice, os);
+    os.flush();
+    std::lock_guard<std::mutex> lock(cache_mutex);
+    slices.emplace(key, std::move(bitcode));
   }
-  (*lib)->setDataLayout(mod.getDataLayout());
-  (*lib)->setTargetTriple(mod.getTargetTriple());
-  if (llvm::Linker::linkModules(mod, std::move(*lib), llvm::Linker::LinkOnlyNeeded)) {
+  if (llvm::Linker::linkModules(mod, std::move(slice), llvm::Linker::LinkOnlyNeeded)) {
     error = "linking libdevice failed";
     return false;
   }

@@ -104,6 +104,35 @@ TEST(Ptx, KernelsWithLibdeviceTablesStillCompileApart) {
   ExpectPtxasAccepts(p.ptx, "sm_90", "joined kernels with a libdevice table");
 }
 
+// The libdevice functions a set of names pulls in are kept per process as a slice: a module
+// that needs the same names again gets the same code from it, and one that needs other names
+// gets its own slice, not a neighbour's.
+TEST(Ptx, LibdeviceSlicesGiveTheSameCodeAsTheLibrary) {
+  auto unary_module = [](std::vector<ir::OpCode> ops) {
+    auto m = std::make_unique<ir::Module>();
+    ir::Builder b(*m);
+    ir::Function* f = m->AddFunction("math");
+    ir::Value* x = f->AddParam("x", testing::Arr(ScalarType::Float32, 1));
+    b.SetInsertionPoint(f->body());
+    ir::Value* i = b.Tid(1)[0];
+    ir::Value* v = b.ArrayLoad(x, {i});
+    for (ir::OpCode op : ops) v = b.Unary(op, v);
+    b.ArrayStore(x, {i}, v);
+    b.Return();
+    return m;
+  };
+  const std::string sin_first = Compile(*unary_module({ir::OpCode::Sin}), "sm_90", 32).ptx;
+  const std::string exp_log = Compile(*unary_module({ir::OpCode::Exp, ir::OpCode::Log}), "sm_90", 32).ptx;
+  const std::string sin_again = Compile(*unary_module({ir::OpCode::Sin}), "sm_90", 32).ptx;
+  EXPECT_EQ(sin_first, sin_again);
+  EXPECT_NE(sin_first, exp_log);
+  // sin's range reduction brings libdevice's table; exp and log need none.
+  EXPECT_EQ(CountMatches(sin_again, R"(__cudart_i2opi_f\[24\])"), 1) << sin_again;
+  EXPECT_EQ(CountMatches(exp_log, R"(__cudart_i2opi_f)"), 0) << exp_log;
+  ExpectPtxasAccepts(sin_again, "sm_90", "sin from a libdevice slice");
+  ExpectPtxasAccepts(exp_log, "sm_90", "exp and log from a libdevice slice");
+}
+
 // Kernels compile apart (in parallel) and their texts are joined: one header, one declaration
 // of the dynamic shared memory, every entry once and in module order, metadata in that order.
 TEST(Ptx, KernelsCompiledApartFormOneModule) {
