@@ -76,33 +76,31 @@ size_t RawLexer::Newline(size_t i) const {
 }
 
 size_t RawLexer::Number(size_t i, size_t& type) const {
-  const size_t n = s_.size();
-  auto at = [&](size_t j) -> char32_t { return j < n ? s_[j] : 0; };
   // DIGIT_PART: [0-9] ('_'? [0-9])*; returns its end, or j where there is none.
   auto digit_part = [&](size_t j) {
-    if (!IsDigit(at(j))) return j;
+    if (!IsDigit(At(j))) return j;
     ++j;
     for (;;) {
-      if (IsDigit(at(j))) ++j;
-      else if (at(j) == '_' && IsDigit(at(j + 1))) j += 2;
+      if (IsDigit(At(j))) ++j;
+      else if (At(j) == '_' && IsDigit(At(j + 1))) j += 2;
       else return j;
     }
   };
   // EXPONENT: [eE] [+-]? DIGIT_PART; returns its end, or j where there is none.
   auto exponent = [&](size_t j) {
-    if (at(j) != 'e' && at(j) != 'E') return j;
+    if (At(j) != 'e' && At(j) != 'E') return j;
     size_t k = j + 1;
-    if (at(k) == '+' || at(k) == '-') ++k;
+    if (At(k) == '+' || At(k) == '-') ++k;
     const size_t e = digit_part(k);
     return e == k ? j : e;
   };
   // '0' [xXoObB] ('_'? digit)+
   auto based = [&](std::u32string_view marks, bool (*digit)(char32_t)) -> size_t {
-    if (at(i) != '0' || !IsIn(at(i + 1), marks)) return 0;
+    if (At(i) != '0' || !IsIn(At(i + 1), marks)) return 0;
     size_t j = i + 2, count = 0;
     for (;; ++count) {
-      if (digit(at(j))) ++j;
-      else if (at(j) == '_' && digit(at(j + 1))) j += 2;
+      if (digit(At(j))) ++j;
+      else if (At(j) == '_' && digit(At(j + 1))) j += 2;
       else break;
     }
     return count > 0 ? j - i : 0;
@@ -114,8 +112,8 @@ size_t RawLexer::Number(size_t i, size_t& type) const {
   };
   // FLOAT_NUMBER, its three alternatives.
   const size_t d = digit_part(i);
-  if (d > i && at(d) == '.') offer(exponent(digit_part(d + 1)) - i, T::FLOAT_NUMBER);
-  if (at(i) == '.') {
+  if (d > i && At(d) == '.') offer(exponent(digit_part(d + 1)) - i, T::FLOAT_NUMBER);
+  if (At(i) == '.') {
     const size_t f = digit_part(i + 1);
     if (f > i + 1) offer(exponent(f) - i, T::FLOAT_NUMBER);
   }
@@ -124,21 +122,21 @@ size_t RawLexer::Number(size_t i, size_t& type) const {
   offer(based(U"oO", IsOct), T::OCT_INTEGER);
   offer(based(U"bB", IsBin), T::BIN_INTEGER);
   // DEC_INTEGER: [1-9] ('_'? [0-9])* | '0'+ ('_'? '0')*
-  if (at(i) >= '1' && at(i) <= '9') {
+  if (At(i) >= '1' && At(i) <= '9') {
     offer(digit_part(i) - i, T::DEC_INTEGER);
-  } else if (at(i) == '0') {
+  } else if (At(i) == '0') {
     size_t j = i;
     for (;;) {
-      if (at(j) == '0') ++j;
-      else if (j > i && at(j) == '_' && at(j + 1) == '0') j += 2;
+      if (At(j) == '0') ++j;
+      else if (j > i && At(j) == '_' && At(j + 1) == '0') j += 2;
       else break;
     }
     offer(j - i, T::DEC_INTEGER);
   }
   // BAD_NUMBER: [0-9] [0-9a-zA-Z_]* ('.' [0-9a-zA-Z_]*)*, the last number rule.
-  if (IsDigit(at(i))) {
+  if (IsDigit(At(i))) {
     size_t j = i + 1;
-    while (IsNameChar(at(j)) || at(j) == '.') ++j;
+    while (IsNameChar(At(j)) || At(j) == '.') ++j;
     offer(j - i, T::BAD_NUMBER);
   }
   return best;
@@ -189,19 +187,18 @@ size_t RawLexer::String(size_t i, size_t prefix, size_t& type) const {
 
 size_t RawLexer::Match(size_t i, size_t& type) const {
   const size_t n = s_.size();
-  auto at = [&](size_t j) -> char32_t { return j < n ? s_[j] : 0; };
   const char32_t c = s_[i];
   if (IsNameStart(c)) {
     size_t j = i + 1;
     while (j < n && IsNameChar(s_[j])) ++j;
     const std::u32string_view word = s_.substr(i, j - i);
-    if ((at(j) == '\'' || at(j) == '"') && IsStringPrefix(word)) return String(i, j - i, type);
+    if ((At(j) == '\'' || At(j) == '"') && IsStringPrefix(word)) return String(i, j - i, type);
     type = T::NAME;
     for (const Keyword& k : kKeywords)
       if (k.text == word) type = k.type;
     return j - i;
   }
-  if (IsDigit(c) || (c == '.' && IsDigit(at(i + 1)))) return Number(i, type);
+  if (IsDigit(c) || (c == '.' && IsDigit(At(i + 1)))) return Number(i, type);
   if (c == '\'' || c == '"') return String(i, 0, type);
   if (IsBreak(c)) {
     type = T::NEWLINE;
@@ -217,12 +214,12 @@ size_t RawLexer::Match(size_t i, size_t& type) const {
     while (j < n && !IsBreak(s_[j])) ++j;
     return j - i;
   }
-  if (c == '\\' && IsBreak(at(i + 1))) return 1 + LineBreak(i + 1);  // LINE_JOIN, skipped
+  if (c == '\\' && IsBreak(At(i + 1))) return 1 + LineBreak(i + 1);  // LINE_JOIN, skipped
 
   // Operators and delimiters: the longest spelling that follows.
   // `c` alone, or `c c2`.
   auto pick = [&](size_t t1, char32_t c2, size_t t2) -> size_t {
-    if (at(i + 1) == c2) {
+    if (At(i + 1) == c2) {
       type = t2;
       return 2;
     }
@@ -231,8 +228,8 @@ size_t RawLexer::Match(size_t i, size_t& type) const {
   };
   // Operators that double (`**`, `//`, `<<`, `>>`) and take `=` after either form.
   auto doubling = [&](size_t single, size_t single_eq, size_t twice, size_t twice_eq) -> size_t {
-    if (at(i + 1) == c) {
-      if (at(i + 2) == '=') {
+    if (At(i + 1) == c) {
+      if (At(i + 2) == '=') {
         type = twice_eq;
         return 3;
       }
@@ -253,14 +250,14 @@ size_t RawLexer::Match(size_t i, size_t& type) const {
     case '~': type = T::TILDE; return 1;
     case ':': return pick(T::COLON, '=', T::WALRUS);
     case '.':
-      if (at(i + 1) == '.' && at(i + 2) == '.') {
+      if (At(i + 1) == '.' && At(i + 2) == '.') {
         type = T::ELLIPSIS;
         return 3;
       }
       type = T::DOT;
       return 1;
     case '-':
-      if (at(i + 1) == '>') {
+      if (At(i + 1) == '>') {
         type = T::ARROW;
         return 2;
       }
@@ -277,7 +274,7 @@ size_t RawLexer::Match(size_t i, size_t& type) const {
     case '<': return doubling(T::LT, T::LE, T::LSHIFT, T::LSHIFT_ASSIGN);
     case '>': return doubling(T::GT, T::GE, T::RSHIFT, T::RSHIFT_ASSIGN);
     case '!':
-      if (at(i + 1) == '=') {
+      if (At(i + 1) == '=') {
         type = T::NE;
         return 2;
       }

@@ -31,6 +31,8 @@ class RawLexer {
   size_t String(size_t i, size_t prefix, size_t& type) const;
   size_t Newline(size_t i) const;
   size_t LineBreak(size_t i) const;
+  // The code point at j, or 0 past the end, where every look-ahead below then fails.
+  char32_t At(size_t j) const { return j < s_.size() ? s_[j] : 0; }
 
   std::u32string_view s_;
   size_t pos_ = 0;
