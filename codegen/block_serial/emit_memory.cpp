@@ -342,6 +342,20 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     b_.SetInsertPoint(done);
     return;
   }
+  if (auto it = deferred_copies_.find(&op); it != deferred_copies_.end()) {
+    const ir::Op& load = *it->second;
+    deferred_copies_.erase(it);
+    EmitTileCopy(load, op);
+    return;
+  }
+  if (const ir::Op* store = CopyStoreReader(op)) {
+    deferred_copies_[store] = &op;  // emitted by the store
+    return;
+  }
+  EmitTileTransfer(op);
+}
+
+void Emitter::EmitTileTransfer(const ir::Op& op) {
   const ir::Type& at = op.operand(0)->type();
   const ArrayVal& a = GetArray(op.operand(0));
   // The six tile memory ops differ in what ops.def says of them: indexed or not, and whether
@@ -481,34 +495,6 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   if (can_stream) {
     stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), I64(kStreamingBytes));
   }
-  auto stream_row = [&](llvm::Value* to, llvm::Value* from) {
-    // Streaming stores of whole cache lines where the row is line-aligned (one 64-byte store
-    // each on AVX-512 hosts), else of 16 bytes; an unaligned row is a plain copy.
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "row.stored", fn_);
-    auto stream = [&](int64_t width, llvm::BasicBlock* otherwise) {
-      llvm::BasicBlock* nt_bb = llvm::BasicBlock::Create(ctx_, "row.stream", fn_);
-      llvm::Value* aligned =
-          b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(to, b_.getInt64Ty()), I64(width - 1)), I64(0));
-      b_.CreateCondBr(b_.CreateAnd(stream_big, aligned), nt_bb, otherwise);
-      b_.SetInsertPoint(nt_bb);
-      llvm::Type* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), unsigned(width / 4));
-      EmitCountedLoop(I64(int64_t(row_bytes) / width), [&](llvm::Value* k) {
-        llvm::Value* v = b_.CreateAlignedLoad(vt, b_.CreateInBoundsGEP(vt, from, {k}), llvm::Align(16));
-        llvm::StoreInst* st = b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(vt, to, {k}), llvm::Align(uint64_t(width)));
-        st->setMetadata(llvm::LLVMContext::MD_nontemporal,
-                        llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(b_.getInt32(1))));
-      });
-      b_.CreateStore(b_.getTrue(), streamed_);
-      b_.CreateBr(done);
-      b_.SetInsertPoint(otherwise);
-    };
-    llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "row.copy", fn_);
-    if (row_bytes % 64 == 0) stream(64, llvm::BasicBlock::Create(ctx_, "row.stream16", fn_));
-    stream(16, copy_bb);
-    b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(16), row_bytes);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-  };
   auto row = [&](llvm::Value* row_lin) {
     prefetch_ahead();
     llvm::Value* lead_ok = nullptr;
@@ -532,7 +518,7 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
     if (is_load) {
       b_.CreateMemCpy(TileElemPtr(dst, e, row_lin), llvm::MaybeAlign(1), base, llvm::MaybeAlign(1), bytes);
     } else if (can_stream) {
-      stream_row(base, TileElemPtr(src_tile, e, row_lin));
+      StreamRow(base, TileElemPtr(src_tile, e, row_lin), row_bytes, stream_big, llvm::Align(16));
     } else if (is_store) {
       b_.CreateMemCpy(base, llvm::MaybeAlign(1), TileElemPtr(src_tile, e, row_lin), llvm::MaybeAlign(1), bytes);
     } else {
@@ -630,6 +616,242 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
   tile->addIncoming(dst, copied);
   tile->addIncoming(origin, direct_bb);
   Set(op.result(), tile);
+}
+
+
+void Emitter::StreamRow(llvm::Value* to, llvm::Value* from, uint64_t bytes, llvm::Value* stream,
+                        llvm::Align from_align) {
+  // Streaming stores of whole cache lines where the row is line-aligned (one 64-byte store
+  // each on AVX-512 hosts), else of 16 bytes; an unaligned row is a plain copy.
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "row.stored", fn_);
+  auto streamed = [&](int64_t width, llvm::BasicBlock* otherwise) {
+    llvm::BasicBlock* nt_bb = llvm::BasicBlock::Create(ctx_, "row.stream", fn_);
+    llvm::Value* aligned =
+        b_.CreateICmpEQ(b_.CreateAnd(b_.CreatePtrToInt(to, b_.getInt64Ty()), I64(width - 1)), I64(0));
+    b_.CreateCondBr(b_.CreateAnd(stream, aligned), nt_bb, otherwise);
+    b_.SetInsertPoint(nt_bb);
+    llvm::Type* vt = llvm::FixedVectorType::get(b_.getInt32Ty(), unsigned(width / 4));
+    EmitCountedLoop(I64(int64_t(bytes) / width), [&](llvm::Value* k) {
+      llvm::Value* v = b_.CreateAlignedLoad(vt, b_.CreateInBoundsGEP(vt, from, {k}), from_align);
+      llvm::StoreInst* st = b_.CreateAlignedStore(v, b_.CreateInBoundsGEP(vt, to, {k}), llvm::Align(uint64_t(width)));
+      st->setMetadata(llvm::LLVMContext::MD_nontemporal,
+                      llvm::MDNode::get(ctx_, llvm::ConstantAsMetadata::get(b_.getInt32(1))));
+    });
+    b_.CreateStore(b_.getTrue(), streamed_);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(otherwise);
+  };
+  llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "row.copy", fn_);
+  if (bytes % 64 == 0) streamed(64, llvm::BasicBlock::Create(ctx_, "row.stream16", fn_));
+  streamed(16, copy_bb);
+  b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, from_align, bytes);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
+
+const ir::Op* Emitter::CopyStoreReader(const ir::Op& load) {
+  if (load.code() != OpCode::TileLoad && load.code() != OpCode::TileLoadIndexed) return nullptr;
+  const ir::Value* v = load.result();
+  const ir::Type& tt = v->type();
+  const ir::Block* block = load.parent_block();
+  // Whole rows along the last dimension: the tile has the array's rank on both sides and is
+  // not gathered or scattered along its rows.
+  auto rows_ok = [&](const ir::Op& o) {
+    const ir::Type& at = o.operand(0)->type();
+    bool indexed = ir::HasTrait(o.code(), ir::kCrossLaneIndices);
+    return at.ndim == tt.ndim && at.elem == tt.elem && !(indexed && int(o.axis()) == tt.ndim - 1);
+  };
+  if (!block || tt.ndim < 2 || tt.shape[tt.ndim - 1] < 2 || !rows_ok(load) || Readers(*block, v) != 1) return nullptr;
+  bool after = false;
+  for (const auto& o : block->ops()) {
+    if (o.get() == &load) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    bool store = o->code() == OpCode::TileStore || o->code() == OpCode::TileStoreIndexed;
+    int tile_pos = o->code() == OpCode::TileStoreIndexed ? 2 : 1;
+    if (store && o->num_operands() > tile_pos && o->operand(tile_pos) == v) return rows_ok(*o) ? o.get() : nullptr;
+    if (ir::HasTrait(o->code(), ir::kWritesMemory) || ir::HasTrait(o->code(), ir::kRegions) ||
+        ir::HasTrait(o->code(), ir::kSideEffect))
+      return nullptr;
+  }
+  return nullptr;
+}
+
+void Emitter::EmitTileCopy(const ir::Op& load, const ir::Op& store) {
+  const ir::Type& tt = load.result()->type();
+  const ir::ElemType& e = tt.elem;
+  llvm::Type* mt = MemTy(e);
+  const int last = tt.ndim - 1;
+  const int64_t width = tt.shape[last];
+  const int64_t esize = int64_t(mod_.getDataLayout().getTypeAllocSize(mt));
+  const uint64_t row_bytes = uint64_t(esize * width);
+  // One side of the copy: its array, the axis its index tile gathers or scatters along (-1:
+  // none) and the tile's offset in it.
+  struct Side {
+    ArrayVal a;
+    int axis = -1;
+    llvm::Value* index = nullptr;
+    std::vector<llvm::Value*> off;
+  };
+  auto side = [&](const ir::Op& o) {
+    Side s;
+    bool indexed = ir::HasTrait(o.code(), ir::kCrossLaneIndices);
+    bool is_load = !ir::HasTrait(o.code(), ir::kWritesMemory);
+    s.a = GetArray(o.operand(0));
+    if (indexed) {
+      s.axis = int(o.axis());
+      s.index = Get(o.operand(1));
+    }
+    int off_pos = (indexed ? 2 : 1) + (is_load ? 0 : 1);
+    for (int d = 0; d < tt.ndim; ++d) {
+      const ir::Value* ov = o.operand(off_pos + d);
+      s.off.push_back(AsI64(Get(ov), ov->type().elem.scalar));
+    }
+    return s;
+  };
+  Side src = side(load), dst = side(store);
+  // The bytes each array can reach, [lo, hi) from its extents and (non-negative) strides.
+  llvm::Value* disjoint = b_.getTrue();
+  llvm::Value* lo[2];
+  llvm::Value* hi[2];
+  for (int k = 0; k < 2; ++k) {
+    const ArrayVal& a = k ? dst.a : src.a;
+    lo[k] = b_.CreatePtrToInt(a.data, b_.getInt64Ty());
+    hi[k] = b_.CreateAdd(lo[k], I64(esize));
+    for (int d = 0; d < tt.ndim; ++d) {
+      disjoint = b_.CreateAnd(disjoint, b_.CreateICmpSGE(a.strides[d], I64(0)));
+      hi[k] = b_.CreateAdd(hi[k], b_.CreateMul(b_.CreateSub(a.shape[d], I64(1)), a.strides[d]));
+    }
+  }
+  disjoint = b_.CreateAnd(disjoint, b_.CreateOr(b_.CreateICmpULE(hi[0], lo[1]), b_.CreateICmpULE(hi[1], lo[0])));
+  llvm::BasicBlock* direct_bb = llvm::BasicBlock::Create(ctx_, "copy.direct", fn_);
+  llvm::BasicBlock* staged_bb = llvm::BasicBlock::Create(ctx_, "copy.staged", fn_);
+  llvm::BasicBlock* done_bb = llvm::BasicBlock::Create(ctx_, "copy.done", fn_);
+  b_.CreateCondBr(disjoint, direct_bb, staged_bb);
+  b_.SetInsertPoint(staged_bb);
+  EmitTileTransfer(load);
+  EmitTileTransfer(store);
+  b_.CreateBr(done_bb);
+
+  b_.SetInsertPoint(direct_bb);
+  // As tile_store does: rows stored into an array larger than the caches stream past them.
+  const bool can_stream = row_bytes % 16 == 0 && row_bytes >= 64;
+  llvm::Value* stream = can_stream ? b_.CreateICmpUGE(b_.CreateMul(dst.a.shape[0], dst.a.strides[0]), I64(kStreamingBytes))
+                                   : nullptr;
+  std::vector<llvm::Value*> coord(size_t(tt.ndim));
+  // Byte offset of the current row's first element in `s`'s array (leading coordinates
+  // through the index tile where it has one; the last at the tile's offset), and whether its
+  // leading coordinates are inside the array (`axis_at`: the coordinate along the indexed
+  // axis in place of the row's own, for prefetching).
+  auto row_at = [&](const Side& s, llvm::Value** ok, llvm::Value* axis_at = nullptr) {
+    llvm::Value* byte_off = b_.CreateMul(s.off[size_t(last)], s.a.strides[last]);
+    if (ok) *ok = b_.getTrue();
+    for (int d = 0; d < last; ++d) {
+      llvm::Value* local = d == s.axis && axis_at ? axis_at : coord[size_t(d)];
+      if (d == s.axis)
+        local = b_.CreateSExt(b_.CreateLoad(b_.getInt32Ty(), b_.CreateInBoundsGEP(b_.getInt32Ty(), s.index, {local})),
+                              b_.getInt64Ty());
+      llvm::Value* g = b_.CreateAdd(s.off[size_t(d)], local);
+      if (ok) *ok = b_.CreateAnd(*ok, b_.CreateICmpULT(g, s.a.shape[d]));
+      byte_off = b_.CreateAdd(byte_off, b_.CreateMul(g, s.a.strides[d]));
+    }
+    return byte_off;
+  };
+  auto whole = [&](const Side& s) {
+    llvm::Value* extent = s.a.shape[last];
+    llvm::Value* in = b_.CreateAnd(b_.CreateICmpUGE(extent, I64(width)),
+                                   b_.CreateICmpULE(s.off[size_t(last)], b_.CreateSub(extent, I64(width))));
+    return b_.CreateAnd(in, b_.CreateICmpEQ(s.a.strides[last], I64(esize)));
+  };
+  // Rows gathered through an index tile are scattered over memory: prefetch a few kilobytes
+  // ahead, as the gather itself does, so that their misses overlap.
+  const int64_t ahead = std::clamp<int64_t>(int64_t(4096 / row_bytes), 1, 16);
+  auto prefetch_ahead = [&]() {
+    if (src.axis < 0) return;
+    const int64_t rows = tt.shape[src.axis];
+    llvm::Value* c = coord[size_t(src.axis)];
+    auto prefetch_row = [&](llvm::Value* r) {
+      llvm::Value* base = b_.CreateGEP(b_.getInt8Ty(), src.a.data, {row_at(src, nullptr, r)});
+      const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 4096) + 63) / 64);
+      EmitCountedLoop(I64(lines), [&](llvm::Value* line) {
+        llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), base, {b_.CreateMul(line, I64(64))});
+        b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {p->getType()}, {p, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
+      });
+    };
+    llvm::BasicBlock* first_bb = llvm::BasicBlock::Create(ctx_, "prefetch.first", fn_);
+    llvm::BasicBlock* next_bb = llvm::BasicBlock::Create(ctx_, "prefetch.next", fn_);
+    b_.CreateCondBr(b_.CreateICmpEQ(c, I64(0)), first_bb, next_bb);
+    b_.SetInsertPoint(first_bb);
+    EmitCountedLoop(I64(std::min(ahead, rows)), [&](llvm::Value* k) { prefetch_row(k); });
+    b_.CreateBr(next_bb);
+    b_.SetInsertPoint(next_bb);
+    llvm::Value* r = b_.CreateAdd(c, I64(ahead));
+    llvm::BasicBlock* do_bb = llvm::BasicBlock::Create(ctx_, "prefetch.row", fn_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "prefetch.done", fn_);
+    b_.CreateCondBr(b_.CreateICmpULT(r, I64(rows)), do_bb, done);
+    b_.SetInsertPoint(do_bb);
+    prefetch_row(r);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+  };
+  auto row = [&]() {
+    prefetch_ahead();
+    llvm::Value *src_ok, *dst_ok;
+    llvm::Value* from = b_.CreateGEP(b_.getInt8Ty(), src.a.data, {row_at(src, &src_ok)});
+    llvm::Value* to = b_.CreateGEP(b_.getInt8Ty(), dst.a.data, {row_at(dst, &dst_ok)});
+    llvm::BasicBlock* fast_bb = llvm::BasicBlock::Create(ctx_, "copy.row", fn_);
+    llvm::BasicBlock* test_bb = llvm::BasicBlock::Create(ctx_, "copy.test", fn_);
+    llvm::BasicBlock* slow_bb = llvm::BasicBlock::Create(ctx_, "copy.slow", fn_);
+    llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx_, "copy.join", fn_);
+    b_.CreateCondBr(b_.CreateAnd(b_.CreateAnd(src_ok, whole(src)), b_.CreateAnd(dst_ok, whole(dst))), fast_bb, test_bb);
+    b_.SetInsertPoint(fast_bb);
+    if (can_stream) StreamRow(to, from, row_bytes, stream, llvm::Align(1));
+    else b_.CreateMemCpy(to, llvm::MaybeAlign(1), from, llvm::MaybeAlign(1), row_bytes);
+    b_.CreateBr(join);
+
+    // A row partly outside either array, or strided: element by element, zero where the source
+    // is outside, nothing where the destination is.
+    b_.SetInsertPoint(test_bb);
+    b_.CreateCondBr(dst_ok, slow_bb, join);
+    b_.SetInsertPoint(slow_bb);
+    EmitCountedLoop(I64(width), [&](llvm::Value* j) {
+      llvm::Value* gs = b_.CreateAdd(src.off[size_t(last)], j);
+      llvm::Value* gd = b_.CreateAdd(dst.off[size_t(last)], j);
+      llvm::Value* in_src = b_.CreateAnd(src_ok, b_.CreateICmpULT(gs, src.a.shape[last]));
+      llvm::BasicBlock* pre = b_.GetInsertBlock();
+      llvm::BasicBlock* read_bb = llvm::BasicBlock::Create(ctx_, "copy.read", fn_);
+      llvm::BasicBlock* write_bb = llvm::BasicBlock::Create(ctx_, "copy.write", fn_);
+      llvm::BasicBlock* next_bb = llvm::BasicBlock::Create(ctx_, "copy.next", fn_);
+      b_.CreateCondBr(in_src, read_bb, write_bb);
+      b_.SetInsertPoint(read_bb);
+      llvm::Value* v = b_.CreateLoad(mt, b_.CreateGEP(b_.getInt8Ty(), from, {b_.CreateMul(j, src.a.strides[last])}));
+      b_.CreateBr(write_bb);
+      b_.SetInsertPoint(write_bb);
+      llvm::PHINode* x = b_.CreatePHI(mt, 2);
+      x->addIncoming(llvm::Constant::getNullValue(mt), pre);
+      x->addIncoming(v, read_bb);
+      llvm::BasicBlock* store_bb = llvm::BasicBlock::Create(ctx_, "copy.store", fn_);
+      b_.CreateCondBr(b_.CreateICmpULT(gd, dst.a.shape[last]), store_bb, next_bb);
+      b_.SetInsertPoint(store_bb);
+      b_.CreateStore(x, b_.CreateGEP(b_.getInt8Ty(), to, {b_.CreateMul(j, dst.a.strides[last])}));
+      b_.CreateBr(next_bb);
+      b_.SetInsertPoint(next_bb);
+    });
+    b_.CreateBr(join);
+    b_.SetInsertPoint(join);
+  };
+  std::function<void(int)> nest = [&](int d) {
+    if (d == last) return row();
+    EmitCountedLoop(I64(tt.shape[d]), [&](llvm::Value* i) {
+      coord[size_t(d)] = i;
+      nest(d + 1);
+    });
+  };
+  nest(0);
+  b_.CreateBr(done_bb);
+  b_.SetInsertPoint(done_bb);
 }
 
 }  // namespace tilec::codegen::bs

@@ -90,6 +90,7 @@ void Emitter::EmitKernel(const ir::Function& f) {
   arrays_.clear();
   matmul_sources_.clear();
   deferred_matmuls_.clear();
+  deferred_copies_.clear();
   lane_buffers_.clear();
   array_loop_.clear();
   block_level_.clear();

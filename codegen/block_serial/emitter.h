@@ -200,6 +200,19 @@ class Emitter : public OpDispatcher {
   };
   // The tile_store that is `matmul`'s one reader as above, or null.
   const ir::Op* MatmulStoreReader(const ir::Op& matmul);
+
+  // ---- a tile moved from array to array as it is (emit_memory.cpp) ----
+  // A tile_load or tile_load_indexed whose one reader is a tile_store or tile_store_indexed of
+  // the same block, nothing that writes memory in between, is emitted at the store: each row
+  // goes from the source array to the destination array directly where the two arrays' bytes
+  // are disjoint (a gather then costs what a hand-written row copy does); where they may
+  // overlap, the tile is loaded whole and then stored, as the semantics say.
+  const ir::Op* CopyStoreReader(const ir::Op& load);
+  void EmitTileCopy(const ir::Op& load, const ir::Op& store);
+  void EmitTileTransfer(const ir::Op& op);  // one tile memory op through its tile
+  // `bytes` (a multiple of 16, at least 64) from `from` to `to`, with non-temporal stores where
+  // `stream` holds and `to` is 16-byte aligned.
+  void StreamRow(llvm::Value* to, llvm::Value* from, uint64_t bytes, llvm::Value* stream, llvm::Align from_align);
   void EmitMatmulInto(const ir::Op& matmul, const MatmulStore* direct);
   // tile_matmul into `dst` (or `direct`) from the flat buffers a, b, c (emit_matmul.cpp):
   // register blocks of vector accumulators over the k loop, each element's terms fused in
@@ -316,6 +329,7 @@ class Emitter : public OpDispatcher {
   std::unordered_map<const ir::Value*, ArrayVal> arrays_;
   std::unordered_map<const ir::Value*, MatmulSource> matmul_sources_;
   std::unordered_map<const ir::Op*, const ir::Op*> deferred_matmuls_;  // tile_store -> its product
+  std::unordered_map<const ir::Op*, const ir::Op*> deferred_copies_;   // tile_store -> its load
   const ir::Function* kernel_ = nullptr;
   int lanes_ = 0;                  // lanes of per-lane loops; 0: the kernel runs none
   llvm::Value* lane_ = nullptr;    // the lane (i64) inside a loop over the lanes, else null
