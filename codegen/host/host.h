@@ -17,7 +17,7 @@ std::unique_ptr<llvm::TargetMachine> CreateHostTargetMachine(std::string& error)
 
 // The new pass manager's O3 module pipeline, tuned for `tm`.
 void OptimizeModule(llvm::Module& m, llvm::TargetMachine& tm);
-// A lighter pipeline for GPU kernel modules: alwaysinline, then the per-function
+// A lighter pipeline for GPU kernel modules: library calls inlined, then the per-function
 // simplification pipeline at O1.
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm);
 

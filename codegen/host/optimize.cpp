@@ -1,8 +1,8 @@
 // The optimization pipelines of LLVM's new pass manager over lowered modules. Kept alone in
 // this file because PassBuilder.h is one of the most expensive headers to compile.
+#include <llvm/Analysis/InlineCost.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/Passes/PassBuilder.h>
-#include <llvm/Transforms/IPO/AlwaysInliner.h>
 #include <llvm/Transforms/IPO/GlobalDCE.h>
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/ADCE.h>
@@ -23,6 +23,7 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimpleLoopUnswitch.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
+#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "codegen/host/host.h"
 
@@ -123,6 +124,40 @@ llvm::FunctionPassManager KernelSimplification() {
   return fpm;
 }
 
+// Inlines every call to a function marked alwaysinline (libdevice's), the calls its body brings
+// along too, then deletes those functions where nothing calls them any more. LLVM's
+// AlwaysInlinerPass does the same but first computes the block frequencies of caller and
+// callee, for profile updates there is no profile for: a tenth of the cost of a small kernel
+// that calls sinf.
+void InlineLibraryCalls(llvm::Module& m, bool insert_lifetime) {
+  auto always = [](const llvm::Function* f) {
+    return f && !f->isDeclaration() && f->hasFnAttribute(llvm::Attribute::AlwaysInline);
+  };
+  std::vector<llvm::Function*> library;
+  std::vector<llvm::CallBase*> work;
+  for (llvm::Function& f : m) {
+    if (!always(&f)) continue;
+    library.push_back(&f);
+    for (llvm::User* u : f.users())
+      if (auto* cb = llvm::dyn_cast<llvm::CallBase>(u); cb && cb->getCalledFunction() == &f) work.push_back(cb);
+  }
+  while (!work.empty()) {
+    llvm::CallBase* cb = work.back();
+    work.pop_back();
+    llvm::Function* callee = cb->getCalledFunction();
+    if (!always(callee) || callee == cb->getFunction() || !llvm::isInlineViable(*callee).isSuccess()) continue;
+    llvm::InlineFunctionInfo ifi;
+    if (!llvm::InlineFunction(*cb, ifi, /*MergeAttributes=*/true, /*CalleeAAR=*/nullptr, insert_lifetime).isSuccess())
+      continue;
+    for (llvm::CallBase* inner : ifi.InlinedCallSites)
+      if (always(inner->getCalledFunction())) work.push_back(inner);
+  }
+  for (llvm::Function* f : library) {
+    f->removeDeadConstantUsers();
+    if (f->hasLocalLinkage() && f->use_empty()) f->eraseFromParent();
+  }
+}
+
 }  // namespace
 
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
@@ -134,10 +169,10 @@ void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
   llvm::PassBuilder pb(&tm);
   Analyses a(pb);
   llvm::ModulePassManager mpm;
-  mpm.addPass(llvm::AlwaysInlinerPass(/*InsertLifetimeIntrinsics=*/library));
   pb.invokePipelineStartEPCallbacks(mpm, llvm::OptimizationLevel::O1);  // the target's (NVVM reflect)
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(KernelSimplification()));
   mpm.addPass(llvm::GlobalDCEPass());
+  InlineLibraryCalls(m, /*insert_lifetime=*/library);
   mpm.run(m, a.mam);
 }
 
