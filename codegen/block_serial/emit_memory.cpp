@@ -458,34 +458,10 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
     llvm::Value* byte_off = lead(at_axis, nullptr);
     llvm::Value* base = b_.CreateGEP(b_.getInt8Ty(), a.data,
                                      {b_.CreateAdd(byte_off, b_.CreateMul(offsets[last], a.strides[last]))});
-    // Every line of the row (a row starts a new page, where hardware prefetchers lose track).
-    const int write = is_load ? 0 : 1;
-    const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 4096) + 63) / 64);
-    EmitCountedLoop(I64(lines), [&](llvm::Value* line) {
-      llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), base, {b_.CreateMul(line, I64(64))});
-      b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {p->getType()}, {p, b_.getInt32(write), b_.getInt32(3), b_.getInt32(1)});
-    });
+    PrefetchLines(base, row_bytes, /*write=*/!is_load);
   };
-  // Row r prefetches row r + ahead; the first row also the rows before that.
   auto prefetch_ahead = [&]() {
-    if (axis < 0 || axis >= last) return;
-    const int64_t rows = tt.shape[axis];
-    llvm::Value* c = coord[size_t(axis)];
-    llvm::BasicBlock* first_bb = llvm::BasicBlock::Create(ctx_, "prefetch.first", fn_);
-    llvm::BasicBlock* next_bb = llvm::BasicBlock::Create(ctx_, "prefetch.next", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(c, I64(0)), first_bb, next_bb);
-    b_.SetInsertPoint(first_bb);
-    EmitCountedLoop(I64(std::min(ahead, rows)), [&](llvm::Value* k) { prefetch_row(k); });
-    b_.CreateBr(next_bb);
-    b_.SetInsertPoint(next_bb);
-    llvm::Value* r = b_.CreateAdd(c, I64(ahead));
-    llvm::BasicBlock* do_bb = llvm::BasicBlock::Create(ctx_, "prefetch.row", fn_);
-    llvm::BasicBlock* done_bb = llvm::BasicBlock::Create(ctx_, "prefetch.done", fn_);
-    b_.CreateCondBr(b_.CreateICmpULT(r, I64(rows)), do_bb, done_bb);
-    b_.SetInsertPoint(do_bb);
-    prefetch_row(r);
-    b_.CreateBr(done_bb);
-    b_.SetInsertPoint(done_bb);
+    if (axis >= 0 && axis < last) PrefetchAhead(coord[size_t(axis)], tt.shape[axis], ahead, prefetch_row);
   };
   // Whole rows stored into an array far larger than the caches bypass them (non-temporal
   // stores): those lines are not read back soon, and skipping the read for ownership saves a
@@ -618,6 +594,35 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
   Set(op.result(), tile);
 }
 
+
+void Emitter::PrefetchLines(llvm::Value* base, uint64_t row_bytes, bool write) {
+  // Every line of the row (a row starts a new page, where hardware prefetchers lose track).
+  const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 4096) + 63) / 64);
+  EmitCountedLoop(I64(lines), [&](llvm::Value* line) {
+    llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), base, {b_.CreateMul(line, I64(64))});
+    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {p->getType()},
+                       {p, b_.getInt32(write ? 1 : 0), b_.getInt32(3), b_.getInt32(1)});
+  });
+}
+
+void Emitter::PrefetchAhead(llvm::Value* c, int64_t rows, int64_t ahead,
+                            const std::function<void(llvm::Value*)>& prefetch_row) {
+  llvm::BasicBlock* first_bb = llvm::BasicBlock::Create(ctx_, "prefetch.first", fn_);
+  llvm::BasicBlock* next_bb = llvm::BasicBlock::Create(ctx_, "prefetch.next", fn_);
+  b_.CreateCondBr(b_.CreateICmpEQ(c, I64(0)), first_bb, next_bb);
+  b_.SetInsertPoint(first_bb);
+  EmitCountedLoop(I64(std::min(ahead, rows)), [&](llvm::Value* k) { prefetch_row(k); });
+  b_.CreateBr(next_bb);
+  b_.SetInsertPoint(next_bb);
+  llvm::Value* r = b_.CreateAdd(c, I64(ahead));
+  llvm::BasicBlock* do_bb = llvm::BasicBlock::Create(ctx_, "prefetch.row", fn_);
+  llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "prefetch.done", fn_);
+  b_.CreateCondBr(b_.CreateICmpULT(r, I64(rows)), do_bb, done);
+  b_.SetInsertPoint(do_bb);
+  prefetch_row(r);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+}
 
 void Emitter::StreamRow(llvm::Value* to, llvm::Value* from, uint64_t bytes, llvm::Value* stream,
                         llvm::Align from_align) {
@@ -770,31 +775,9 @@ void Emitter::EmitTileCopy(const ir::Op& load, const ir::Op& store) {
   const int64_t ahead = std::clamp<int64_t>(int64_t(4096 / row_bytes), 1, 16);
   auto prefetch_ahead = [&]() {
     if (src.axis < 0) return;
-    const int64_t rows = tt.shape[src.axis];
-    llvm::Value* c = coord[size_t(src.axis)];
-    auto prefetch_row = [&](llvm::Value* r) {
-      llvm::Value* base = b_.CreateGEP(b_.getInt8Ty(), src.a.data, {row_at(src, nullptr, r)});
-      const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 4096) + 63) / 64);
-      EmitCountedLoop(I64(lines), [&](llvm::Value* line) {
-        llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), base, {b_.CreateMul(line, I64(64))});
-        b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {p->getType()}, {p, b_.getInt32(0), b_.getInt32(3), b_.getInt32(1)});
-      });
-    };
-    llvm::BasicBlock* first_bb = llvm::BasicBlock::Create(ctx_, "prefetch.first", fn_);
-    llvm::BasicBlock* next_bb = llvm::BasicBlock::Create(ctx_, "prefetch.next", fn_);
-    b_.CreateCondBr(b_.CreateICmpEQ(c, I64(0)), first_bb, next_bb);
-    b_.SetInsertPoint(first_bb);
-    EmitCountedLoop(I64(std::min(ahead, rows)), [&](llvm::Value* k) { prefetch_row(k); });
-    b_.CreateBr(next_bb);
-    b_.SetInsertPoint(next_bb);
-    llvm::Value* r = b_.CreateAdd(c, I64(ahead));
-    llvm::BasicBlock* do_bb = llvm::BasicBlock::Create(ctx_, "prefetch.row", fn_);
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "prefetch.done", fn_);
-    b_.CreateCondBr(b_.CreateICmpULT(r, I64(rows)), do_bb, done);
-    b_.SetInsertPoint(do_bb);
-    prefetch_row(r);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
+    PrefetchAhead(coord[size_t(src.axis)], tt.shape[src.axis], ahead, [&](llvm::Value* r) {
+      PrefetchLines(b_.CreateGEP(b_.getInt8Ty(), src.a.data, {row_at(src, nullptr, r)}), row_bytes, /*write=*/false);
+    });
   };
   auto row = [&]() {
     prefetch_ahead();

@@ -213,6 +213,12 @@ class Emitter : public OpDispatcher {
   // `bytes` (a multiple of 16, at least 64) from `from` to `to`, with non-temporal stores where
   // `stream` holds and `to` is 16-byte aligned.
   void StreamRow(llvm::Value* to, llvm::Value* from, uint64_t bytes, llvm::Value* stream, llvm::Align from_align);
+  // Prefetches (for reading, or for writing) the lines of a row of `row_bytes` at `base`, the
+  // first 4 KiB of it.
+  void PrefetchLines(llvm::Value* base, uint64_t row_bytes, bool write);
+  // Rows reached through an index tile are scattered over memory: row `c` (of `rows`)
+  // prefetches row c + ahead, and the first row also the rows before that, so that misses overlap.
+  void PrefetchAhead(llvm::Value* c, int64_t rows, int64_t ahead, const std::function<void(llvm::Value*)>& prefetch_row);
   void EmitMatmulInto(const ir::Op& matmul, const MatmulStore* direct);
   // tile_matmul into `dst` (or `direct`) from the flat buffers a, b, c (emit_matmul.cpp):
   // register blocks of vector accumulators over the k loop, each element's terms fused in
