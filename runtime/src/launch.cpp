@@ -45,9 +45,10 @@ std::string Where(const KernelSignature& k, const ParamInfo& p) {
 void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
                 const Device& device) {
   const KernelSignature& k = kernel.signature();
-  std::string expected = ParamTypeName(p, kernel.structs());
+  // Named only for an error: every launch checks every array.
+  auto expected = [&] { return ParamTypeName(p, kernel.structs()); };
   if (arg.kind() != KernelArg::Kind::Array || arg.array().is_null())
-    throw Error(Where(k, p) + ": expected `" + expected + "`, got " + arg.Describe());
+    throw Error(Where(k, p) + ": expected `" + expected() + "`, got " + arg.Describe());
   const Array& a = arg.array();
   bool same_dtype;
   if (p.type.is_struct()) {
@@ -58,7 +59,7 @@ void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
     same_dtype = !a.dtype().is_struct() && a.dtype().scalar == p.type.scalar;
   }
   if (!same_dtype || a.ndim() != p.ndim)
-    throw Error(Where(k, p) + ": expected `" + expected + "`, got `" + arg.Describe() + "`");
+    throw Error(Where(k, p) + ": expected `" + expected() + "`, got `" + arg.Describe() + "`");
   if (!(a.device() == device))
     throw Error(Where(k, p) + ": the array is on `" + a.device().Name() +
                 "` but the launch is on `" + device.Name() + "`");
@@ -169,6 +170,9 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
                 std::to_string(args.size()));
   }
 
+  out.values.reserve(args.size());
+  out.value_sizes.reserve(args.size());
+  out.pointers.reserve(args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const ParamInfo& p = k.params[i];
     const KernelArg& arg = args[i];
@@ -266,7 +270,8 @@ int64_t Grain(int64_t total, bool tiled) {
   return std::max<int64_t>(per, tiled ? 1 : 256);
 }
 
-void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_worker,
+// `args[w]` for worker w, or `args[0]` for all when `workers` is 1.
+void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<void*>* args, size_t workers,
             const tilec_launch& launch, int64_t total, bool in_order = false) {
   bool tiled = launch.block_dim > 0;
   // A chunk runs in pieces so that an interrupt request stops a long launch within about one
@@ -278,15 +283,15 @@ void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<std::vector<void*>>& per_w
     // adding its elements in row-major order, as the mode defines the result.
     for (int64_t begin = 0; begin < total; begin += piece) {
       if (InterruptPending()) throw Interrupted();
-      fn(per_worker[0].data(), &launch, begin, std::min(total, begin + piece));
+      fn(args[0].data(), &launch, begin, std::min(total, begin + piece));
     }
     return;
   }
   CpuParallelFor(total, Grain(total, tiled), [&](int64_t first, int64_t last, int worker) {
-    const auto& args = per_worker[per_worker.size() == 1 ? 0 : worker];
+    void* const* mine = args[workers == 1 ? 0 : worker].data();
     for (int64_t begin = first; begin < last; begin += piece) {
       if (InterruptPending()) return;
-      fn(args.data(), &launch, begin, std::min(last, begin + piece));
+      fn(mine, &launch, begin, std::min(last, begin + piece));
     }
   });
   if (InterruptPending()) throw Interrupted();
@@ -335,7 +340,7 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
   if (p.total > 0) {
     AccessReport report(kernel, p);
     if (p.device.is_cpu())
-      RunCpu(kernel.CpuEntry(), {p.pointers}, p.launch, p.total, kernel.signature().deterministic);
+      RunCpu(kernel.CpuEntry(), &p.pointers, 1, p.launch, p.total, kernel.signature().deterministic);
     else
       RunCuda(kernel, p, false, {});
     report.RaiseIfReported();
@@ -433,7 +438,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
         per_worker[w].push_back(p.value_sizes[i] ? s.data() : nullptr);
       }
     }
-    RunCpu(fn, per_worker, p.launch, p.total);
+    RunCpu(fn, per_worker.data(), per_worker.size(), p.launch, p.total);
     report.RaiseIfReported();
     return;
   }
