@@ -5,6 +5,7 @@
 // where a whole row can be checked at once.
 #include <algorithm>
 #include <cstddef>
+#include <initializer_list>
 
 #include "codegen/block_serial/emitter.h"
 #include "codegen/common/checked_access.h"
@@ -245,6 +246,26 @@ int Readers(const ir::Block& b, const ir::Value* v) {
   return n;
 }
 
+// `v`'s one reader in the block of `def` (its definition), when that is an op after `def` with
+// no op of a `stop` trait between them; else null.
+const ir::Op* OnlyReaderAfter(const ir::Op& def, const ir::Value* v, std::initializer_list<ir::Trait> stop) {
+  const ir::Block* block = def.parent_block();
+  if (!block || Readers(*block, v) != 1) return nullptr;
+  bool after = false;
+  for (const auto& o : block->ops()) {
+    if (o.get() == &def) {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    for (const ir::Value* operand : o->operands())
+      if (operand == v) return o.get();
+    for (ir::Trait t : stop)
+      if (ir::HasTrait(o->code(), t)) return nullptr;
+  }
+  return nullptr;
+}
+
 }  // namespace
 
 const ir::Op* Emitter::MatmulReader(const ir::Op& load, bool* only) {
@@ -273,25 +294,12 @@ const ir::Op* Emitter::MatmulReader(const ir::Op& load, bool* only) {
 
 const ir::Op* Emitter::MatmulStoreReader(const ir::Op& matmul) {
   const ir::Value* v = matmul.result();
-  const ir::Block* block = matmul.parent_block();
   const ScalarType cs = v->type().elem.scalar;
-  if (!block || v->type().elem.is_struct() || AccType(cs) != cs) return nullptr;
-  const int readers = Readers(*block, v);
-  if (readers != 1) return nullptr;
-  bool after = false;
-  for (const auto& o : block->ops()) {
-    if (o.get() == &matmul) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    if (o->code() == OpCode::TileStore && o->operand(1) == v)
-      return o->operand(0)->type().ndim == 2 && o->operand(0)->type().elem == v->type().elem ? o.get() : nullptr;
-    if (ir::HasTrait(o->code(), ir::kReadsMemory) || ir::HasTrait(o->code(), ir::kWritesMemory) ||
-        ir::HasTrait(o->code(), ir::kRegions) || ir::HasTrait(o->code(), ir::kSideEffect))
-      return nullptr;
-  }
-  return nullptr;
+  if (v->type().elem.is_struct() || AccType(cs) != cs) return nullptr;
+  const ir::Op* o =
+      OnlyReaderAfter(matmul, v, {ir::kReadsMemory, ir::kWritesMemory, ir::kRegions, ir::kSideEffect});
+  if (!o || o->code() != OpCode::TileStore || o->operand(1) != v) return nullptr;
+  return o->operand(0)->type().ndim == 2 && o->operand(0)->type().elem == v->type().elem ? o : nullptr;
 }
 
 void Emitter::EmitTileMemoryOp(const ir::Op& op) {
@@ -658,7 +666,6 @@ const ir::Op* Emitter::CopyStoreReader(const ir::Op& load) {
   if (load.code() != OpCode::TileLoad && load.code() != OpCode::TileLoadIndexed) return nullptr;
   const ir::Value* v = load.result();
   const ir::Type& tt = v->type();
-  const ir::Block* block = load.parent_block();
   // Whole rows along the last dimension: the tile has the array's rank on both sides and is
   // not gathered or scattered along its rows.
   auto rows_ok = [&](const ir::Op& o) {
@@ -666,22 +673,11 @@ const ir::Op* Emitter::CopyStoreReader(const ir::Op& load) {
     bool indexed = ir::HasTrait(o.code(), ir::kCrossLaneIndices);
     return at.ndim == tt.ndim && at.elem == tt.elem && !(indexed && int(o.axis()) == tt.ndim - 1);
   };
-  if (!block || tt.ndim < 2 || tt.shape[tt.ndim - 1] < 2 || !rows_ok(load) || Readers(*block, v) != 1) return nullptr;
-  bool after = false;
-  for (const auto& o : block->ops()) {
-    if (o.get() == &load) {
-      after = true;
-      continue;
-    }
-    if (!after) continue;
-    bool store = o->code() == OpCode::TileStore || o->code() == OpCode::TileStoreIndexed;
-    int tile_pos = o->code() == OpCode::TileStoreIndexed ? 2 : 1;
-    if (store && o->num_operands() > tile_pos && o->operand(tile_pos) == v) return rows_ok(*o) ? o.get() : nullptr;
-    if (ir::HasTrait(o->code(), ir::kWritesMemory) || ir::HasTrait(o->code(), ir::kRegions) ||
-        ir::HasTrait(o->code(), ir::kSideEffect))
-      return nullptr;
-  }
-  return nullptr;
+  if (tt.ndim < 2 || tt.shape[tt.ndim - 1] < 2 || !rows_ok(load)) return nullptr;
+  const ir::Op* o = OnlyReaderAfter(load, v, {ir::kWritesMemory, ir::kRegions, ir::kSideEffect});
+  if (!o || (o->code() != OpCode::TileStore && o->code() != OpCode::TileStoreIndexed)) return nullptr;
+  const int tile_pos = o->code() == OpCode::TileStoreIndexed ? 2 : 1;
+  return o->operand(tile_pos) == v && rows_ok(*o) ? o : nullptr;
 }
 
 void Emitter::EmitTileCopy(const ir::Op& load, const ir::Op& store) {

@@ -128,8 +128,10 @@ llvm::FunctionPassManager KernelSimplification() {
 // along too, then deletes those functions where nothing calls them any more. LLVM's
 // AlwaysInlinerPass does the same but first computes the block frequencies of caller and
 // callee, for profile updates there is no profile for: a tenth of the cost of a small kernel
-// that calls sinf.
-void InlineLibraryCalls(llvm::Module& m, bool insert_lifetime) {
+// that calls sinf. Library bodies (sinf, expf, ...) keep a local array in their range
+// reductions; inlined with lifetime markers, the copies of one kernel share one stack slot,
+// which ptxas then keeps in registers (without them: 28 bytes of local memory per inlined call).
+void InlineLibraryCalls(llvm::Module& m) {
   auto always = [](const llvm::Function* f) {
     return f && !f->isDeclaration() && f->hasFnAttribute(llvm::Attribute::AlwaysInline);
   };
@@ -141,6 +143,7 @@ void InlineLibraryCalls(llvm::Module& m, bool insert_lifetime) {
     for (llvm::User* u : f.users())
       if (auto* cb = llvm::dyn_cast<llvm::CallBase>(u); cb && cb->getCalledFunction() == &f) work.push_back(cb);
   }
+  const bool insert_lifetime = !library.empty();
   while (!work.empty()) {
     llvm::CallBase* cb = work.back();
     work.pop_back();
@@ -161,18 +164,13 @@ void InlineLibraryCalls(llvm::Module& m, bool insert_lifetime) {
 }  // namespace
 
 void OptimizeKernelModule(llvm::Module& m, llvm::TargetMachine& tm) {
-  // Library bodies (libdevice's sinf, expf, ...) keep a local array in their range reductions;
-  // inlined with lifetime markers, the copies of one kernel share one stack slot, which ptxas
-  // then keeps in registers (without them: 28 bytes of local memory per inlined call).
-  bool library = false;
-  for (const llvm::Function& f : m) library |= !f.isDeclaration() && f.hasFnAttribute(llvm::Attribute::AlwaysInline);
+  InlineLibraryCalls(m);
   llvm::PassBuilder pb(&tm);
   Analyses a(pb);
   llvm::ModulePassManager mpm;
   pb.invokePipelineStartEPCallbacks(mpm, llvm::OptimizationLevel::O1);  // the target's (NVVM reflect)
   mpm.addPass(llvm::createModuleToFunctionPassAdaptor(KernelSimplification()));
   mpm.addPass(llvm::GlobalDCEPass());
-  InlineLibraryCalls(m, /*insert_lifetime=*/library);
   mpm.run(m, a.mam);
 }
 
