@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <initializer_list>
 
+#include <llvm/TargetParser/Host.h>
+
 #include "codegen/block_serial/emitter.h"
 #include "codegen/common/checked_access.h"
 #include "ir/op_cases.h"
@@ -479,6 +481,11 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
   if (can_stream) {
     stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), I64(kStreamingBytes));
   }
+  // float32 rows add four elements per 16-byte compare-and-swap where the row is 16-byte
+  // aligned: x86 has no atomic float add, and a locked cmpxchg16b costs about what the 4-byte
+  // cmpxchg of one element does.
+  const bool quads = !is_load && !is_store && !e.is_struct() && e.scalar == ScalarType::Float32 &&
+                     width % 4 == 0 && HostHasCas16();
   auto row = [&](llvm::Value* row_lin) {
     prefetch_ahead();
     llvm::Value* lead_ok = nullptr;
@@ -506,9 +513,27 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
     } else if (is_store) {
       b_.CreateMemCpy(base, llvm::MaybeAlign(1), TileElemPtr(src_tile, e, row_lin), llvm::MaybeAlign(1), bytes);
     } else {
-      EmitCountedLoop(I64(width), [&](llvm::Value* j) {
-        access(b_.CreateInBoundsGEP(mt, base, {j}), b_.CreateAdd(row_lin, j));
-      });
+      auto elems = [&] {
+        EmitCountedLoop(I64(width), [&](llvm::Value* j) {
+          access(b_.CreateInBoundsGEP(mt, base, {j}), b_.CreateAdd(row_lin, j));
+        });
+      };
+      if (quads) {
+        llvm::BasicBlock* quad_bb = llvm::BasicBlock::Create(ctx_, "row.quads", fn_);
+        llvm::BasicBlock* elem_bb = llvm::BasicBlock::Create(ctx_, "row.elems", fn_);
+        llvm::BasicBlock* added = llvm::BasicBlock::Create(ctx_, "row.added", fn_);
+        llvm::Value* misaligned = b_.CreateAnd(b_.CreatePtrToInt(base, b_.getInt64Ty()), I64(15));
+        b_.CreateCondBr(b_.CreateICmpEQ(misaligned, I64(0)), quad_bb, elem_bb);
+        b_.SetInsertPoint(quad_bb);
+        AtomicAddQuads(base, src_tile, dst, e, row_lin, width / 4);
+        b_.CreateBr(added);
+        b_.SetInsertPoint(elem_bb);
+        elems();
+        b_.CreateBr(added);
+        b_.SetInsertPoint(added);
+      } else {
+        elems();
+      }
     }
     b_.CreateBr(join);
 
@@ -603,9 +628,51 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
 }
 
 
+bool Emitter::HostHasCas16() {
+  static const bool has = llvm::sys::getHostCPUFeatures().lookup("cx16");
+  return has;
+}
+
+void Emitter::AtomicAddQuads(llvm::Value* base, llvm::Value* src, llvm::Value* prev, const ir::ElemType& e,
+                             llvm::Value* lin0, int64_t quads) {
+  const auto order = llvm::AtomicOrdering::Monotonic;
+  llvm::Type* f4 = llvm::FixedVectorType::get(b_.getFloatTy(), 4);
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* i128 = b_.getInt128Ty();
+  EmitCountedLoop(I64(quads), [&](llvm::Value* k) {
+    llvm::Value* lin = b_.CreateAdd(lin0, b_.CreateMul(k, I64(4)));
+    llvm::Value* p = b_.CreateInBoundsGEP(i128, base, {k});
+    llvm::Value* add = b_.CreateAlignedLoad(f4, TileElemPtr(src, e, lin), llvm::Align(4));
+    // The first guess from two plain 8-byte reads (a torn guess only costs a retry).
+    auto half = [&](int64_t at) {
+      llvm::LoadInst* l = b_.CreateLoad(i64, b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), p, at));
+      l->setAtomic(order);
+      l->setAlignment(llvm::Align(8));
+      return b_.CreateZExt(l, i128);
+    };
+    llvm::Value* guess = b_.CreateOr(half(0), b_.CreateShl(half(8), 64));
+    llvm::BasicBlock* pre = b_.GetInsertBlock();
+    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "quad.cas", fn_);
+    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "quad.done", fn_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    llvm::PHINode* old = b_.CreatePHI(i128, 2, "old");
+    old->addIncoming(guess, pre);
+    llvm::Value* sum = b_.CreateBitCast(b_.CreateFAdd(b_.CreateBitCast(old, f4), add), i128);
+    llvm::Value* pair = b_.CreateAtomicCmpXchg(p, old, sum, llvm::MaybeAlign(16), order, order);
+    old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
+    b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
+    b_.SetInsertPoint(done);
+    b_.CreateAlignedStore(b_.CreateBitCast(old, f4), TileElemPtr(prev, e, lin), llvm::Align(4));
+  });
+}
+
 void Emitter::PrefetchLines(llvm::Value* base, uint64_t row_bytes, bool write) {
-  // Every line of the row (a row starts a new page, where hardware prefetchers lose track).
-  const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 4096) + 63) / 64);
+  // The row's first kilobyte, line by line: a row starts a new page, where hardware
+  // prefetchers lose track, and they follow a sequential row again after its first lines
+  // (prefetching all 64 lines of a 4 KiB row cost what copying it from the cache does, and
+  // bought nothing from memory: 4 KiB-row gathers, 8 and 256 MiB, bench/run.sh).
+  const int64_t lines = int64_t((std::min<uint64_t>(row_bytes, 1024) + 63) / 64);
   EmitCountedLoop(I64(lines), [&](llvm::Value* line) {
     llvm::Value* p = b_.CreateGEP(b_.getInt8Ty(), base, {b_.CreateMul(line, I64(64))});
     b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {p->getType()},

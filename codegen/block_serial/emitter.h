@@ -213,8 +213,15 @@ class Emitter : public OpDispatcher {
   // `bytes` (a multiple of 16, at least 64) from `from` to `to`, with non-temporal stores where
   // `stream` holds and `to` is 16-byte aligned.
   void StreamRow(llvm::Value* to, llvm::Value* from, uint64_t bytes, llvm::Value* stream, llvm::Align from_align);
+  // Whether the host has a 16-byte compare-and-swap (x86-64's cmpxchg16b).
+  static bool HostHasCas16();
+  // Atomic adds of `quads` groups of four float32 elements at 16-byte aligned `base`, from tile
+  // `src` at linear element lin0 on, one 16-byte compare-and-swap each; the previous values go
+  // to tile `prev` at the same positions.
+  void AtomicAddQuads(llvm::Value* base, llvm::Value* src, llvm::Value* prev, const ir::ElemType& e,
+                      llvm::Value* lin0, int64_t quads);
   // Prefetches (for reading, or for writing) the lines of a row of `row_bytes` at `base`, the
-  // first 4 KiB of it.
+  // first kilobyte of it.
   void PrefetchLines(llvm::Value* base, uint64_t row_bytes, bool write);
   // Rows reached through an index tile are scattered over memory: row `c` (of `rows`)
   // prefetches row c + ahead, and the first row also the rows before that, so that misses overlap.

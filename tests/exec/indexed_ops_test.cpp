@@ -188,6 +188,11 @@ std::vector<Case> Cases() {
       // Wide rows: whole rows inside (one copy per row), a row cut by the array's end, rows out.
       {"d2_axis0_wide_rows", {5, 70}, {3, 64}, 0, {0, 3}, {4, -1, 0}},
       {"d2_axis0_wide_rows_cut", {5, 70}, {3, 64}, 0, {1, 7}, {2, 3, 9}},
+      // float32 rows added four at a time where a row is 16-byte aligned (32-byte rows), and
+      // element by element where it is not (36-byte rows from column 1: rows 1 and 5 at 8
+      // bytes past a 16-byte boundary, row 3 on one); row 1 twice.
+      {"d2_axis0_quads", {6, 8}, {4, 8}, 0, {0, 0}, {1, 3, 1, 5}},
+      {"d2_axis0_quads_misaligned", {6, 9}, {4, 8}, 0, {0, 1}, {1, 3, 1, 5}},
       // 3-D, every axis.
       {"d3_axis0", {4, 3, 2}, {3, 2, 2}, 0, {0, 1, 0}, {3, -1, 0}},
       {"d3_axis1", {2, 5, 3}, {2, 3, 3}, 1, {0, 0, 1}, {4, 4, 7}},
