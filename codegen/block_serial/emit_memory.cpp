@@ -33,29 +33,31 @@ constexpr bool kReadFactorsInPlace = true;
 bool Is16BitFloat(ScalarType t) { return t == ScalarType::Float16 || t == ScalarType::BFloat16; }
 }  // namespace
 
-llvm::Value* Emitter::Atomic16BitFloat(llvm::Value* ptr, ScalarType t,
-                                       const std::function<llvm::Value*(llvm::Value*)>& combine) {
-  // A compare-and-swap loop on the 16-bit word: `combine` computes in float32, the result is
-  // rounded, and a lost race retries with the value seen. Returns the previous value.
+llvm::Value* Emitter::CasLoop(llvm::Value* ptr, llvm::Value* guess, llvm::Align align,
+                              const std::function<llvm::Value*(llvm::Value*)>& next) {
   auto order = llvm::AtomicOrdering::Monotonic;
-  llvm::Type* i16 = b_.getInt16Ty();
-  llvm::LoadInst* init = b_.CreateLoad(i16, ptr);
-  init->setAtomic(order);
-  init->setAlignment(llvm::Align(2));
   llvm::BasicBlock* pre = b_.GetInsertBlock();
   llvm::Function* fn = pre->getParent();
   llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "cas.loop", fn);
   llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "cas.done", fn);
   b_.CreateBr(loop);
   b_.SetInsertPoint(loop);
-  llvm::PHINode* old = b_.CreatePHI(i16, 2, "old");
-  old->addIncoming(init, pre);
-  llvm::Value* pair =
-      b_.CreateAtomicCmpXchg(ptr, old, FromF32(combine(ToF32(old, t)), t), llvm::MaybeAlign(2), order, order);
+  llvm::PHINode* old = b_.CreatePHI(guess->getType(), 2, "old");
+  old->addIncoming(guess, pre);
+  llvm::Value* pair = b_.CreateAtomicCmpXchg(ptr, old, next(old), align, order, order);
   old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
   b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
   b_.SetInsertPoint(done);
   return old;
+}
+
+llvm::Value* Emitter::Atomic16BitFloat(llvm::Value* ptr, ScalarType t,
+                                       const std::function<llvm::Value*(llvm::Value*)>& combine) {
+  // On the 16-bit word: `combine` computes in float32 and the result is rounded.
+  llvm::LoadInst* init = b_.CreateLoad(b_.getInt16Ty(), ptr);
+  init->setAtomic(llvm::AtomicOrdering::Monotonic);
+  init->setAlignment(llvm::Align(2));
+  return CasLoop(ptr, init, llvm::Align(2), [&](llvm::Value* old) { return FromF32(combine(ToF32(old, t)), t); });
 }
 
 llvm::Value* Emitter::EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t) {
@@ -651,18 +653,9 @@ void Emitter::AtomicAddQuads(llvm::Value* base, llvm::Value* src, llvm::Value* p
       return b_.CreateZExt(l, i128);
     };
     llvm::Value* guess = b_.CreateOr(half(0), b_.CreateShl(half(8), 64));
-    llvm::BasicBlock* pre = b_.GetInsertBlock();
-    llvm::BasicBlock* loop = llvm::BasicBlock::Create(ctx_, "quad.cas", fn_);
-    llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "quad.done", fn_);
-    b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    llvm::PHINode* old = b_.CreatePHI(i128, 2, "old");
-    old->addIncoming(guess, pre);
-    llvm::Value* sum = b_.CreateBitCast(b_.CreateFAdd(b_.CreateBitCast(old, f4), add), i128);
-    llvm::Value* pair = b_.CreateAtomicCmpXchg(p, old, sum, llvm::MaybeAlign(16), order, order);
-    old->addIncoming(b_.CreateExtractValue(pair, {0}), b_.GetInsertBlock());
-    b_.CreateCondBr(b_.CreateExtractValue(pair, {1}), done, loop);
-    b_.SetInsertPoint(done);
+    llvm::Value* old = CasLoop(p, guess, llvm::Align(16), [&](llvm::Value* seen) {
+      return b_.CreateBitCast(b_.CreateFAdd(b_.CreateBitCast(seen, f4), add), i128);
+    });
     b_.CreateAlignedStore(b_.CreateBitCast(old, f4), TileElemPtr(prev, e, lin), llvm::Align(4));
   });
 }

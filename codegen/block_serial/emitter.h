@@ -151,6 +151,11 @@ class Emitter : public OpDispatcher {
   llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);
   // Atomic add of an element (scalar or struct, value form) at ptr; returns the previous value.
   llvm::Value* EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e);
+  // A compare-and-swap loop at ptr from `guess` (of the type swapped): `next` maps the value
+  // seen to the one to store, and a lost race retries with the value seen. Returns the
+  // previous value.
+  llvm::Value* CasLoop(llvm::Value* ptr, llvm::Value* guess, llvm::Align align,
+                       const std::function<llvm::Value*(llvm::Value*)>& next);
   // An atomic read-modify-write of a float16/bfloat16 element as a compare-and-swap loop,
   // `combine` mapping the old value (float32) to the new one; returns the previous value.
   llvm::Value* Atomic16BitFloat(llvm::Value* ptr, ScalarType t, const std::function<llvm::Value*(llvm::Value*)>& combine);
