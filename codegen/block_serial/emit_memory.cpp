@@ -19,10 +19,6 @@ namespace tilec::codegen::bs {
 using ir::OpCode;
 
 namespace {
-// Arrays at least this large are written with non-temporal stores (rows of 64 bytes or more):
-// larger than the last-level cache share of a core on current x86 and Arm servers.
-constexpr int64_t kStreamingBytes = int64_t(16) << 20;
-
 // A matmul factor with no other reader is read where it lies in its array when it fits there,
 // instead of being copied into its tile. Its tile's address then comes from a phi of the copy
 // and the array; the function splitter keeps such a copy in the frame of the caller
@@ -343,7 +339,7 @@ void Emitter::EmitTileMemoryOp(const ir::Op& op) {
       ok = b_.CreateAnd(ok, b_.CreateNot(b_.CreateAnd(src->second.in_place, overlap)));
     }
     ms.ok = ok;
-    ms.nt = b_.CreateICmpUGE(b_.CreateMul(arr.shape[0], arr.strides[0]), I64(kStreamingBytes));
+    ms.nt = b_.CreateICmpUGE(b_.CreateMul(arr.shape[0], arr.strides[0]), stream_bytes_);
     EmitMatmulInto(mm, &ms);
     llvm::BasicBlock* copy_bb = llvm::BasicBlock::Create(ctx_, "store.tile", fn_);
     llvm::BasicBlock* done = llvm::BasicBlock::Create(ctx_, "store.done", fn_);
@@ -481,7 +477,7 @@ void Emitter::EmitTileTransfer(const ir::Op& op) {
   const bool can_stream = is_store && row_bytes % 16 == 0 && row_bytes >= 64;
   llvm::Value* stream_big = nullptr;
   if (can_stream) {
-    stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), I64(kStreamingBytes));
+    stream_big = b_.CreateICmpUGE(b_.CreateMul(a.shape[0], a.strides[0]), stream_bytes_);
   }
   // float32 rows add four elements per 16-byte compare-and-swap where the row is 16-byte
   // aligned: x86 has no atomic float add, and a locked cmpxchg16b costs about what the 4-byte
@@ -799,7 +795,7 @@ void Emitter::EmitTileCopy(const ir::Op& load, const ir::Op& store) {
   b_.SetInsertPoint(direct_bb);
   // As tile_store does: rows stored into an array larger than the caches stream past them.
   const bool can_stream = row_bytes % 16 == 0 && row_bytes >= 64;
-  llvm::Value* stream = can_stream ? b_.CreateICmpUGE(b_.CreateMul(dst.a.shape[0], dst.a.strides[0]), I64(kStreamingBytes))
+  llvm::Value* stream = can_stream ? b_.CreateICmpUGE(b_.CreateMul(dst.a.shape[0], dst.a.strides[0]), stream_bytes_)
                                    : nullptr;
   std::vector<llvm::Value*> coord(size_t(tt.ndim));
   // Byte offset of the current row's first element in `s`'s array (leading coordinates

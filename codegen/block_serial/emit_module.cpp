@@ -140,6 +140,8 @@ void Emitter::EmitKernel(const ir::Function& f) {
   for (int d = 0; d < ir::kMaxDims; ++d)
     launch_dims_[d] = b_.CreateLoad(
         i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), launch, offsetof(tilec_launch, dim) + sizeof(int64_t) * d), "dim" + std::to_string(d));
+  llvm::Value* sb = b_.CreateLoad(i64, b_.CreateConstGEP1_64(b_.getInt8Ty(), launch, offsetof(tilec_launch, stream_bytes)));
+  stream_bytes_ = b_.CreateSelect(b_.CreateICmpEQ(sb, I64(0)), I64(TILEC_DEFAULT_STREAM_BYTES), sb, "stream.bytes");
 
   // for (linear = first; linear < last; ++linear) { block program }
   llvm::BasicBlock* header = llvm::BasicBlock::Create(ctx_, "grid.header", fn_);

@@ -322,6 +322,7 @@ class Emitter : public OpDispatcher {
   llvm::BasicBlock* entry_ = nullptr;
   llvm::Value* linear_ = nullptr;  // grid index of the current block program (i64)
   llvm::Value* streamed_ = nullptr;  // i1 slot: a tile store used streaming (non-temporal) stores
+  llvm::Value* stream_bytes_ = nullptr;  // i64: arrays this large take streaming stores (abi.h)
   // Buffers too big for a thread's stack (a 1024x1024 float32 tile is 4 MiB) live in one heap
   // block per kernel call: its allocation in the entry (size set when the kernel is done), and
   // the bytes placed in it and on the stack so far.

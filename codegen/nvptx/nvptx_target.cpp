@@ -23,7 +23,9 @@ static_assert(offsetof(tilec_array, data) == 0 && offsetof(tilec_array, grad) ==
 static_assert(offsetof(tilec_launch, dim) == 0 && offsetof(tilec_launch, ndim) == 8 * TILEC_MAX_DIMS &&
                   offsetof(tilec_launch, block_dim) == 8 * TILEC_MAX_DIMS + 4 &&
                   offsetof(tilec_launch, error) == 8 * TILEC_MAX_DIMS + 8 &&
-                  offsetof(tilec_launch, order) == 8 * TILEC_MAX_DIMS + 16,
+                  offsetof(tilec_launch, order) == 8 * TILEC_MAX_DIMS + 16 &&
+                  offsetof(tilec_launch, stream_bytes) == 8 * TILEC_MAX_DIMS + 24 &&
+                  sizeof(tilec_launch) == 8 * TILEC_MAX_DIMS + 32,
               "the PTX launch parameter type no longer matches tilec_launch");
 
 class NvptxTarget : public Target {
@@ -39,7 +41,7 @@ class NvptxTarget : public Target {
     // The .param aggregates mirror abi.h field by field (checked below, next to the types).
     auto* dims_ty = llvm::ArrayType::get(i64, TILEC_MAX_DIMS);
     auto* array_ty = llvm::StructType::get(ctx, {ptr, ptr, dims_ty, dims_ty});
-    auto* launch_ty = llvm::StructType::get(ctx, {dims_ty, b.getInt32Ty(), b.getInt32Ty(), ptr, ptr});
+    auto* launch_ty = llvm::StructType::get(ctx, {dims_ty, b.getInt32Ty(), b.getInt32Ty(), ptr, ptr, i64});
     std::vector<llvm::Type*> params;
     std::vector<llvm::Type*> byval;  // null: passed as a plain value
     std::vector<unsigned> aligns;

@@ -134,6 +134,43 @@ uint64_t DeviceMemoryBytes(const Device& device) {
   return pages > 0 && page > 0 ? uint64_t(pages) * uint64_t(page) : 0;
 }
 
+// Linux's view of the cache topology first: in a virtual machine, the cache the guest's CPUs
+// share (sysfs) can be a slice of what the processor reports to sysconf's cpuid query.
+int64_t CpuLastLevelCacheBytes() {
+  static const int64_t bytes = [] {
+    int64_t best = 0;
+    int best_level = 0;
+    for (int i = 0; i < 16; ++i) {
+      const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+      FILE* f = std::fopen((dir + "level").c_str(), "r");
+      if (!f) break;
+      int level = 0;
+      bool ok = std::fscanf(f, "%d", &level) == 1;
+      std::fclose(f);
+      f = std::fopen((dir + "size").c_str(), "r");
+      if (!f) continue;
+      long long size = 0;
+      char unit = 0;
+      ok = ok && std::fscanf(f, "%lld%c", &size, &unit) >= 1;
+      std::fclose(f);
+      if (!ok || size <= 0) continue;
+      if (unit == 'K') size <<= 10;
+      else if (unit == 'M') size <<= 20;
+      else if (unit == 'G') size <<= 30;
+      if (level > best_level || (level == best_level && size > best)) best = size, best_level = level;
+    }
+    if (best > 0) return best;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    if (l3 > 0) return int64_t(l3);
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    if (l2 > 0) return int64_t(l2);
+#endif
+    return int64_t(0);
+  }();
+  return bytes;
+}
+
 std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zero) {
   CheckDevice(device);
   auto buf = std::make_shared<Buffer>();

@@ -31,6 +31,11 @@ std::shared_ptr<Buffer> AllocBuffer(size_t bytes, const Device& device, bool zer
 // where the allocation itself reports a shortage.
 uint64_t DeviceMemoryBytes(const Device& device);
 
+// The size of the largest cache of the CPU the process starts on, in bytes (0 when unknown):
+// arrays at least this large are not read back from cache, and CPU kernels store whole rows
+// into them with non-temporal stores (tilec_launch::stream_bytes).
+int64_t CpuLastLevelCacheBytes();
+
 // Raw copies; `device` is where the device-side pointer lives (cpu: plain memcpy).
 void CopyHostToDevice(const Device& device, void* dst, const void* src, size_t bytes);
 void CopyDeviceToHost(const Device& device, void* dst, const void* src, size_t bytes);

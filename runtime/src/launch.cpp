@@ -212,6 +212,7 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
 
   out.launch.ndim = static_cast<int32_t>(dim.size());
   out.launch.block_dim = tiled_launch ? block_dim : 0;
+  out.launch.stream_bytes = CpuLastLevelCacheBytes();
   out.total = 1;
   for (int d = 0; d < TILEC_MAX_DIMS; ++d) {
     out.launch.dim[d] = d < static_cast<int>(dim.size()) ? dim[d] : 1;

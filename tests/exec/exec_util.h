@@ -222,10 +222,13 @@ inline void GpuRecordAfter(GpuRecording& rec) {
   }
 }
 
-// Runs the grid `dim` (1-4 extents) through `entry`, all indices in one call.
-inline void Launch(void* entry, std::vector<void*> args, std::vector<int64_t> dim, int block_dim = 0) {
+// Runs the grid `dim` (1-4 extents) through `entry`, all indices in one call. `stream_bytes`
+// is tilec_launch::stream_bytes (0: the default threshold for streaming stores).
+inline void Launch(void* entry, std::vector<void*> args, std::vector<int64_t> dim, int block_dim = 0,
+                   int64_t stream_bytes = 0) {
   ASSERT_NE(entry, nullptr);
   tilec_launch l{};
+  l.stream_bytes = stream_bytes;
   l.ndim = int32_t(dim.size());
   int64_t total = 1;
   for (int d = 0; d < TILEC_MAX_DIMS; ++d) {

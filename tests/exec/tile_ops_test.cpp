@@ -144,6 +144,38 @@ def k(x: wp.array2d[float], y: wp.array2d[float], r: int, col: int):
   }
 }
 
+// The launch sets the size from which stores stream (the runtime passes the last-level cache's
+// size): gathered rows stored into the same 1 MiB array, streamed below its size and cached
+// above it, land identically, aligned or not, and rows outside the array are dropped.
+TEST(TileOps, StreamingThresholdComesFromTheLaunch) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[float], idx: wp.array[int], y: wp.array2d[float], col: int):
+    i = wp.tid()
+    rows = wp.tile_load(idx, shape=(8,), offset=(i * 8,))
+    t = wp.tile_load_indexed(x, indices=rows, shape=(8, 64), axis=0)
+    wp.tile_store(y, t, offset=(i * 8, col))
+)");
+  ASSERT_TRUE(c.module);
+  const int64_t xrows = 300, rows = 1000, cols = 262;  // y: 1,048,000 bytes
+  std::vector<float> x(size_t(xrows * 64));
+  for (size_t i = 0; i < x.size(); ++i) x[i] = float(i) * 0.25f;
+  std::vector<int32_t> ids(static_cast<size_t>(rows));
+  for (int64_t i = 0; i < rows; ++i) ids[size_t(i)] = int32_t((i * 37) % xrows);
+  for (int32_t col : {0, 2, 200}) {  // 16-byte aligned rows, misaligned rows, cut by the last column
+    for (int64_t threshold : {int64_t(1) << 16, int64_t(1) << 30}) {
+      std::vector<float> y(size_t(rows * cols), -1.0f);
+      tilec_array xa = View(x.data(), {xrows, 64}), ia = View(ids.data(), {rows}), ya = View(y.data(), {rows, cols});
+      Launch(c.Entry("k"), {&xa, &ia, &ya, &col}, {rows / 8}, 1, threshold);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < cols; ++j) {
+          const float want = j >= col && j < col + 64 ? x[size_t(ids[size_t(r)] * 64 + (j - col))] : -1.0f;
+          ASSERT_EQ(y[size_t(r * cols + j)], want) << "col " << col << ", threshold " << threshold << ", y[" << r << ", " << j << "]";
+        }
+    }
+  }
+}
+
 TEST(ScalarCode, LoopsFuncsMathCasts) {
   auto c = CompileText(R"(
 @wp.struct

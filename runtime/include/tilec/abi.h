@@ -5,7 +5,7 @@
 #define TILEC_ABI_H
 #include <stdint.h>
 
-#define TILEC_ABI_VERSION 3
+#define TILEC_ABI_VERSION 4
 #define TILEC_MAX_DIMS 4
 
 #ifdef __cplusplus
@@ -38,14 +38,20 @@ typedef struct tilec_access_error {
  * where checked kernels report (null: nowhere; on a GPU, device memory). `order` is the block
  * ticket of a kernel with deterministic tile atomics on a GPU: a zeroed counter of the block
  * programs that have finished, which a program waits to equal its index before its first
- * ordered commit and sets past it when done (null: programs already run in order). */
+ * ordered commit and sets past it when done (null: programs already run in order).
+ * `stream_bytes`, on the CPU: whole rows stored into an array of at least this many bytes
+ * bypass the caches (non-temporal stores); the runtime passes the last-level cache's size
+ * (0: TILEC_DEFAULT_STREAM_BYTES). GPU code ignores it. */
 typedef struct tilec_launch {
   int64_t dim[TILEC_MAX_DIMS];
   int32_t ndim;
   int32_t block_dim;
   tilec_access_error* error;
   int64_t* order;
+  int64_t stream_bytes;
 } tilec_launch;
+
+#define TILEC_DEFAULT_STREAM_BYTES (INT64_C(16) << 20)
 
 /* A CPU kernel entry runs the grid indices [first, last) in row-major linear order.
  * args[i] points at argument i: a tilec_array for arrays, the value for scalars and structs

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <fstream>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -48,12 +50,20 @@ extern "C" void spin_fwd(void* const*, const tilec_launch*, int64_t first, int64
   }
 }
 
+std::atomic<int64_t> g_stream_bytes{-1};
+
+// probe(x: array1d[int32]): records the launch's streaming-store threshold.
+extern "C" void probe_fwd(void* const*, const tilec_launch* launch, int64_t, int64_t) {
+  g_stream_bytes = launch->stream_bytes;
+}
+
 Module PoolModule() {
   ModuleSignature sig;
   sig.kernels.push_back(KernelSig("count", {ArrayParam("hits", ScalarType::Int32),
                                             ArrayParam("total", ScalarType::Int64)}));
   sig.kernels.push_back(KernelSig("spin", {ArrayParam("x", ScalarType::Int32)}, true));
-  return MakeModule(sig, {{"count_fwd", (void*)&count_fwd}, {"spin_fwd", (void*)&spin_fwd}});
+  sig.kernels.push_back(KernelSig("probe", {ArrayParam("x", ScalarType::Int32)}));
+  return MakeModule(sig, {{"count_fwd", (void*)&count_fwd}, {"spin_fwd", (void*)&spin_fwd}, {"probe_fwd", (void*)&probe_fwd}});
 }
 
 TEST(PoolTest, EveryIndexExactlyOnce) {
@@ -88,6 +98,55 @@ TEST(PoolTest, BackToBackSmallAndLargeLaunches) {
   int64_t want = 0;
   for (int rep = 0; rep < 400; ++rep) want += sizes[rep % 5] * (sizes[rep % 5] - 1) / 2;
   EXPECT_EQ(total.ToVector<int64_t>()[0], want);
+}
+
+// Launches separated by pauses shorter and longer than the time an idle worker watches for
+// the next launch: the ones the watching workers join and the ones that wake sleeping workers
+// both run every index once.
+TEST(PoolTest, LaunchesAfterIdleGaps) {
+  Module m = PoolModule();
+  const int64_t n = 50000;
+  Array total = Array::Zeros({1}, ScalarType::Int64, Device::Cpu());
+  int launches = 0;
+  for (int rep = 0; rep < 3; ++rep) {
+    for (int gap_us : {0, 5, 40, 200, 3000}) {
+      std::this_thread::sleep_for(std::chrono::microseconds(gap_us));
+      Array hits = Array::Zeros({n}, ScalarType::Int32, Device::Cpu());
+      Launch(m.GetKernel("count"), {n}, {hits, total}, Device::Cpu());
+      ++launches;
+      int64_t wrong = 0;
+      for (int32_t v : hits.ToVector<int32_t>()) wrong += v != 1;
+      ASSERT_EQ(wrong, 0) << "gap " << gap_us << " us";
+    }
+  }
+  EXPECT_EQ(total.ToVector<int64_t>()[0], launches * (n * (n - 1) / 2));
+}
+
+// A CPU launch tells its kernel the last-level cache's size, from which whole-row stores
+// stream past the caches; Linux lists the caches of CPU 0 under sysfs.
+TEST(PoolTest, LaunchPassesTheLastLevelCacheSize) {
+  Module m = PoolModule();
+  Array x = Array::Zeros({1}, ScalarType::Int32, Device::Cpu());
+  g_stream_bytes = -1;
+  Launch(m.GetKernel("probe"), {1}, {x}, Device::Cpu());
+  int64_t want = 0;
+  int want_level = 0;
+  for (int i = 0;; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level_file(dir + "level"), size_file(dir + "size");
+    int level = 0;
+    std::string size;
+    if (!(level_file >> level) || !(size_file >> size)) break;
+    int64_t bytes = std::stoll(size);
+    if (size.back() == 'K') bytes *= 1024;
+    if (size.back() == 'M') bytes *= 1024 * 1024;
+    if (level > want_level || (level == want_level && bytes > want)) want = bytes, want_level = level;
+  }
+  if (want == 0) {
+    EXPECT_GE(g_stream_bytes.load(), 0);
+    GTEST_SKIP() << "no cache sizes under /sys/devices/system/cpu/cpu0/cache";
+  }
+  EXPECT_EQ(g_stream_bytes.load(), want);
 }
 
 TEST(PoolTest, MultiDimensionalGridCoversProduct) {
