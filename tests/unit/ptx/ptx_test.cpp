@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "codegen/nvptx/nvptx.h"
+#include "tilec/abi.h"
 #include "tests/unit/ptx/kernels.h"
 #include "tests/unit/ptx/ptxas.h"
 
@@ -76,10 +77,11 @@ TEST(Ptx, KernelMetadata) {
   EXPECT_EQ(p.kernels[0].block_dim, 64);
   // The only shared tile is the promoted index tile: 2 int32 values, padded to 16 bytes.
   EXPECT_EQ(p.kernels[0].shared_bytes, 16u);
-  // Parameters by value: two 80-byte arrays and the 56-byte launch record.
+  // Parameters by value: two 80-byte arrays and the 64-byte launch record (abi.h).
+  static_assert(sizeof(tilec_launch) == 64);
   std::string body = EntryBody(p.ptx, "gather_even_rows");
   EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[80\])"), 2) << body;
-  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[56\])"), 1) << body;
+  EXPECT_EQ(CountMatches(body, R"(\.param \.align 8 \.b8 \w+\[64\])"), 1) << body;
 }
 
 // Kernels that use sin and cos pull in libdevice's module-scope table (`.global ...
