@@ -55,7 +55,7 @@ class Pool {
 
   void Run(int64_t n, int64_t grain, const std::function<void(int64_t, int64_t, int)>& body) {
     std::lock_guard<std::mutex> launch_lock(launch_mutex_);
-    bool notified = true;
+    bool wake_sleepers;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       body_ = &body;
@@ -65,9 +65,9 @@ class Pool {
       busy_ = 0;
       closed_ = false;
       generation_.fetch_add(1, std::memory_order_release);
-      if (sleeping_ == 0) notified = false;
+      wake_sleepers = sleeping_ > 0;  // watching workers see generation_ change by themselves
     }
-    if (notified) wake_.notify_all();
+    if (wake_sleepers) wake_.notify_all();
     Work(0);
     {
       std::lock_guard<std::mutex> lock(mutex_);
