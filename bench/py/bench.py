@@ -104,6 +104,9 @@ def main():
     ap.add_argument("--warp-compile-reps", type=int, default=1)
     ap.add_argument("--no-warp-throughput", dest="warp_throughput", action="store_false")
     ap.add_argument("--budget", type=float, default=0.6, help="seconds per timed contestant and config")
+    ap.add_argument("--cpu-rounds", type=int, default=2,
+                    help="passes over the CPU throughput configs, the budget split between them; each "
+                         "contestant keeps its best pass")
     ap.add_argument("--max-iter-s", type=float, default=3.0, help="skip a peer whose one call would take longer")
     opts = ap.parse_args()
     opts.out = opts.out or os.path.join(opts.build, "bench-results")
@@ -114,6 +117,7 @@ def main():
         opts.sizes = opts.sizes or "256KiB,4MiB"
         opts.widths = opts.widths or "16,256,4096"
         opts.reps, opts.nvcc_reps, opts.budget = min(opts.reps, 3), min(opts.nvcc_reps, 2), min(opts.budget, 0.3)
+        opts.cpu_rounds = 1
         opts.reduce_size = opts.reduce_size or "16MiB"
         opts.lanes_sizes = opts.lanes_sizes or "2^18,2^20"
         opts.matmul_size = opts.matmul_size or "16MiB"
