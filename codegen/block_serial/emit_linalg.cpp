@@ -44,8 +44,10 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
     }
     case OpCode::TileCholesky: {
       // Left-looking, column by column: L[j, j] = sqrt(A[j, j] - sum_k L[j, k]^2) and then
-      // L[i, j] = (A[i, j] - sum_k L[i, k] L[j, k]) / L[j, j] for i > j, each sum subtracting
-      // its products in increasing k < j. The strictly upper triangle is zero.
+      // L[i, j] = (A[i, j] - sum_k L[i, k] L[j, k]) * r for i > j, each sum subtracting its
+      // products in increasing k < j. r is Warp's reciprocal, 1.0 / L[j, j] divided in float64
+      // and rounded to the element type, so factors agree with Warp's bit for bit. The strictly
+      // upper triangle is zero.
       const int64_t n = rt.shape[0];
       EmitLoopNest(rt, [&](const std::vector<llvm::Value*>& c, llvm::Value* lin) {
         llvm::Value* v = load(in[0], lin);
@@ -60,11 +62,13 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
         });
         llvm::Value* djj = b_.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, b_.CreateLoad(vt, acc));
         store(dst, add(jrow, j), djj);
+        llvm::Type* f64 = b_.getDoubleTy();
+        llvm::Value* recip = b_.CreateFPCast(b_.CreateFDiv(llvm::ConstantFP::get(f64, 1.0), b_.CreateFPCast(djj, f64)), vt);
         EmitCountedLoop(sub(I64(n - 1), j), [&](llvm::Value* r) {
           llvm::Value* irow = mul(add(add(j, I64(1)), r), I64(n));
           b_.CreateStore(load(dst, add(irow, j)), acc);
           EmitCountedLoop(j, [&](llvm::Value* k) { sub_product(load(dst, add(irow, k)), load(dst, add(jrow, k))); });
-          store(dst, add(irow, j), b_.CreateFDiv(b_.CreateLoad(vt, acc), djj));
+          store(dst, add(irow, j), b_.CreateFMul(b_.CreateLoad(vt, acc), recip));
         });
       });
       return;
@@ -72,7 +76,8 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
     case OpCode::TileLowerSolve: case OpCode::TileUpperSolve: {
       // Column by column of y: forward substitution for rows 0..M-1 (lower), backward for
       // rows M-1..0 (upper); z[i] = (y[i] - sum_k m[i, k] z[k]) / m[i, i], the products
-      // subtracted in increasing k over the solved rows.
+      // subtracted in increasing k over the solved rows. A zero diagonal element leaves the
+      // difference undivided, as Warp's solvers do (no inf or NaN from a singular factor).
       const bool upper = op.code() == OpCode::TileUpperSolve;
       const int64_t m = op.operand(0)->type().shape[0];
       const int64_t cols = rt.ndim == 2 ? rt.shape[1] : 1;
@@ -86,7 +91,10 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
             llvm::Value* k = upper ? add(add(i, I64(1)), q) : q;
             sub_product(load(in[0], add(irow, k)), load(dst, add(mul(k, I64(cols)), c)));
           });
-          store(dst, add(mul(i, I64(cols)), c), b_.CreateFDiv(b_.CreateLoad(vt, acc), load(in[0], add(irow, i))));
+          llvm::Value* diag = load(in[0], add(irow, i));
+          llvm::Value* diff = b_.CreateLoad(vt, acc);
+          llvm::Value* nonzero = b_.CreateFCmpUNE(diag, llvm::ConstantFP::get(vt, 0.0));
+          store(dst, add(mul(i, I64(cols)), c), b_.CreateSelect(nonzero, b_.CreateFDiv(diff, diag), diff));
         });
       });
       return;

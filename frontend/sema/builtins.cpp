@@ -631,13 +631,23 @@ std::vector<Builtin> MakeTable() {
   for (const Operator& o : {Operator{"add", ir::OpCode::Add, P::Numeric, Differentiable::Yes},
                             Operator{"sub", ir::OpCode::Sub, P::Numeric, Differentiable::Yes},
                             Operator{"mul", ir::OpCode::Mul, P::Numeric, Differentiable::Yes},
+                            Operator{"div", ir::OpCode::Div, P::Numeric, Differentiable::Yes},
+                            Operator{"floordiv", ir::OpCode::FloorDiv, P::Numeric, Differentiable::Yes},
+                            Operator{"mod", ir::OpCode::Mod, P::Numeric, Differentiable::Yes},
                             Operator{"bit_and", ir::OpCode::BitAnd, P::Int, Differentiable::No},
                             Operator{"bit_or", ir::OpCode::BitOr, P::Int, Differentiable::No},
-                            Operator{"bit_xor", ir::OpCode::BitXor, P::Int, Differentiable::No}})
+                            Operator{"bit_xor", ir::OpCode::BitXor, P::Int, Differentiable::No},
+                            Operator{"lshift", ir::OpCode::Shl, P::Int, Differentiable::No},
+                            Operator{"rshift", ir::OpCode::Shr, P::Int, Differentiable::No}})
     add({o.name, "wp",
          {{{Req(N::A, K::Runtime, o.pattern), Req(N::B, K::Runtime, o.pattern)}, &Res::CommonNumeric,
            {&R::CommonNumericArgs}}},
          false, o.diff, "docs/operator_functions.rst", LowerOp(LowerKind::Math, o.op)});
+  // The unary operators as functions (a composite argument to `neg` hands over to its row).
+  for (const Operator& o : {Operator{"neg", ir::OpCode::Neg, P::Numeric, Differentiable::Yes},
+                            Operator{"invert", ir::OpCode::BitNot, P::Int, Differentiable::No}})
+    add({o.name, "wp", {{{Req(N::A, K::Runtime, o.pattern)}, &Res::SameAsFirst, {}}}, false, o.diff,
+         "docs/operator_functions.rst", LowerOp(LowerKind::Math, o.op)});
   add({"pow", "wp",
        {{{Req(N::X, K::Runtime, P::Float), Req(N::Y, K::Runtime, P::Float)}, &Res::CommonNumeric,
          {&R::CommonNumericArgs}}},

@@ -30,10 +30,11 @@ constexpr const char* kAttrCandidates[] = {
     "items", "keys", "values", "update", "setdefault", "add", "discard", "difference",
     "intersection", "issubset", "issuperset", "symmetric_difference", "union",
     // ndarray, wp.array, scalars, dtypes
-    "T", "all", "any", "argmax", "argmin", "argsort", "assign", "astype", "clip", "cumsum",
-    "device", "dtype", "fill", "fill_", "flatten", "grad", "item", "itemsize", "list", "max",
-    "mean", "min", "ndim", "numpy", "prod", "ravel", "requires_grad", "reshape", "round",
-    "shape", "size", "std", "strides", "sum", "tolist", "transpose", "var", "zero_", "name",
+    "T", "all", "any", "argmax", "argmin", "argsort", "assign", "astype", "clip", "contiguous",
+    "cumsum", "device", "dtype", "fill", "fill_", "flatten", "grad", "is_contiguous", "item",
+    "itemsize", "list", "max", "mean", "min", "ndim", "numpy", "prod", "ravel", "requires_grad",
+    "reshape", "round", "shape", "size", "std", "strides", "sum", "to", "tolist", "transpose",
+    "var", "zero_", "name",
     "__name__",
     // devices, tapes, timers, exceptions
     "alias", "is_cpu", "is_cuda", "ordinal", "backward", "gradients", "reset", "zero",

@@ -454,6 +454,86 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
       else self->a.CopyFromHost(src.ToHostBytes().data());  // same count, another shape: row-major
       return Value();
     }));
+  if (name == "strides") return ShapeTuple(a.strides());
+  if (name == "is_contiguous") return Value::Bool(a.is_contiguous());
+  // Views as Warp makes them: reshape and flatten of contiguous arrays, transpose of any; each
+  // shares data and gradient with the array. Warp's messages for what it refuses.
+  if (name == "reshape")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("reshape", args, {"shape"}, 1);
+      if (!s.a.is_contiguous()) RuntimeError("Reshaping non-contiguous arrays is unsupported.");
+      std::vector<int64_t> shape;
+      const Value& v = b.Get(0);
+      if (auto* t = v.As<TupleObj>()) for (const Value& x : t->items) shape.push_back(ToInt(x, "reshape() shape"));
+      else if (auto* l = v.As<ListObj>()) for (const Value& x : l->items) shape.push_back(ToInt(x, "reshape() shape"));
+      else shape.push_back(ToInt(v, "reshape() shape"));
+      if (shape.size() > 4)
+        RuntimeError("Arrays may only have 4 dimensions maximum, trying to create array with " +
+                     std::to_string(shape.size()) + " dims.");
+      if (std::count(shape.begin(), shape.end(), -1) > 1) RuntimeError("Cannot infer shape if more than one index is -1.");
+      int64_t known = 1;
+      for (int64_t d : shape) known *= d == -1 ? 1 : d;
+      std::vector<int64_t> want = shape;
+      for (int64_t& d : want)
+        if (d == -1) d = known == 0 ? 0 : s.a.size() / known;
+      int64_t n = 1;
+      for (int64_t d : want) n *= d;
+      if (n != s.a.size() || std::any_of(want.begin(), want.end(), [](int64_t d) { return d < 0; }))
+        RuntimeError("cannot reshape array of shape " + host::Repr(ShapeTuple(s.a.shape())) + " (size " +
+                     std::to_string(s.a.size()) + ") into shape " + host::Repr(ShapeTuple(want)) + " (size " +
+                     std::to_string(n) + ")");
+      return Wrap(s.a.Reshape(want));
+    });
+  if (name == "flatten")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("flatten", args, {}, 0);
+      if (s.a.ndim() == 1) return Value(std::static_pointer_cast<Object>(s.shared_from_this()));
+      if (!s.a.is_contiguous()) RuntimeError("Flattening non-contiguous arrays is unsupported.");
+      return Wrap(s.a.Reshape({s.a.size()}));
+    });
+  if (name == "transpose")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("transpose", args, {"axes"}, 0);
+      if (s.a.ndim() == 1) return Value(std::static_pointer_cast<Object>(s.shared_from_this()));
+      std::vector<int> axes;
+      if (b.Has(0) && !b.Get(0).IsNone()) {
+        std::vector<Value> items;
+        if (auto* t = b.Get(0).As<TupleObj>()) items = t->items;
+        else if (auto* l = b.Get(0).As<ListObj>()) items = l->items;
+        else TypeError("transpose(): axes must be a tuple or list of ints");
+        if (int(items.size()) != s.a.ndim()) RuntimeError("Length of parameter axes must be equal in length to array shape");
+        std::vector<bool> seen(size_t(s.a.ndim()), false);
+        for (const Value& x : items) {
+          if (!x.IsIntLike()) RuntimeError("axis index " + host::Repr(x) + " is not of type int");
+          int64_t ax = x.i();
+          if (ax >= s.a.ndim()) RuntimeError("axis index " + std::to_string(ax) + " must be smaller than the number of axes in array");
+          if (ax < 0 || seen[size_t(ax)]) ValueError("transpose(): axes must be a permutation of 0.." + std::to_string(s.a.ndim() - 1));
+          seen[size_t(ax)] = true;
+          axes.push_back(int(ax));
+        }
+      }
+      return Wrap(s.a.Permute(axes));
+    });
+  if (name == "contiguous")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("contiguous", args, {}, 0);
+      if (s.a.is_contiguous()) return Value(std::static_pointer_cast<Object>(s.shared_from_this()));
+      rt::Array c = s.a.Clone();
+      if (s.a.requires_grad()) {
+        c.set_requires_grad(true);
+        c.grad().CopyFrom(s.a.grad());
+      }
+      return Wrap(c);
+    });
+  if (name == "to")
+    return method([](WpArrayObj& s, CallArgs& args) {
+      ArgBinder b("to", args, {"device", "requires_grad"}, 1);
+      rt::Device d = *DeviceArg(b.Get(0), "to()");
+      if (d == s.a.device()) return Value(std::static_pointer_cast<Object>(s.shared_from_this()));
+      rt::Array c = s.a.Clone(d);
+      if (b.Has(1) && !b.Get(1).IsNone() ? host::Truth(b.Get(1)) : s.a.requires_grad()) c.set_requires_grad(true);
+      return Wrap(c);
+    });
   if (name == "list")
     return method([](WpArrayObj& s, CallArgs& args) {
       ArgBinder b("list", args, {}, 0);

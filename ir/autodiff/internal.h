@@ -70,6 +70,8 @@ class Generator {
   ir::Value* Grad(const ir::Value* array);  // the array_grad view of a parameter
   ir::Value* HasGrad(ir::Value* grad);      // bool: the view is not empty
   ir::Value* ConstLike(const ir::Value* like, double v);  // scalar of like's element type
+  ir::Value* InElem(const ir::Value* like, float f32, double f64);  // f64 for float64, else f32
+  ir::Value* InverseLog(const ir::Value* like, double base);  // 1/log(base), rounded as InElem
   bool Active(const ir::Value* v) const { return act_.Active(v); }
 
   // ---- the reverse sweep (reverse.cpp, rules.cpp, memory_rules.cpp, control_flow.cpp) ----

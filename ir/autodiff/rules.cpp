@@ -2,6 +2,7 @@
 // partial adjoint of each operand from the operands x, the result r and the result's adjoint
 // d; then select, struct fields, tile construction, tile_sum, element reads and tile_map.
 #include <algorithm>
+#include <cmath>
 
 #include "ir/autodiff/internal.h"
 #include "ir/op_cases.h"
@@ -31,14 +32,14 @@ constexpr Rule kRules[] = {
     {OpCode::Cast, Uses::WholeTile, "dx = cast(d) between float types"},
     {OpCode::Mul, Uses::WholeTile, "dx = d*y, dy = d*x"},
     {OpCode::Div, Uses::WholeTile, "dx = d/y, dy = -d*r/y"},
-    {OpCode::Mod, Uses::WholeTile, "dx = d, dy = -d*floor(x/y)  (x mod y = x - y*floor(x/y))"},
+    {OpCode::Mod, Uses::WholeTile, "dx = d, dy = -d*trunc(x/y)  (float x mod y is fmod, x - y*trunc(x/y))"},
     {OpCode::Pow, Uses::WholeTile, "dx = d*y*x^(y-1), dy = d*r*log(x)"},
     {OpCode::Min, Uses::PerElement, "dx = x<=y ? d : 0, dy = x<=y ? 0 : d"},
     {OpCode::Max, Uses::PerElement, "dx = x>=y ? d : 0, dy = x>=y ? 0 : d"},
     {OpCode::Abs, Uses::PerElement, "dx = x<0 ? -d : d"},
-    {OpCode::Sqrt, Uses::WholeTile, "dx = d/(2r)"},
+    {OpCode::Sqrt, Uses::WholeTile, "dx = (0.5*(1/r))*d"},
     {OpCode::Exp, Uses::WholeTile, "dx = d*r"},
-    {OpCode::Log, Uses::WholeTile, "dx = d/x"},
+    {OpCode::Log, Uses::WholeTile, "dx = (1/x)*d"},
     {OpCode::Sin, Uses::WholeTile, "dx = d*cos(x)"},
     {OpCode::Cos, Uses::WholeTile, "dx = -d*sin(x)"},
     {OpCode::Clamp, Uses::PerElement, "x<lo: dlo = d; x>hi: dhi = d; else dx = d"},
@@ -51,10 +52,10 @@ constexpr Rule kRules[] = {
     {OpCode::Sinh, Uses::WholeTile, "dx = d*cosh(x)"},
     {OpCode::Cosh, Uses::WholeTile, "dx = d*sinh(x)"},
     {OpCode::Tanh, Uses::WholeTile, "dx = d*(1-r^2)"},
-    {OpCode::Log2, Uses::WholeTile, "dx = d/(x*ln 2)"},
-    {OpCode::Log10, Uses::WholeTile, "dx = d/(x*ln 10)"},
+    {OpCode::Log2, Uses::WholeTile, "dx = ((1/x)*(1/ln 2))*d"},
+    {OpCode::Log10, Uses::WholeTile, "dx = ((1/x)*(1/ln 10))*d"},
     {OpCode::Exp2, Uses::WholeTile, "dx = d*r*ln 2"},
-    {OpCode::Cbrt, Uses::WholeTile, "dx = d/(3r^2)"},
+    {OpCode::Cbrt, Uses::WholeTile, "dx = ((1/3)*(1/r^2))*d"},
     {OpCode::Erf, Uses::WholeTile, "dx = d*2/sqrt(pi)*exp(-x^2)"},
     {OpCode::Fma, Uses::WholeTile, "da = d*b, db = d*a, dc = d"},
     {OpCode::Atan2, Uses::PerElement, "n = x^2+y^2; n>0: dy = d*x/n, dx = -d*y/n (atan2(y, x))"},
@@ -69,6 +70,16 @@ const Rule* FindRule(OpCode c) {
 }  // namespace
 
 bool HasElementwiseRule(OpCode c) { return FindRule(c) != nullptr; }
+
+// A constant computed in the element type's own precision (float32 arithmetic for every
+// type but float64), as Warp's adjoints compute `T(1)/log(T(2))`, so gradients round as its do.
+ir::Value* Generator::InElem(const ir::Value* like, float f32, double f64) {
+  return ConstLike(like, like->type().elem.scalar == ScalarType::Float64 ? f64 : double(f32));
+}
+
+ir::Value* Generator::InverseLog(const ir::Value* like, double base) {
+  return InElem(like, 1.0f / std::log(float(base)), 1.0 / std::log(base));
+}
 
 std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector<ir::Value*>& x, ir::Value* r,
                                                   ir::Value* d) {
@@ -88,7 +99,7 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
     case OpCode::Cast: return {b.Cast(d, x[0]->type().elem.scalar)};
     case OpCode::Mul: return {mul(d, x[1]), mul(d, x[0])};
     case OpCode::Div: return {div(d, x[1]), neg(div(mul(d, r), x[1]))};
-    case OpCode::Mod: return {d, neg(mul(d, b.Unary(OpCode::Floor, div(x[0], x[1]))))};
+    case OpCode::Mod: return {d, neg(mul(d, b.Unary(OpCode::Trunc, div(x[0], x[1]))))};
     case OpCode::Pow: {
       ir::Value* ym1 = b.Binary(OpCode::Sub, x[1], ConstLike(x[1], 1.0));
       return {mul(d, mul(x[1], b.Binary(OpCode::Pow, x[0], ym1))), mul(d, mul(r, b.Unary(OpCode::Log, x[0])))};
@@ -102,9 +113,9 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
       return {pick(ir::CmpPred::Ge, x[0], x[1], d, z), pick(ir::CmpPred::Ge, x[0], x[1], z, d)};
     }
     case OpCode::Abs: return {pick(ir::CmpPred::Lt, x[0], ConstLike(x[0], 0.0), neg(d), d)};
-    case OpCode::Sqrt: return {div(d, mul(r, ConstLike(r, 2.0)))};
+    case OpCode::Sqrt: return {mul(mul(ConstLike(r, 0.5), div(ConstLike(r, 1.0), r)), d)};
     case OpCode::Exp: return {mul(d, r)};
-    case OpCode::Log: return {div(d, x[0])};
+    case OpCode::Log: return {mul(div(ConstLike(x[0], 1.0), x[0]), d)};
     case OpCode::Sin: return {mul(d, b.Unary(OpCode::Cos, x[0]))};
     case OpCode::Cos: return {neg(mul(d, b.Unary(OpCode::Sin, x[0])))};
     case OpCode::Clamp: {
@@ -129,10 +140,10 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
     case OpCode::Sinh: return {mul(d, b.Unary(OpCode::Cosh, x[0]))};
     case OpCode::Cosh: return {mul(d, b.Unary(OpCode::Sinh, x[0]))};
     case OpCode::Tanh: return {neg(mul(d, b.Binary(OpCode::Sub, mul(r, r), ConstLike(r, 1.0))))};
-    case OpCode::Log2: return {div(d, mul(x[0], ConstLike(x[0], 0.69314718055994530942)))};
-    case OpCode::Log10: return {div(d, mul(x[0], ConstLike(x[0], 2.30258509299404568402)))};
+    case OpCode::Log2: return {mul(mul(div(ConstLike(x[0], 1.0), x[0]), InverseLog(x[0], 2.0)), d)};
+    case OpCode::Log10: return {mul(mul(div(ConstLike(x[0], 1.0), x[0]), InverseLog(x[0], 10.0)), d)};
     case OpCode::Exp2: return {mul(d, mul(r, ConstLike(r, 0.69314718055994530942)))};
-    case OpCode::Cbrt: return {div(d, mul(mul(r, r), ConstLike(r, 3.0)))};
+    case OpCode::Cbrt: return {mul(mul(InElem(r, 1.0f / 3.0f, 1.0 / 3.0), div(ConstLike(r, 1.0), mul(r, r))), d)};
     case OpCode::Erf: {
       ir::Value* e = b.Unary(OpCode::Exp, neg(mul(x[0], x[0])));
       return {mul(d, mul(e, ConstLike(x[0], 1.12837916709551257390)))};

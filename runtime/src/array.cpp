@@ -277,6 +277,56 @@ Array Array::Slice(const std::vector<SliceSpec>& specs) const {
   return v;
 }
 
+Array Array::Reshape(std::vector<int64_t> shape) const {
+  RequireArray(storage_.get(), "reshape");
+  if (!is_contiguous()) throw Error("reshaping a non-contiguous array is unsupported");
+  int64_t known = 1;
+  int inferred = -1;
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == -1) {
+      if (inferred >= 0) throw Error("cannot infer a shape with more than one -1");
+      inferred = int(d);
+    } else if (shape[d] < 0) {
+      throw Error("negative dimension " + std::to_string(shape[d]) + " in reshape");
+    } else {
+      known *= shape[d];
+    }
+  }
+  if (inferred >= 0) shape[size_t(inferred)] = known == 0 ? 0 : size() / known;
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  if (n != size() || shape.empty())
+    throw Error("cannot reshape an array of " + std::to_string(size()) + " elements into " +
+                std::to_string(n));
+  Array v = *this;
+  v.shape_ = shape;
+  v.strides_.assign(shape.size(), 0);
+  int64_t stride = int64_t(elem_size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    v.strides_[d] = stride;
+    stride *= shape[d];
+  }
+  return v;
+}
+
+Array Array::Permute(const std::vector<int>& axes) const {
+  RequireArray(storage_.get(), "transpose");
+  std::vector<int> order = axes;
+  if (order.empty())
+    for (int d = ndim(); d-- > 0;) order.push_back(d);
+  if (int(order.size()) != ndim()) throw Error("transpose needs one axis per dimension");
+  std::vector<bool> seen(size_t(ndim()), false);
+  Array v = *this;
+  for (size_t d = 0; d < order.size(); ++d) {
+    int a = order[d];
+    if (a < 0 || a >= ndim() || seen[size_t(a)]) throw Error("transpose axes are not a permutation");
+    seen[size_t(a)] = true;
+    v.shape_[d] = shape_[size_t(a)];
+    v.strides_[d] = strides_[size_t(a)];
+  }
+  return v;
+}
+
 // --- copies -------------------------------------------------------------------------------
 
 namespace {

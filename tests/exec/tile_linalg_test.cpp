@@ -34,10 +34,11 @@ std::vector<R> CholeskyLower(const std::vector<R>& a, int n) {  // reads a's low
     for (int k = 0; k < j; ++k) s = R(s - R(l[size_t(j * n + k)] * l[size_t(j * n + k)]));
     R djj = std::sqrt(s);
     l[size_t(j * n + j)] = djj;
+    const R recip = R(1.0 / double(djj));  // Warp's `T invS = 1.0 / s`, divided in double
     for (int i = j + 1; i < n; ++i) {
       R t = l[size_t(i * n + j)];
       for (int k = 0; k < j; ++k) t = R(t - R(l[size_t(i * n + k)] * l[size_t(j * n + k)]));
-      l[size_t(i * n + j)] = R(t / djj);
+      l[size_t(i * n + j)] = R(t * recip);
     }
   }
   return l;
@@ -63,7 +64,8 @@ std::vector<R> TriSolve(const std::vector<R>& m, const std::vector<R>& y, int n,
         for (int k = i + 1; k < n; ++k) s = R(s - R(m[size_t(i * n + k)] * z[size_t(k * cols + c)]));
       else
         for (int k = 0; k < i; ++k) s = R(s - R(m[size_t(i * n + k)] * z[size_t(k * cols + c)]));
-      z[size_t(i * cols + c)] = R(s / m[size_t(i * n + i)]);
+      const R diag = m[size_t(i * n + i)];
+      z[size_t(i * cols + c)] = diag != R(0) ? R(s / diag) : s;
     }
   return z;
 }
@@ -285,6 +287,29 @@ def k(a: wp.array2d[float], l: wp.array2d[float]):
     EXPECT_EQ(l[1], 0.0f);
     EXPECT_EQ(l[2], 2.0f);
     EXPECT_TRUE(std::isnan(l[3])) << "bd=" << bd;
+  }
+}
+
+// A zero on a triangle's diagonal leaves that row's difference undivided, as Warp's solvers
+// do (tile_solve.h: `diag != 0 ? s / diag : s`), rather than giving inf or NaN.
+TEST(TileLinalg, ZeroDiagonalLeavesTheRowUndivided) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(m: wp.array2d[float], y: wp.array[float], zl: wp.array[float], zu: wp.array[float]):
+    M = wp.tile_load(m, shape=(2, 2))
+    Y = wp.tile_load(y, shape=2)
+    wp.tile_store(zl, wp.tile_lower_solve(M, Y))
+    wp.tile_store(zu, wp.tile_upper_solve(wp.tile_transpose(M), Y))
+)");
+  ASSERT_TRUE(c.module);
+  for (int bd : {1, 32}) {
+    // lower: z0 = 4 / 2, z1 = 3 - 1 * z0 over a zero pivot; upper (the transpose [[2, 1], [0, 0]]):
+    // z1 = 3 over a zero pivot, z0 = (4 - 1 * z1) / 2.
+    std::vector<float> m = {2, 0, 1, 0}, y = {4, 3}, zl(2, -7.0f), zu(2, -7.0f);
+    tilec_array Mv = View(m.data(), {2, 2}), Yv = View(y.data(), {2}), L = View(zl.data(), {2}), U = View(zu.data(), {2});
+    Launch(c.Entry("k"), {&Mv, &Yv, &L, &U}, {1}, bd);
+    EXPECT_EQ(zl, (std::vector<float>{2.0f, 1.0f})) << "bd=" << bd;
+    EXPECT_EQ(zu, (std::vector<float>{0.5f, 3.0f})) << "bd=" << bd;
   }
 }
 

@@ -28,11 +28,9 @@ itself with the venv's Python).
 import argparse
 import concurrent.futures
 import json
-import math
 import os
 import re
 import shutil
-import subprocess
 import sys
 import time
 
@@ -43,10 +41,9 @@ except ImportError:  # the system Python may lack NumPy: rerun with the Warp ven
     _py = os.path.join(HERE0, "..", "..", "build-bench", "warp-venv", "bin", "python")
     os.execv(_py, [_py] + sys.argv)
 
+from diffrun import compare, first_error_line, run_group  # noqa: E402 (needs NumPy)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-TILEC = os.path.join(ROOT, "build", "tilec")
-WARP_PY = os.path.join(ROOT, "build-bench", "warp-venv", "bin", "python")
 N = 4  # elements (threads) per launch
 
 # ---------------------------------------------------------------------------------------
@@ -425,137 +422,6 @@ def generate(count, seed):
     return [gen_kernel(i, rng, OPS[order[i]]) for i in range(count)]
 
 
-# ---------------------------------------------------------------------------------------
-# running and comparing
-
-
-def run_one(cmd, path, env, timeout):
-    try:
-        p = subprocess.run(cmd + [path], capture_output=True, text=True, env=env, timeout=timeout,
-                           cwd=os.path.dirname(path))
-        return p.returncode, p.stdout, p.stderr
-    except subprocess.TimeoutExpired as e:
-        return -999, e.stdout or "", "timeout after %ds" % timeout
-
-
-def results_of(stdout):
-    res = {}
-    for line in stdout.splitlines():
-        m = re.match(r"R (\d+) (.*)$", line)
-        if m:
-            res[int(m.group(1))] = m.group(2)
-    return res
-
-
-def write_program(work, tag, kernels):
-    path = os.path.join(work, "prog_%s.py" % tag)
-    with open(path, "w") as f:
-        f.write(program(kernels))
-    return path
-
-
-def side_cmd(side):
-    return [TILEC, "run"] if side == "tilec" else [WARP_PY]
-
-
-def run_side(work, side, tag, kernels, cache, first=None):
-    """{kernel index: (printed line or None, error or None, program path)} for one side. A
-    program that fails or lacks lines is split: tilec (fast to start) one kernel a file at
-    once, Warp (a module compile of seconds) in halves."""
-    env = dict(os.environ)
-    env["WARP_CACHE_PATH"] = cache
-    path = write_program(work, tag, kernels)
-    rc, out, err = first if first else run_one(side_cmd(side), path, env, 600)
-    got = results_of(out)
-    res = {k.idx: (got[k.idx], None, path) for k in kernels if k.idx in got}
-    missing = [k for k in kernels if k.idx not in got]
-    if not missing:
-        return res
-    if len(kernels) == 1:
-        return {kernels[0].idx: (None, (rc, err), path)}
-    if side == "tilec" or len(missing) == 1:
-        parts = [[k] for k in missing]
-    else:
-        h = len(missing) // 2
-        parts = [missing[:h], missing[h:]]
-    for p in parts:
-        res.update(run_side(work, side, "%s_%s_k%03d" % (side[0], tag, p[0].idx) if len(p) > 1 else "k%03d" % p[0].idx,
-                            p, cache))
-    return res
-
-
-def run_group(work, tag, kernels, cache):
-    tr = run_side(work, "tilec", tag, kernels, cache)
-    wr = run_side(work, "warp", tag, kernels, cache)
-    out = {}
-    for k in kernels:
-        ts, terr, tpath = tr[k.idx]
-        ws, werr, wpath = wr[k.idx]
-        out[k.idx] = (ts, ws, terr, werr, tpath if terr else wpath)
-    return out
-
-
-def parse_vals(s):
-    s = s.replace("] [", "], [")  # several outputs: print's separating spaces
-    s = re.sub(r"\bnan\b", "float('nan')", s)
-    s = re.sub(r"\binf\b", "float('inf')", s)
-    v = eval("[" + s + "]", {"float": float})
-    flat = []
-
-    def rec(a):
-        if isinstance(a, list):
-            for x in a:
-                rec(x)
-        else:
-            flat.append(a)
-    rec(v)
-    return flat
-
-
-def ordered(x, prec):
-    """Float to an integer where adjacent floats differ by one (both zeros map to 0)."""
-    if prec == "f":
-        i = int(np.array(x, dtype=np.float32).view(np.int32))
-        return i if i >= 0 else -(i & 0x7FFFFFFF)
-    i = int(np.array(x, dtype=np.float64).view(np.int64))
-    return i if i >= 0 else -(i & 0x7FFFFFFFFFFFFFFF)
-
-
-def compare(k, ts, ws):
-    """(class, max ulp, max abs diff, max rel diff)"""
-    if ts == ws:
-        return "identical", 0, 0.0, 0.0
-    a, b = parse_vals(ts), parse_vals(ws)
-    if len(a) != len(b):
-        return "different", None, None, None
-    ulp, absd, reld = 0, 0.0, 0.0
-    signzero = False
-    for x, y in zip(a, b):
-        if isinstance(x, int) and isinstance(y, int):
-            if x != y:
-                return "different", None, None, None
-            continue
-        x, y = float(x), float(y)
-        if math.isnan(x) or math.isnan(y):
-            if not (math.isnan(x) and math.isnan(y)):
-                return "different", None, None, None
-            continue
-        if x == y:
-            if math.copysign(1, x) != math.copysign(1, y):
-                signzero = True
-            continue
-        if math.isinf(x) or math.isinf(y):
-            return "different", None, None, None
-        ulp = max(ulp, abs(ordered(x, k.prec) - ordered(y, k.prec)))
-        absd = max(absd, abs(x - y))
-        reld = max(reld, abs(x - y) / max(abs(x), abs(y)))
-    if ulp == 0 and signzero:
-        return "sign of zero", 0, 0.0, 0.0
-    if ulp <= 2:
-        return "within 2 ulp", ulp, absd, reld
-    return "different", ulp, absd, reld
-
-
 # Explanations of the classes of difference and error seen: (operation regex, class regex,
 # required tag or None, text). The first match wins. Each is checked against Warp's native
 # headers in the venv (site-packages/warp/native) and its kernel cache; see README.md.
@@ -620,17 +486,6 @@ def explain(k, cls):
     return "UNEXPLAINED"
 
 
-def first_error_line(err):
-    lines = [l for l in err.splitlines() if l.strip() and "CUDA driver" not in l and "Warp CUDA warning" not in l]
-    for l in lines:
-        if l.startswith(";"):  # Warp's codegen message
-            return l[1:].strip()
-    for l in lines:
-        if re.search(r"error|Error|rejected|not supported|not available", l):
-            return l.strip()
-    return lines[-1].strip() if lines else "(no message)"
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=400)
@@ -658,7 +513,7 @@ def main():
             results = {int(k): tuple(v) for k, v in json.load(f).items()}
         groups = []
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
-        futs = [ex.submit(run_group, a.work, "g%03d" % gi, g, cache) for gi, g in enumerate(groups)]
+        futs = [ex.submit(run_group, a.work, "g%03d" % gi, g, cache, program) for gi, g in enumerate(groups)]
         for n, f in enumerate(concurrent.futures.as_completed(futs)):
             results.update(f.result())
             print("\r%d/%d files, %.0f s" % (n + 1, len(groups), time.time() - t0), end="", file=sys.stderr)
@@ -677,7 +532,7 @@ def main():
         elif werr:
             cls, info = "warp error", None
         else:
-            cls, *info = compare(k, ts, ws)
+            cls, *info = compare(k.prec, ts, ws)
         rows.append((k, cls, info, ts, ws, terr, werr, path))
     write_report(a, rows, time.time() - t0)
     counts = {}

@@ -87,6 +87,10 @@ class Array {
   // NumPy basic indexing: fewer specs than dims leave the rest whole.
   Array Slice(const std::vector<SliceSpec>& specs) const;
   Array operator[](int64_t i) const { return Slice({SliceSpec::Index(i)}); }
+  // The same C-contiguous elements in another shape (one entry may be -1, inferred), and the
+  // axes permuted (empty `axes`: reversed). Both are views sharing data and gradient.
+  Array Reshape(std::vector<int64_t> shape) const;
+  Array Permute(const std::vector<int>& axes) const;
 
   // Host transfers use C-contiguous host buffers of size() * elem_size() bytes.
   void CopyToHost(void* dst) const;

@@ -21,6 +21,9 @@ const OpCase kCases[] = {
     {OpCode::Abs, 1, -1.05, 0.3}, {OpCode::Sqrt, 1, 0.3, 0.4}, {OpCode::Exp, 1, -1.0, 0.3},
     {OpCode::Log, 1, 0.3, 0.4},  {OpCode::Sin, 1, -1.0, 0.3}, {OpCode::Cos, 1, -1.0, 0.3},
     {OpCode::Clamp, 3, -1.05, 0.3},
+    // Quotients of both signs: the float `%` is C's fmod (x - y*trunc(x/y)), so dy is
+    // -d*trunc(x/y), which floor would get wrong for every negative quotient.
+    {OpCode::Mod, 2, -3.1, 0.37},
 };
 
 constexpr int kN = 8;
@@ -80,7 +83,9 @@ TEST_P(TileOps, MatchesFiniteDifferences) {
   CheckGradients(comp, Inputs(c), GradCheck{});
 }
 
-std::string Name(const ::testing::TestParamInfo<OpCase>& info) { return std::string(ir::OpName(info.param.code)); }
+std::string Name(const ::testing::TestParamInfo<OpCase>& info) {
+  return std::string(ir::OpName(info.param.code)) + (info.param.lo < -2 ? "_negative" : "");
+}
 
 INSTANTIATE_TEST_SUITE_P(All, ScalarOps, ::testing::ValuesIn(kCases), Name);
 INSTANTIATE_TEST_SUITE_P(All, TileOps, ::testing::ValuesIn(kCases), Name);

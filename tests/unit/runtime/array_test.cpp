@@ -163,6 +163,34 @@ TEST(ArrayTest, GradIsSharedByViews) {
   EXPECT_EQ(view.grad().ToVector<float>(), (std::vector<float>{0, 0}));
 }
 
+// reshape and transpose as NumPy's (np.arange(24).reshape(2, 3, 4) -> (6, -1) -> .T).
+TEST(ArrayTest, ReshapeAndPermuteAreViews) {
+  Array a = Arange24();
+  a.set_requires_grad(true);
+  Array r = a.Reshape({6, -1});
+  EXPECT_EQ(r.shape(), (std::vector<int64_t>{6, 4}));
+  EXPECT_EQ(r.strides(), (std::vector<int64_t>{16, 4}));
+  Array t = r.Permute({});
+  EXPECT_EQ(t.shape(), (std::vector<int64_t>{4, 6}));
+  EXPECT_EQ(t.strides(), (std::vector<int64_t>{4, 16}));
+  EXPECT_FALSE(t.is_contiguous());
+  // np.arange(24).reshape(6, 4).T[1] == [1, 5, 9, 13, 17, 21]
+  EXPECT_EQ(t[1].ToVector<int32_t>(), (std::vector<int32_t>{1, 5, 9, 13, 17, 21}));
+  Array p = a.Permute({2, 0, 1});  // np.transpose(x, (2, 0, 1))[3, 1] == [15, 19, 23]
+  EXPECT_EQ(p.Slice({S::Index(3), S::Index(1)}).ToVector<int32_t>(), (std::vector<int32_t>{15, 19, 23}));
+  // The gradient follows the view.
+  t.grad()[1].CopyFromHost(std::vector<int32_t>{1, 2, 3, 4, 5, 6}.data());
+  std::vector<int32_t> g = a.grad().ToVector<int32_t>();
+  EXPECT_EQ(g[1], 1);
+  EXPECT_EQ(g[21], 6);
+  EXPECT_EQ(g[0] + g[2] + g[23], 0);
+  EXPECT_THROW(t.Reshape({24}), Error);       // not contiguous
+  EXPECT_THROW(a.Reshape({5, -1}), Error);    // 24 is not a multiple of 5
+  EXPECT_THROW(a.Reshape({-1, -1}), Error);
+  EXPECT_THROW(a.Permute({0, 0, 1}), Error);  // not a permutation
+  EXPECT_THROW(a.Permute({1, 0}), Error);     // one axis per dimension
+}
+
 TEST(ArrayTest, FillConvertsToEveryDtype) {
   Array h = Array::Empty({3}, ScalarType::Float16, kCpu);
   h.Fill(1.5);
