@@ -494,19 +494,20 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(rt), tf32);
         return alpha ? TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), prod->type().ElemValueType())) : prod;
       }
-      // out = alpha * a @ b + beta * out; with the defaults (1, 1), the accumulation into out.
+      // out = alpha * (a @ b) + beta * out, the product summed from zero and then added, as
+      // Warp and BLAS do (so the defaults (1, 1) give a @ b + out, rounded twice). A constant
+      // beta of zero does not read out, so a NaN there does not reach the result.
       ir::Value* o = Expr(out);
       const ast::Expr* beta = arg(P::Beta);
-      ir::Value* r;
-      if (!alpha && !beta) {
-        r = b_.TileMatmul(a, bm, o, tf32);
-      } else {
-        ir::Type et = o->type().ElemValueType();
-        ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)), tf32);
-        if (alpha) prod = TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), et));
-        ir::Value* keep = beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o;
-        r = b_.Binary(OpCode::Add, prod, keep);
-      }
+      auto beta_value = const_arg(P::Beta);
+      const bool beta_zero = beta_value && (beta_value->kind == sema::ConstValue::Kind::Float ||
+                                            beta_value->kind == sema::ConstValue::Kind::Int) &&
+                             beta_value->AsDouble() == 0.0;
+      ir::Type et = o->type().ElemValueType();
+      ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)), tf32);
+      if (alpha) prod = TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), et));
+      ir::Value* r = prod;
+      if (!beta_zero) r = b_.Binary(OpCode::Add, prod, beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o);
       WriteTile(out, r);
       return nullptr;
     }

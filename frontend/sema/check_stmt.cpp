@@ -46,6 +46,7 @@ LocalSymbol* Checker::NewLocal(const std::string& name, SymbolKind kind, const T
   s->type = type;
   s->decl_range = range;
   s->index = int(fn_->locals.size()) - 1;
+  s->decl_body = body_id_;
   locals_[name] = s;
   return s;
 }
@@ -137,7 +138,10 @@ void Checker::CheckFunction(FunctionInfo& fn) {
 
 void Checker::CheckBody(const ast::Body& body) {
   ++body_depth_;
+  const int saved_body = body_id_;
+  body_id_ = ++next_body_id_;
   for (const ast::StmtPtr& s : body) CheckStmt(*s);
+  body_id_ = saved_body;
   --body_depth_;
 }
 
@@ -424,7 +428,8 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
   if (existing == locals_.end()) {
     sym = NewLocal(n.id, SymbolKind::Local, t, n.range);
   } else if (!t->IsError() && !existing->second->type->IsError() && t != existing->second->type &&
-             MayRedeclare(*existing->second) && !Convert(value, info, existing->second->type)) {
+             (MayRedeclare(*existing->second) || MayRebindTile(*existing->second, t)) &&
+             !Convert(value, info, existing->second->type)) {
     sym = NewLocal(n.id, SymbolKind::Local, t, n.range);
   } else {
     sym = existing->second;
@@ -434,9 +439,13 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
       if (sym->type->IsTile() && t->IsTile() && sym->type->elem == t->elem && sym->type->shape == t->shape) {
         if (t->storage == Storage::Shared) sym->type = t;  // shared wins
       } else if (!Convert(value, info, sym->type)) {
+        const bool tiles = sym->type->IsTile() && t->IsTile() && sym->type->elem == t->elem;
         auto b = Error(Code::VariableTypeChanged, value ? value->range : n.range,
                        "`" + n.id + "` has type `" + TypeName(sym->type) + "` and cannot be assigned a `" +
-                           TypeName(t) + "`; a variable's type cannot change in a kernel");
+                           TypeName(t) + "`" +
+                           (tiles ? " here: a tile variable takes another shape only in the body that first "
+                                    "assigns it, not across a loop or branch (use a new name)"
+                                  : "; a variable's type cannot change in a kernel"));
         b.AddNote(file(), sym->decl_range, "`" + n.id + "` is first assigned here");
       }
     }
@@ -809,6 +818,14 @@ void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
                                       std::to_string(Line(n.range)) + ")",
                                   n.range, true};
   }
+}
+
+// Warp's rule for tiles: a tile variable may be rebound to a tile of another shape (same
+// dtype), `t = wp.tile_transpose(t)`; one of the same shape merges storage as before. Straight-line code only: in the body that declared
+// it, so no loop carries it and no branch merges the two types.
+bool Checker::MayRebindTile(const LocalSymbol& sym, const Type* t) const {
+  return sym.kind == SymbolKind::Local && sym.decl_body == body_id_ && sym.type->IsTile() && t->IsTile() &&
+         sym.type->elem == t->elem && sym.type->shape != t->shape;
 }
 
 bool Checker::MayRedeclare(const LocalSymbol& sym) const {

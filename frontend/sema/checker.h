@@ -78,6 +78,7 @@ class Checker {
   // A variable first assigned in an unrolled body may take another type in a later trip
   // (Warp gives every trip its own variables); only straight-line assignments re-declare it.
   bool MayRedeclare(const LocalSymbol& sym) const;
+  bool MayRebindTile(const LocalSymbol& sym, const Type* t) const;
   void AssignTarget(const ast::Expr* target, const ast::Expr* value, ExprInfo info);
   void BindName(const ast::Name& name, const ast::Expr* value, ExprInfo info);
   void CountAssignments(const ast::Body& body);
@@ -213,6 +214,7 @@ class Checker {
   std::map<std::string, std::vector<SourceRange>> assignments_;  // per name, in the body
   int loop_depth_ = 0;
   int body_depth_ = 0;  // nesting of the bodies being checked
+  int body_id_ = 0, next_body_id_ = 0;  // the body being checked; ids are never reused
   // The unrolled loops being checked, outermost first: the first local created inside each,
   // and the depth of its copies' bodies.
   struct UnrollScope {

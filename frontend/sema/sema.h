@@ -126,6 +126,7 @@ struct LocalSymbol {
   const Type* type = nullptr;   // tiles: storage is "shared" if any assignment or use needs it
   SourceRange decl_range;       // first definition
   int index = 0;                // position in FunctionInfo::locals
+  int decl_body = 0;            // the body (a checker-assigned id) whose statement declared it
   int assignment_count = 0;     // in the whole body
   bool uniform = true;
   bool promoted_to_shared = false;  // an index tile passed to an indexed op

@@ -4,7 +4,8 @@
 // overlaps a factor read in place, a write between the load and the product, strided and
 // misaligned views, tiles partly outside their arrays, arrays large enough for non-temporal
 // stores, and kernel calls over pieces of the grid (the next tile's prefetch is predicted from
-// the previous block program). Every result bit for bit against the fma chain in increasing k.
+// the previous block program). Every result bit for bit against the fma chain in increasing k
+// (from zero, then added to the accumulated tile).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -256,7 +257,12 @@ def gemm(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float]):
   std::vector<float> out(size_t(blocks * M * N), -1.0f);
   tilec_array av = View(a.data(), {blocks * M, K}), bv = View(b.data(), {K, N}), cv = View(out.data(), {blocks * M, N});
   Launch(c.Entry("gemm"), {&av, &bv, &cv}, {blocks}, 1);
-  std::vector<float> ref = Product(a, 0, K, blocks * M, K, 0, 0, b, 0, N, K, N, 0, 0, blocks * M, K, N);
+  // Each step's product (an fma chain from zero over its 16 k) is added to the running tile.
+  std::vector<float> ref(out.size(), 0.0f);
+  for (int s = 0; s < steps; ++s) {
+    std::vector<float> p = Product(a, 0, K, blocks * M, K, 0, s * KT, b, 0, N, K, N, s * KT, 0, blocks * M, KT, N);
+    for (size_t e = 0; e < ref.size(); ++e) ref[e] = p[e] + ref[e];
+  }
   for (size_t e = 0; e < out.size(); ++e) ASSERT_EQ(out[e], ref[e]) << "@" << e;
 }
 

@@ -1,7 +1,8 @@
 // tile_matmul at shapes that are and are not multiples of the CPU's register blocks, in
 // float16, float32, float64 and mixed dtypes, two block programs per launch. References: the
-// per-element fma loop in increasing k (bit for bit, on every lowering) and float64 sums
-// (within the rounding bound of K fused terms).
+// per-element fma loop in increasing k from zero, then added to out as Warp's scalar GEMM does
+// (bit for bit, on every lowering), and float64 sums (within the rounding bound of K fused
+// terms and the two roundings of the sum).
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -117,7 +118,7 @@ def mm(a: wp.array3d[{A}], b: wp.array3d[{B}], c: wp.array3d[{C}]):
     for (int i = 0; i < M; ++i)
       for (int j = 0; j < N; ++j) {
         const size_t o = size_t(blk) * mn + size_t(i * N + j);
-        Acc acc = AsAcc<Acc>(c0[o]);
+        Acc acc = Acc(0);
         double e = DT<TC>::ToDouble(c0[o]), mag = std::fabs(e);
         for (int k = 0; k < K; ++k) {
           TA x = a[size_t(blk) * mk + size_t(i * K + k)];
@@ -126,11 +127,15 @@ def mm(a: wp.array3d[{A}], b: wp.array3d[{B}], c: wp.array3d[{C}]):
           e += DT<TA>::ToDouble(x) * DT<TB>::ToDouble(y);
           mag += std::fabs(DT<TA>::ToDouble(x) * DT<TB>::ToDouble(y));
         }
-        ref[o] = DT<TC>::From(double(acc));
+        // The product rounded to TC, then out + product rounded to TC (the sum of two TC values
+        // is exact in double, so From rounds it once, as the TC add does).
+        const TC prod = DT<TC>::From(double(acc));
+        ref[o] = returning ? prod : DT<TC>::From(DT<TC>::ToDouble(prod) + DT<TC>::ToDouble(c0[o]));
         exact[o] = e;
-        // K roundings of the running sum (and factors rounded into Acc), then one into TC.
+        // K roundings of the running sum (and factors rounded into Acc), the product's rounding
+        // into TC, then the sum's.
         const double u = DT<Acc>::unit * (sizeof(TA) > sizeof(Acc) || sizeof(TB) > sizeof(Acc) ? 3 : 1);
-        bound[o] = 1.01 * (double(K + 1) * u * mag + DT<TC>::unit * 2 * std::fabs(e)) + 1e-300;
+        bound[o] = 1.01 * (double(K + 1) * u * mag + DT<TC>::unit * 2 * (std::fabs(e) + mag)) + 1e-300;
       }
   for (int bd : {1, 3, 32}) {
     std::vector<TC> out = c0;
@@ -192,9 +197,9 @@ TEST(TileMatmulShapes, TensorCoreShapes) {
   Check<half_bits, half_bits, half_bits>(48, 32, 40, true);
 }
 // The GEMM loop: one result tile accumulated over steps of k, each a tile_matmul of float16
-// tiles loaded at the step's offset. Every element is still one fma chain in increasing k
-// across the steps (on the tensor-core path too, under emulation), and a lane that runs ahead
-// into the next step must not disturb what another still reads.
+// tiles loaded at the step's offset. Each step's product is one fma chain in increasing k from
+// zero, added to the running tile (on the tensor-core path too, under emulation), and a lane
+// that runs ahead into the next step must not disturb what another still reads.
 TEST(TileMatmulShapes, AccumulatingLoop) {
   const int M = 32, N = 24, KT = 16, steps = 5, K = KT * steps;
   const std::string src = R"(
@@ -214,8 +219,12 @@ def gemm(a: wp.array2d[wp.float16], b: wp.array2d[wp.float16], c: wp.array2d[flo
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
       float acc = 0.0f;
-      for (int k = 0; k < K; ++k)
-        acc = std::fma(HalfToFloat(a[size_t(i * K + k)]), HalfToFloat(b[size_t(k * N + j)]), acc);
+      for (int s = 0; s < steps; ++s) {
+        float step = 0.0f;
+        for (int k = s * KT; k < (s + 1) * KT; ++k)
+          step = std::fma(HalfToFloat(a[size_t(i * K + k)]), HalfToFloat(b[size_t(k * N + j)]), step);
+        acc = step + acc;
+      }
       ref[size_t(i * N + j)] = acc;
     }
   for (int bd : {1, 32, 64}) {
@@ -259,12 +268,12 @@ def mm(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float], d: wp.a
   std::vector<float> ref(c0.size()), ref2(c0.size());
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) {
-      float acc = c0[size_t(i * N + j)], acc2 = 0.0f;
+      float acc = 0.0f, acc2 = 0.0f;
       for (int k = 0; k < K; ++k) {
         acc = std::fma(factor(a[size_t(i * K + k)]), factor(b[size_t(k * N + j)]), acc);
         acc2 = std::fma(factor(a[size_t(i * K + k)]), factor(b[size_t(k * N + j)]), acc2);
       }
-      ref[size_t(i * N + j)] = acc;
+      ref[size_t(i * N + j)] = acc + c0[size_t(i * N + j)];
       ref2[size_t(i * N + j)] = acc2 * 2.0f;
     }
   std::vector<float> out = c0, out2(c0.size(), -1.0f);

@@ -568,7 +568,53 @@ def op_fft(g):
     return f[5:], True
 
 
-OPS = [op_binary, op_map2, op_neg, op_scale, op_unary, op_lambda, op_func, op_map_scalar, op_axpy, op_inplace,
+def op_chain(g):
+    """Two to four differentiable steps on one tile, so adjoints meet: element-wise maps,
+    products with other inputs, transposes, an axis sum broadcast back, a matmul; half the
+    time summed at the end."""
+    m, n = g.shape2(16)
+    g.line("t = %s" % g.load((m, n)))
+    shape = (m, n)
+    names = []
+    for step in range(int(g.rng.integers(2, 5))):
+        c = int(g.rng.integers(6))
+        if c == 0:
+            f = g.rng.choice(["wp.sin", "wp.cos", "wp.tanh"])
+            g.line("t = wp.tile_map(%s, t)" % f)
+            names.append(f[3:])
+        elif c == 1:
+            o = g.rng.choice(["+", "-"])
+            g.line("t = t %s %s" % (o, g.load(shape)))
+            names.append("add" if o == "+" else "sub")
+        elif c == 2:
+            g.line("t = wp.tile_map(wp.mul, t, %s)" % g.load(shape))
+            names.append("mul")
+        elif c == 3:
+            g.line("t = wp.tile_transpose(t)")
+            shape = shape[::-1]
+            names.append("T")
+        elif c == 4:
+            ax = int(g.rng.integers(2))
+            red = (1, shape[1]) if ax == 0 else (shape[0], 1)
+            g.line("t = wp.tile_broadcast(wp.tile_reshape(wp.tile_sum(t, axis=%d), shape=(%d, %d)), shape=(%d, %d))"
+                   % (ax, red[0], red[1], shape[0], shape[1]))
+            names.append("sumbcast")
+        else:
+            k = g.size(1, 16)
+            g.line("t = wp.tile_matmul(t, %s)" % g.load((shape[1], k)))
+            shape = (shape[0], k)
+            names.append("matmul")
+    if g.rng.random() < 0.5:
+        g.line("s = wp.tile_sum(t)")
+        g.store("s", (1,))
+        names.append("sum")
+    else:
+        g.store("t", shape)
+    g.k.chain = "-".join(names)
+    return "chain", True
+
+
+OPS = [op_chain, op_chain, op_binary, op_map2, op_neg, op_scale, op_unary, op_lambda, op_func, op_map_scalar, op_axpy, op_inplace,
        op_sum, op_minmax, op_reduce, op_dot, op_scan, op_sort, op_transpose, op_broadcast, op_reshape, op_view,
        op_extract, op_assign, op_astype, op_construct, op_load_offset, op_store_offset, op_atomic, op_rand,
        op_bitwise, op_matmul, op_cholesky, op_trisolve, op_diag_add, op_fft]
@@ -660,6 +706,9 @@ EXPLANATIONS = [
     (r"sum.*|reduce_.*|dot", "within N ulp|rounding", ORDER),
     (r"broadcast|matmul.*|map_scalar_arg|scale", "within N ulp|rounding",
      "The gradient of a broadcast or scalar operand is a reduction over the tile: " + ORDER),
+    (r"chain", "within N ulp|rounding",
+     "The chain sums (a tile_sum, a matmul, or the gradient of a broadcast or of a matmul's "
+     "operand): " + ORDER),
     (r"i?fft", "within N ulp|rounding",
      "tilec's twiddles are float64 cos/sin of the exact ratio m/N rounded to the element type "
      "(docs/semantics.md), on every device; Warp's CPU path multiplies the twiddle up by a "

@@ -29,6 +29,25 @@ def views(x: wp.array2d[wp.float64], s: wp.array2d[wp.float64], y: wp.array2d[wp
                  GradCheck{});
 }
 
+// A tile variable rebound to other shapes in straight-line code (Warp's rule): each binding
+// is its own value, and the adjoint flows back through all of them.
+TEST(SourceRebindGrad, TileVariableTakesNewShapes) {
+  SourceKernel k = FromSource(R"(
+@wp.kernel
+def rebind(x: wp.array2d[wp.float64], w: wp.array2d[wp.float64], y: wp.array2d[wp.float64]):
+    t = wp.tile_load(x, shape=(3, 5))
+    t = wp.tile_transpose(t)
+    t = wp.tile_map(wp.sin, t)
+    t = wp.tile_matmul(t, wp.tile_load(w, shape=(3, 2)))
+    t = wp.tile_broadcast(wp.tile_reshape(wp.tile_sum(t, axis=0), shape=(1, 2)), shape=(4, 2)) * t[0:4, :]
+    wp.tile_store(y, t)
+)",
+                              "rebind");
+  CheckGradients(k.c, {HostArray::Float({3, 5}, Seq(15, -1.1, 0.17)), HostArray::Float({3, 2}, Seq(6, 0.4, -0.3)),
+                       HostArray::Float({4, 2}, Seq(8, 0, 0))},
+                 GradCheck{});
+}
+
 TEST(SourceGatherGrad, RepeatedAndNegativeIndicesAccumulate) {
   SourceKernel k = FromSource(R"(
 @wp.kernel
