@@ -7,10 +7,15 @@ prints one `R <idx> <outputs>` line per item; the lines of both sides are compar
 (the printed lists are Python float reprs, so equal text is equal bits), then in ulp.
 """
 
+import concurrent.futures
+import json
 import math
 import os
 import re
+import shutil
 import subprocess
+import sys
+import time
 
 import numpy as np
 
@@ -18,6 +23,28 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 TILEC = os.path.join(ROOT, "build", "tilec")
 WARP_PY = os.environ.get("TILEC_WARP_PYTHON", os.path.join(ROOT, "build-bench", "warp-venv", "bin", "python"))
+
+
+def program_text(kernels, host_lines):
+    """One program file: the kernels' definitions, then each kernel's host lines."""
+    src = ["import numpy as np", "import warp as wp", "", "wp.config.quiet = True", ""]
+    for k in kernels:
+        src += [k.text]
+    for k in kernels:
+        src += host_lines(k)
+    return "\n".join(src) + "\n"
+
+
+def generate(count, seed, ops, gen_kernel):
+    """`count` kernels from a seeded generator, every operation once per round, each round
+    shuffled: gen_kernel(index, rng, op)."""
+    rng = np.random.default_rng(seed)
+    order = []
+    while len(order) < count:
+        perm = list(range(len(ops)))
+        rng.shuffle(perm)
+        order += perm
+    return [gen_kernel(i, rng, ops[order[i]]) for i in range(count)]
 
 
 def run_one(cmd, path, env, timeout):
@@ -156,3 +183,70 @@ def first_error_line(err):
         if re.search(r"error|Error|rejected|not supported|not available", l):
             return l.strip()
     return lines[-1].strip() if lines else "(no message)"
+
+
+def add_run_args(ap, work, report):
+    """The command-line options every differential script takes."""
+    ap.add_argument("--work", default=work)
+    ap.add_argument("--report", default=report)
+    ap.add_argument("--fresh-cache", action="store_true", help="empty Warp's kernel cache first")
+    ap.add_argument("--compare-only", action="store_true",
+                    help="reuse the outputs of the last run with the same arguments (WORK/results.json)")
+
+
+def run_all(a, items, program):
+    """Runs the items, `a.per_file` to a program file, `a.jobs` files at a time (or reuses the
+    last run's outputs with --compare-only): {idx: (tilec line, Warp line, tilec error, Warp
+    error, path)}, and the seconds it took."""
+    os.makedirs(a.work, exist_ok=True)
+    cache = os.path.join(a.work, "warp-cache")
+    if a.fresh_cache:
+        shutil.rmtree(cache, ignore_errors=True)
+    groups = [items[i:i + a.per_file] for i in range(0, len(items), a.per_file)]
+    t0 = time.time()
+    results = {}
+    saved = os.path.join(a.work, "results.json")
+    if a.compare_only:
+        with open(saved) as f:
+            results = {int(k): tuple(v) for k, v in json.load(f).items()}
+        groups = []
+    with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
+        futs = [ex.submit(run_group, a.work, "g%03d" % gi, g, cache, program) for gi, g in enumerate(groups)]
+        for n, f in enumerate(concurrent.futures.as_completed(futs)):
+            results.update(f.result())
+            print("\r%d/%d files, %.0f s" % (n + 1, len(groups), time.time() - t0), end="", file=sys.stderr)
+    print(file=sys.stderr)
+    if not a.compare_only:
+        with open(saved, "w") as f:
+            json.dump(results, f)
+    return results, time.time() - t0
+
+
+def classify(k, result, ulps=2):
+    """(class, (max ulp, max abs diff, max rel diff) or None) of one item's result."""
+    ts, ws, terr, werr, _ = result
+    if terr and werr:
+        return "both error", None
+    if terr:
+        return "tilec error", None
+    if werr:
+        return "warp error", None
+    cls, *info = compare(k.prec, ts, ws, ulps)
+    return cls, info
+
+
+def print_counts(rows, report):
+    counts = {}
+    for r in rows:
+        counts[r[1]] = counts.get(r[1], 0) + 1
+    print("kernels: %d  " % len(rows) + "  ".join("%s: %d" % kv for kv in sorted(counts.items())))
+    print("report:", report)
+
+
+def count_table(rows, classes, label=lambda c: c):
+    """The report's table of kernels per class (rows: (item, class, ...))."""
+    counts = {c: 0 for c in classes}
+    for r in rows:
+        counts[r[1]] += 1
+    return (["", "| class | kernels |", "|---|---|"] + ["| %s | %d |" % (label(c), counts[c]) for c in classes] +
+            ["| total | %d |" % len(rows), ""])
