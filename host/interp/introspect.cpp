@@ -32,7 +32,7 @@ constexpr const char* kAttrCandidates[] = {
     // ndarray, wp.array, scalars, dtypes
     "T", "all", "any", "argmax", "argmin", "argsort", "assign", "astype", "clip", "contiguous",
     "cumsum", "device", "dtype", "fill", "fill_", "flatten", "grad", "is_contiguous", "item",
-    "itemsize", "list", "max", "mean", "min", "ndim", "numpy", "prod", "ravel", "requires_grad",
+    "itemsize", "list", "max", "mean", "min", "ndim", "numpy", "prod", "ptr", "ravel", "requires_grad",
     "reshape", "round", "shape", "size", "std", "strides", "sum", "to", "tolist", "transpose",
     "var", "zero_", "name",
     "__name__",

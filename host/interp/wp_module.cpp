@@ -265,6 +265,81 @@ Value Filled(Interpreter& in, CallArgs& a, const std::string& name) {
   return Wrap(arr);
 }
 
+// wp.full_like(src, value, device=None, requires_grad=None): src's shape and dtype, filled.
+Value FullLike(Interpreter& in, CallArgs& a) {
+  ArgBinder b("full_like", a, {"src", "value", "device", "requires_grad"}, 2);
+  rt::Array& src = ArrayArg(b.Get(0), "full_like");
+  auto device = b.Has(2) ? DeviceArg(b.Get(2), "full_like()") : std::optional<rt::Device>(src.device());
+  bool rg = b.Has(3) && !b.Get(3).IsNone() ? Truth(b.Get(3)) : src.requires_grad();
+  rt::Array arr = rt::Array::Zeros(src.shape(), src.dtype(), device, rg);
+  if (Composite c = CompositeOf(src.dtype()); c.valid())
+    arr.FillBytes(CompositeFillBytes(in, c, b.Get(1), "full_like() value").data());
+  else
+    arr.Fill(ToDouble(b.Get(1), "full_like() value"));
+  return Wrap(arr);
+}
+
+// wp.from_numpy(arr, dtype=None, shape=None, device=None, requires_grad=False): wp.array's
+// conversion under Warp's other parameter order.
+Value FromNumpy(Interpreter& in, CallArgs& a) {
+  ArgBinder b("from_numpy", a, {"arr", "dtype", "shape", "device", "requires_grad"}, 1);
+  CallArgs forward;
+  forward.pos.push_back(b.Get(0));
+  const char* names[] = {"arr", "dtype", "shape", "device", "requires_grad"};
+  for (size_t i = 1; i < 5; ++i)
+    if (b.Has(i)) forward.kw.emplace_back(names[i], b.Get(i));
+  return MakeArray(in, forward);
+}
+
+// wp.copy(dest, src, dest_offset=0, src_offset=0, count=0): `count` elements (all of src when
+// 0) from src's flat position src_offset to dest's dest_offset, as raw elements of one size;
+// between devices, and between strided views when neither offset nor count is given or both
+// arrays are 1-D. Warp's checks and messages.
+Value CopyArrays(Interpreter&, CallArgs& a) {
+  ArgBinder b("copy", a, {"dest", "src", "dest_offset", "src_offset", "count"}, 2);
+  if (!b.Get(0).As<WpArrayObj>() || !b.Get(1).As<WpArrayObj>()) RuntimeError("Copy source and destination must be arrays");
+  rt::Array dest = ArrayArg(b.Get(0), "copy"), src = ArrayArg(b.Get(1), "copy");
+  auto index = [&](size_t i) -> int64_t {
+    if (!b.Has(i)) return 0;
+    const Value& v = b.Get(i);
+    if (!v.IsIntLike()) RuntimeError("Copy src_offset, dest_offset, and count must be integers");
+    return v.i();
+  };
+  const int64_t dest_offset = index(2), src_offset = index(3);
+  int64_t count = index(4);
+  if (src_offset < 0) RuntimeError("Source offset must be non-negative, got " + std::to_string(src_offset));
+  if (dest_offset < 0) RuntimeError("Destination offset must be non-negative, got " + std::to_string(dest_offset));
+  if (count < 0) RuntimeError("Copy count must be non-negative, got " + std::to_string(count));
+  const bool whole = count == 0 && src_offset == 0 && dest_offset == 0;
+  if (count == 0) count = src.size();
+  if (count == 0) return Value();
+  const int64_t es = int64_t(src.elem_size());
+  if (dest.elem_size() != src.elem_size())
+    RuntimeError("Incompatible array data types: destination dtype=" + dest.dtype().Name() +
+                 ", source dtype=" + src.dtype().Name());
+  if (!src.is_contiguous() || !dest.is_contiguous()) {
+    if (whole && src.shape() == dest.shape() && src.dtype() == dest.dtype()) {
+      dest.CopyFrom(src);
+      return Value();
+    }
+    if (src.ndim() != 1 || dest.ndim() != 1)
+      RuntimeError("copy(): offsets and counts between non-contiguous arrays need 1-D arrays");
+  }
+  if ((src_offset + count) * es > src.size() * es)
+    RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") from offset (" +
+                 std::to_string(src_offset * es) + ") is larger than source size (" + std::to_string(src.size() * es) + ")");
+  if ((dest_offset + count) * es > dest.size() * es)
+    RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") to offset (" +
+                 std::to_string(dest_offset * es) + ") is larger than destination size (" +
+                 std::to_string(dest.size() * es) + ")");
+  auto flat = [](const rt::Array& x) { return x.ndim() == 1 ? x : x.Reshape({x.size()}); };
+  rt::Array from = flat(src).Slice({rt::SliceSpec::Range(src_offset, src_offset + count)});
+  rt::Array to = flat(dest).Slice({rt::SliceSpec::Range(dest_offset, dest_offset + count)});
+  if (from.dtype() == to.dtype()) to.CopyFrom(from);
+  else to.CopyFromHost(from.ToHostBytes().data());  // same element size: the raw elements
+  return Value();
+}
+
 Value Like(Interpreter& in, CallArgs& a, const std::string& name) {
   ArgBinder b(name, a, {"src", "device", "requires_grad"}, 1);
   rt::Array& src = ArrayArg(b.Get(0), name);
@@ -455,6 +530,7 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
       return Value();
     }));
   if (name == "strides") return ShapeTuple(a.strides());
+  if (name == "ptr") return Value::Int(int64_t(reinterpret_cast<uintptr_t>(a.data())));
   if (name == "is_contiguous") return Value::Bool(a.is_contiguous());
   // Views as Warp makes them: reshape and flatten of contiguous arrays, transpose of any; each
   // shares data and gradient with the array. Warp's messages for what it refuses.
@@ -704,6 +780,9 @@ Value MakeWarpModule(Interpreter& in) {
     std::string name = n;
     m->Def(name, [name](Interpreter& in, CallArgs& a) { return Like(in, a, name); });
   }
+  m->Def("full_like", FullLike);
+  m->Def("from_numpy", FromNumpy);
+  m->Def("copy", CopyArrays);
   m->Def("launch", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("launch", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
     KernelObj& k = KernelArg0(b.Get(0), "launch");
@@ -754,6 +833,10 @@ Value MakeWarpModule(Interpreter& in) {
     ArgBinder b("get_device", a, {"ident"}, 0);
     auto d = b.Has(0) ? DeviceArg(b.Get(0), "get_device()") : std::nullopt;
     return Value(std::make_shared<DeviceObj>(d.value_or(rt::GetDefaultDevice())));
+  });
+  m->Def("get_preferred_device", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("get_preferred_device", a, {}, 0);
+    return Value(std::make_shared<DeviceObj>(rt::GetDefaultDevice()));
   });
   m->Def("set_device", [](Interpreter&, CallArgs& a) {
     ArgBinder b("set_device", a, {"ident"}, 1);
