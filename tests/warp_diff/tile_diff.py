@@ -128,6 +128,11 @@ class Gen:
         self.k.scalars.append((name, float(rnd(self.rng, (1,), kind, self.k.prec)[0])))
         return name
 
+    def scalar_int(self, value):
+        name = "n%d" % len(self.k.scalars)
+        self.k.scalars.append((name, int(value)))
+        return name
+
     def out(self, shape, key="F"):
         name = "o%d" % len(self.k.outs)
         self.k.outs.append((name, key, tuple(shape)))
@@ -610,7 +615,43 @@ def op_chain(g):
     return "chain", True
 
 
-OPS = [op_chain, op_chain, op_binary, op_map2, op_neg, op_scale, op_unary, op_lambda, op_func, op_map_scalar, op_axpy, op_inplace,
+def op_loop(g):
+    """A runtime loop carrying a tile: acc += a loaded tile per step, or a GEMM over k steps."""
+    steps = int(g.rng.integers(1, 5))
+    n = g.scalar_int(steps)
+    if g.rng.random() < 0.5:
+        m, c = g.shape2(16)
+        a = g.inp((steps * m, c))
+        g.line("acc = wp.tile_zeros(shape=(%d, %d), dtype=%s)" % (m, c, T(g.k.prec)))
+        g.line("for s in range(%s):" % n)
+        g.line("    acc += wp.tile_load(%s, shape=(%d, %d), offset=(s * %d, 0))" % (a, m, c, m))
+        g.store("acc", (m, c))
+        return "loop_add", True
+    m, kt, c = g.size(1, 16), g.size(1, 8), g.size(1, 16)
+    a, b = g.inp((m, steps * kt)), g.inp((steps * kt, c))
+    storage = ', storage="shared"' if g.rng.random() < 0.5 else ""
+    g.line("acc = wp.tile_zeros(shape=(%d, %d), dtype=%s%s)" % (m, c, T(g.k.prec), storage))
+    g.line("for s in range(%s):" % n)
+    g.line("    ta = wp.tile_load(%s, shape=(%d, %d), offset=(0, s * %d))" % (a, m, kt, kt))
+    g.line("    tb = wp.tile_load(%s, shape=(%d, %d), offset=(s * %d, 0))" % (b, kt, c, kt))
+    g.line("    wp.tile_matmul(ta, tb, acc)")
+    g.store("acc", (m, c))
+    return "loop_gemm", True
+
+
+def op_elem_inplace(g):
+    """Element updates of a tile: t[i, j] += s, t[i, j] -= s, t[i, j] = s (negative indices too)."""
+    m, n = g.shape2()
+    g.line("t = %s" % g.load((m, n)))
+    for _ in range(int(g.rng.integers(1, 4))):
+        i, j = int(g.rng.integers(-m, m)), int(g.rng.integers(-n, n))
+        op = g.rng.choice(["+=", "-=", "="])
+        g.line("t[%d, %d] %s %s" % (i, j, op, g.scalar()))
+    g.store("t", (m, n))
+    return "elem_inplace", True
+
+
+OPS = [op_chain, op_chain, op_loop, op_elem_inplace, op_binary, op_map2, op_neg, op_scale, op_unary, op_lambda, op_func, op_map_scalar, op_axpy, op_inplace,
        op_sum, op_minmax, op_reduce, op_dot, op_scan, op_sort, op_transpose, op_broadcast, op_reshape, op_view,
        op_extract, op_assign, op_astype, op_construct, op_load_offset, op_store_offset, op_atomic, op_rand,
        op_bitwise, op_matmul, op_cholesky, op_trisolve, op_diag_add, op_fft]
@@ -632,7 +673,7 @@ def gen_kernel(idx, rng, opfn):
         k.block_dim = 1
     k.grad = differentiable and rng.random() < 0.5
     params = ["%s: %s" % (n, arr(s, key) % wpt(key, k.prec)) for n, key, _, s in k.ins]
-    params += ["%s: %s" % (n, T(k.prec)) for n, _ in k.scalars]
+    params += ["%s: %s" % (n, "int" if isinstance(v, int) else T(k.prec)) for n, v in k.scalars]
     params += ["%s: %s" % (n, arr(s, key) % wpt(key, k.prec)) for n, key, s in k.outs]
     deco = "@wp.kernel" if k.grad else "@wp.kernel(enable_backward=False)"
     lines = [deco, "def k%d(%s):" % (idx, ", ".join(params))] + ["    " + l for l in k.body]
@@ -652,7 +693,7 @@ def host_lines(k):
     for n, key, s in k.outs:
         dims = s[:-1] if key == "V2" else s
         L.append("%s = wp.zeros(%s, dtype=%s%s)" % (n, shp(dims), wpt(key, k.prec), rg if key != "I" else ""))
-    args = ", ".join([n for n, *_ in k.ins] + ["%s(%r)" % ("float" if k.prec == "f" else "float", v) for _, v in k.scalars])
+    args = ", ".join([n for n, *_ in k.ins] + [repr(v) for _, v in k.scalars])
     outs = ", ".join(n for n, *_ in k.outs)
     launch = "wp.launch_tiled(k%d, dim=[%d], inputs=[%s], outputs=[%s], block_dim=%d)" % (k.idx, k.launch_dim, args, outs, k.block_dim)
     printed = ["%s.numpy().tolist()" % n for n, *_ in k.outs]
@@ -687,7 +728,7 @@ EXPLANATIONS = [
     (r"sum.*|reduce_.*|dot", "within N ulp|rounding", ORDER),
     (r"broadcast|matmul.*|map_scalar_arg|scale", "within N ulp|rounding",
      "The gradient of a broadcast or scalar operand is a reduction over the tile: " + ORDER),
-    (r"chain", "within N ulp|rounding",
+    (r"chain|loop_gemm", "within N ulp|rounding",
      "The chain sums (a tile_sum, a matmul, or the gradient of a broadcast or of a matmul's "
      "operand): " + ORDER),
     (r"i?fft", "within N ulp|rounding",

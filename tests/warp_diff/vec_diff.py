@@ -451,10 +451,10 @@ EXPLANATIONS = [
      "`a / b[i]`; builtins.py); tilec rejects it: \"error[E0127]: `/` is not defined for `float32` "
      "and `vec2f`\"."),
     ("ctor_identity33", "tilec error", None,
-     "tilec bug (outside the issue's list, but Warp accepts it): `wp.identity(n=3, dtype=...)` in a "
+     "tilec bug (beyond the generated operations, but Warp accepts it): `wp.identity(n=3, dtype=...)` in a "
      "kernel: \"error[E0101]: `wp` has no kernel builtin `identity`\"."),
     ("ctor_quat_identity", "tilec error", None,
-     "tilec bug (outside the issue's list): Warp's `wp.quat_identity(dtype=wp.float32)` takes the "
+     "tilec bug (beyond the generated operations): Warp's `wp.quat_identity(dtype=wp.float32)` takes the "
      "dtype argument; tilec's prelude `quat_identity()` has no parameter: \"no signature of "
      "`wp.quat_identity` takes (dtype=type[float32])\"."),
 ]
