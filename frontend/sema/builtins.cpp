@@ -632,7 +632,7 @@ std::vector<Builtin> MakeTable() {
                             Operator{"sub", ir::OpCode::Sub, P::Numeric, Differentiable::Yes},
                             Operator{"mul", ir::OpCode::Mul, P::Numeric, Differentiable::Yes},
                             Operator{"div", ir::OpCode::Div, P::Numeric, Differentiable::Yes},
-                            Operator{"floordiv", ir::OpCode::FloorDiv, P::Numeric, Differentiable::Yes},
+                            Operator{"floordiv", ir::OpCode::FloorDiv, P::Numeric, Differentiable::No},
                             Operator{"mod", ir::OpCode::Mod, P::Numeric, Differentiable::Yes},
                             Operator{"bit_and", ir::OpCode::BitAnd, P::Int, Differentiable::No},
                             Operator{"bit_or", ir::OpCode::BitOr, P::Int, Differentiable::No},
