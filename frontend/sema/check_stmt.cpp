@@ -821,8 +821,9 @@ void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
 }
 
 // Warp's rule for tiles: a tile variable may be rebound to a tile of another shape (same
-// dtype), `t = wp.tile_transpose(t)`; one of the same shape merges storage as before. Straight-line code only: in the body that declared
-// it, so no loop carries it and no branch merges the two types.
+// dtype), `t = wp.tile_transpose(t)`; one of the same shape merges storage as before.
+// Straight-line code only: in the body that declared it, so no loop carries it and no branch
+// merges the two types.
 bool Checker::MayRebindTile(const LocalSymbol& sym, const Type* t) const {
   return sym.kind == SymbolKind::Local && sym.decl_body == body_id_ && sym.type->IsTile() && t->IsTile() &&
          sym.type->elem == t->elem && sym.type->shape != t->shape;

@@ -325,10 +325,10 @@ Value CopyArrays(Interpreter&, CallArgs& a) {
     if (src.ndim() != 1 || dest.ndim() != 1)
       RuntimeError("copy(): offsets and counts between non-contiguous arrays need 1-D arrays");
   }
-  if ((src_offset + count) * es > src.size() * es)
+  if (src_offset + count > src.size())
     RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") from offset (" +
                  std::to_string(src_offset * es) + ") is larger than source size (" + std::to_string(src.size() * es) + ")");
-  if ((dest_offset + count) * es > dest.size() * es)
+  if (dest_offset + count > dest.size())
     RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") to offset (" +
                  std::to_string(dest_offset * es) + ") is larger than destination size (" +
                  std::to_string(dest.size() * es) + ")");
