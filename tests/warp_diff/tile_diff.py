@@ -195,7 +195,8 @@ def op_neg(g):
 def op_scale(g):
     s = g.shapes()
     sc = g.scalar()
-    g.line(("r = %s * %s" if g.rng.random() < 0.5 else "r = %s * %s") % ((g.load(s), sc) if g.rng.random() < 0.5 else (sc, g.load(s))))
+    t = g.load(s)
+    g.line("r = %s * %s" % ((t, sc) if g.rng.random() < 0.5 else (sc, t)))  # tile * scalar, scalar * tile
     g.store("r", s)
     return "scale", True
 
