@@ -116,8 +116,10 @@ class Verifier {
     return false;
   }
 
-  // Ops the lanes of a block perform together: anything that makes, reads or writes a tile.
+  // Ops the lanes of a block perform together: anything that makes, reads or writes a tile,
+  // but tile_extract, which each lane performs on its own (its tile was made by all of them).
   static bool Cooperative(const Op& op) {
+    if (op.code() == OpCode::TileExtract) return false;
     for (const Value* v : op.operands())
       if (v->type().is_tile()) return true;
     for (auto& r : op.results())

@@ -97,9 +97,9 @@ void Emitter::StoreTile(const Slot& dst, const ir::Value* tile) {
 bool Emitter::BlockLevel(const ir::Op& op) {
   if (auto it = block_level_.find(&op); it != block_level_.end()) return it->second;
   bool level = FamilyOf(op.code()) == ir::OpFamily::TileMemory || AnyTileValue(op);
-  // A per-lane read of a tile element (its index varies) runs inside the lanes' loop.
-  if (op.code() == OpCode::TileExtract)
-    for (int i = 1; i < op.num_operands(); ++i) level = level && !op.operand(i)->lane_varying();
+  // A read of a tile element runs inside the lanes' loop: each lane may read its own element,
+  // and lanes may read under their own conditions.
+  if (op.code() == OpCode::TileExtract) level = false;
   if (op.code() == OpCode::Print && !AnyTileValue(op)) level = false;
   for (auto& r : op.regions())
     level = level || AnyOp(*r, [&](const ir::Op& inner) { return BlockLevel(inner); });

@@ -129,6 +129,7 @@ bool LaneVaryingControl(const ir::Op& op) {
 // or write a tile. Control flow and terminators carry tiles but compute nothing from scalars.
 bool Cooperative(const ir::Op& op) {
   if (IsControl(op.code()) || ir::IsTerminator(op.code()) || op.code() == OpCode::Print) return false;
+  if (op.code() == OpCode::TileExtract) return false;  // a lane's own read of a shared copy
   for (const ir::Value* v : op.operands())
     if (v->type().is_tile()) return true;
   for (auto& r : op.results())
@@ -498,8 +499,9 @@ class PlanBuilder {
     return in;
   }
 
-  // Everything the ops inside lane-varying control flow touch. The verifier keeps tiles out
-  // of such regions, so these are scalar code's accesses, which never race with one another.
+  // Everything the ops inside lane-varying control flow touch. The verifier keeps tile
+  // operations out of such regions but tile_extract, so these are scalar code's accesses and
+  // reads of shared tiles, which never race with one another.
   std::vector<Access> VaryingRegionAccesses(const ir::Op& control) {
     std::vector<Access> out;
     for (auto& r : control.regions())

@@ -65,7 +65,13 @@ ir::Value* Lowerer::Convert(ir::Value* v, const ir::Type& to) {
 ir::Value* Lowerer::ToBool(ir::Value* v) {
   if (v->type().is_bool()) return v;
   if (v->type().is_scalar()) return b_.Cast(v, ScalarType::Bool);
-  return b_.ConstBool(true);
+  // An array is true unless it is empty: a None argument arrives with every extent zero.
+  ir::Value* any = nullptr;
+  for (int d = 0; d < v->type().ndim; ++d) {
+    ir::Value* nz = b_.Cmp(ir::CmpPred::Ne, b_.ArrayDim(v, d), b_.ConstInt(ScalarType::Int32, 0));
+    any = any ? b_.Logic(OpCode::And, any, nz) : nz;
+  }
+  return any;
 }
 
 ir::Value* Lowerer::ExprAs(const ast::Expr* e, const sema::Type* to) { return Convert(Expr(e), IrType(to)); }

@@ -141,8 +141,10 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   if (const auto* fa = c.func->As<ast::Attribute>(); fa && (fa->attr == "vector" || fa->attr == "matrix"))
     if (const auto* ta = fa->value->As<ast::Attribute>(); ta && ta->attr == "types") {
       ExprInfo base = CheckExpr(ta->value.get());
+      // In kernel code Warp resolves the name to its `vector`/`matrix` builtin, so there the
+      // call builds a value (zeros from the keywords alone), as `wp.vector(...)` does.
       if (base.type->kind == TypeKind::Module && base.type->module == ModuleId::Warp)
-        return GenericCompositeType(c, fa->attr == "matrix");
+        return fn_ ? GenericCompositeValue(c, fa->attr) : GenericCompositeType(c, fa->attr == "matrix");
     }
   if (const auto* fa = c.func->As<ast::Attribute>();
       fa && (fa->attr == "vector" || fa->attr == "matrix" || fa->attr == "quaternion"))
@@ -315,12 +317,16 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Expr* node, SourceRange cal
   return out;
 }
 
-void Checker::MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args) {
+void Checker::MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args,
+                         bool per_lane) {
   if (!fn_) return;
   if (!fn_->tiled) {
     fn_->tiled = true;
     fn_->first_tile_op = node->range;
   }
+  // Reading one element is each lane's own business (the tile itself was made where every
+  // lane was): Warp's examples extract under a lane's condition, and so may we.
+  if (per_lane) return;
   if (InVaryingRegion()) {
     const ast::Expr* cond = varying_conds_.back();
     auto b = Error(Code::NonUniformTileOp, node->range,
@@ -533,7 +539,7 @@ ExprInfo Checker::CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRan
 
   for (const RuleSpec* rule : ov->rules)
     if (rule->commit) rule->commit(ctx);
-  if (b.tile_op) MarkTileOp(node, "tile operation " + bname, args);
+  if (b.tile_op) MarkTileOp(node, "tile operation " + bname, args, b.lower.kind == LowerKind::TileExtract);
   out_.call_info[node] = ci;
   return out;
 }

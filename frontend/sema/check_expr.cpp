@@ -622,6 +622,12 @@ ExprInfo Checker::CheckUnary(const ast::Unary& u) {
     return CallBuiltin(OperatorBuiltin("tile_neg"), &u, u.range, {t});
   }
   if (CompositeOf(v.type)) return CompositeUnary(u, v);
+  if (u.op == ast::UnaryOp::Not && v.type->IsArray()) {  // Warp: an empty (or None) array is falsy
+    ExprInfo r = v;
+    r.type = types_.Bool();
+    r.value.reset();
+    return r;
+  }
   if (!v.type->IsScalar()) {
     Error(Code::InvalidOperand, u.range,
           std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `" + TypeName(v.type) + "`");
@@ -814,9 +820,9 @@ ExprInfo Checker::CheckBoolOp(const ast::BoolOp& b) {
   for (const ast::ExprPtr& v : b.values) {
     ExprInfo i = CheckExpr(v.get());
     if (i.type->IsError()) { poisoned = true; continue; }
-    if (!i.type->IsScalar()) {
+    if (!IsCondition(i.type)) {
       Error(Code::InvalidCondition, v->range,
-            std::string("`") + ast::Spelling(b.op) + "` needs scalar operands, found `" + TypeName(i.type) + "`");
+            std::string("`") + ast::Spelling(b.op) + "` needs scalar or array operands, found `" + TypeName(i.type) + "`");
       poisoned = true;
       continue;
     }
@@ -837,8 +843,8 @@ ExprInfo Checker::CheckIfExp(const ast::IfExp& e) {
   ExprInfo a = CheckExpr(e.then_value.get());
   ExprInfo b = CheckExpr(e.else_value.get());
   if (c.type->IsError() || a.type->IsError() || b.type->IsError()) return Poison();
-  if (!c.type->IsScalar()) {
-    Error(Code::InvalidCondition, e.cond->range, "a condition must be a scalar, found `" + TypeName(c.type) + "`");
+  if (!IsCondition(c.type)) {
+    Error(Code::InvalidCondition, e.cond->range, "a condition must be a scalar or an array, found `" + TypeName(c.type) + "`");
     return Poison();
   }
   if (a.type != b.type && !(a.weak && Convert(e.then_value.get(), a, b.type)) &&

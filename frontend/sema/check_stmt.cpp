@@ -173,8 +173,8 @@ void Checker::CheckStmt(const ast::Stmt& s) {
     case ast::StmtKind::If: {
       const auto& i = *s.As<ast::If>();
       ExprInfo c = CheckExpr(i.cond.get());
-      if (!c.type->IsError() && !c.type->IsScalar())
-        Error(Code::InvalidCondition, i.cond->range, "an `if` condition must be a scalar, found `" + TypeName(c.type) + "`");
+      if (!c.type->IsError() && !IsCondition(c.type))
+        Error(Code::InvalidCondition, i.cond->range, "an `if` condition must be a scalar or an array, found `" + TypeName(c.type) + "`");
       bool varying = !c.uniform;
       if (varying) varying_conds_.push_back(i.cond.get());
       CheckBody(i.body);
@@ -185,8 +185,8 @@ void Checker::CheckStmt(const ast::Stmt& s) {
     case ast::StmtKind::While: {
       const auto& w = *s.As<ast::While>();
       ExprInfo c = CheckExpr(w.cond.get());
-      if (!c.type->IsError() && !c.type->IsScalar())
-        Error(Code::InvalidCondition, w.cond->range, "a `while` condition must be a scalar, found `" + TypeName(c.type) + "`");
+      if (!c.type->IsError() && !IsCondition(c.type))
+        Error(Code::InvalidCondition, w.cond->range, "a `while` condition must be a scalar or an array, found `" + TypeName(c.type) + "`");
       bool varying = !c.uniform;
       if (varying) varying_conds_.push_back(w.cond.get());
       ++loop_depth_;

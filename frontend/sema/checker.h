@@ -105,10 +105,14 @@ class Checker {
   void NoteProvenance(diag::DiagnosticEngine::Builder& b, const ExprInfo& info);
   ExprInfo Poison() { ExprInfo i; i.type = types_.Error(); return i; }
   ExprInfo ConstInfo(ConstValue v, const Type* t, bool weak);
+  // What `if`, `while`, `not`, `and`/`or` and `x if c else y` test: a scalar (nonzero), or as in
+  // Warp an array (true unless it is None or has no elements).
+  static bool IsCondition(const Type* t) { return t->IsScalar() || t->IsArray(); }
   TypeContext& types() { return types_; }
   CheckedModule& out() { return out_; }
   const CheckOptions& options() const { return options_; }
-  void MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args);
+  void MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args,
+                  bool per_lane = false);
   // The variable an in-place tile update writes (`t`, `t[1:3]`, `t[i][2:]`): the local under
   // any views, or null when the tile is a temporary. Counts the write as an assignment.
   LocalSymbol* InPlaceRoot(const ast::Expr* e);

@@ -100,31 +100,76 @@ std::vector<const ir::Value*> Generator::OuterActiveUses(const ir::Op& op) const
 
 void Generator::IfRule(const ir::Op& op) {
   std::vector<const ir::Value*> outer = OuterActiveUses(op);
+  // Under a lane-varying condition only some lanes run the reversed region, so no tile adjoint
+  // may travel through it. The only tile operation such a region holds is tile_extract: each
+  // lane carries out what it read (its adjoint, indices and whether it read at all) as
+  // scalars, and the scatter into the tile's adjoint follows the region.
+  const bool varying = op.operand(0)->lane_varying();
+  std::vector<const ir::Op*> reads;
+  if (varying) {
+    std::erase_if(outer, [](const ir::Value* v) { return v->type().is_tile(); });
+    for (auto& region : op.regions())
+      ir::Walk(region.get(), [&](ir::Op* o) {
+        if (o->code() != OpCode::TileExtract || !Active(o->operand(0))) return;
+        if (o->parent_block()->parent_op() == &op) reads.push_back(o);
+        else
+          Unsupported(*o, "the gradient of a tile element read inside a loop or a nested `if` under a "
+                          "lane-varying condition is not supported; read it directly in the branch, or use "
+                          "enable_backward=False");
+      });
+  }
   std::vector<ir::Type> types;
   for (const ir::Value* v : outer) {
     if (!Adj(v)) adj_map()[v] = Zero(AdjType(v->type()));
     types.push_back(AdjType(v->type()));
   }
+  for (const ir::Op* read : reads) {
+    types.push_back(AdjType(read->result()->type()));
+    for (int i = 1; i < read->num_operands(); ++i) types.push_back(read->operand(i)->type());
+    types.push_back(ir::Type::Scalar(ScalarType::Bool));
+  }
   std::vector<ir::Value*> result_adj;
   for (auto& r : op.results()) result_adj.push_back(Adj(r.get()));
   ir::Op* rev = b_.If(P(op.operand(0)), types);
+  auto* const saved_reads = deferred_reads_;
   for (int r = 0; r < 2; ++r) {
     auto saved = adj_map();
     ir::Builder::InsertionGuard g(b_);
     b_.SetInsertionPoint(rev->region(r));
     const ir::Block& region = *op.region(r);
+    std::unordered_map<const ir::Op*, DeferredRead> deferred;
+    deferred_reads_ = varying ? &deferred : nullptr;
     ReplayBlock(region);
     if (ir::Op* y = region.terminator())
       for (int k = 0; k < y->num_operands(); ++k)
         if (result_adj[k]) Accum(y->operand(k), result_adj[k]);
     ReverseBlock(region);
+    deferred_reads_ = saved_reads;
     std::vector<ir::Value*> vals;
     for (const ir::Value* v : outer) vals.push_back(Adj(v));
+    for (const ir::Op* read : reads) {
+      auto it = deferred.find(read);
+      const bool here = it != deferred.end() && it->second.d;
+      vals.push_back(here ? it->second.d : Zero(AdjType(read->result()->type())));
+      for (int i = 1; i < read->num_operands(); ++i)
+        vals.push_back(here ? it->second.idx[size_t(i - 1)] : Zero(read->operand(i)->type()));
+      vals.push_back(b_.ConstBool(here));
+    }
     b_.set_loc(op.loc());
     b_.Yield(vals);
     adj_map() = std::move(saved);
   }
   for (size_t k = 0; k < outer.size(); ++k) adj_map()[outer[k]] = rev->result(int(k));
+  int at = int(outer.size());
+  for (const ir::Op* read : reads) {
+    const ir::Value* t = read->operand(0);
+    ir::Value* d = rev->result(at++);
+    std::vector<ir::Value*> idx;
+    for (int i = 1; i < read->num_operands(); ++i) idx.push_back(rev->result(at++));
+    ir::Value* has = rev->result(at++);
+    b_.set_loc(read->loc());
+    adj_map()[t] = b_.TileScatterLanes(AdjOrZero(t), d, has, idx, true);
+  }
 }
 
 void Generator::ForRule(const ir::Op& op) {

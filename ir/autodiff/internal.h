@@ -98,6 +98,14 @@ class Generator {
   // Per-operand partial adjoints of a scalar elementwise op (null where none).
   std::vector<ir::Value*> ScalarPartials(ir::OpCode code, const std::vector<ir::Value*>& x, ir::Value* r,
                                          ir::Value* d);
+  // Inside the reversed regions of a lane-varying `if`: the adjoint and primal indices of
+  // each tile_extract of the region, which IfRule scatters into the tile's adjoint after the
+  // region, where every lane is (a scatter is cooperative). Null elsewhere.
+  struct DeferredRead {
+    ir::Value* d = nullptr;
+    std::vector<ir::Value*> idx;
+  };
+  std::unordered_map<const ir::Op*, DeferredRead>* deferred_reads_ = nullptr;
   void Unsupported(const ir::Op& op, std::string why) { unsupported_.push_back({&op, std::move(why)}); }
 
   ir::Module& m() { return m_; }

@@ -260,6 +260,10 @@ void Generator::OtherRule(const ir::Op& op) {
       if (!Active(t)) return;
       std::vector<ir::Value*> idx;
       for (int i = 1; i < op.num_operands(); ++i) idx.push_back(P(op.operand(i)));
+      if (deferred_reads_) {
+        (*deferred_reads_)[&op] = {d, idx};
+        return;
+      }
       // Every lane that read an element adds its own adjoint there (each lane's d differs).
       adj_map()[t] = b_.TileScatterLanes(AdjOrZero(t), d, b_.ConstBool(true), idx, true);
       return;

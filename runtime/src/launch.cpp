@@ -2,6 +2,7 @@
 // out, and dispatch of forward and adjoint entries to the CPU pool or the CUDA driver (on a
 // stream, with the GPU variant chosen for the device's architecture).
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -47,8 +48,9 @@ void CheckArray(const Kernel& kernel, const ParamInfo& p, const KernelArg& arg,
   const KernelSignature& k = kernel.signature();
   // Named only for an error: every launch checks every array.
   auto expected = [&] { return ParamTypeName(p, kernel.structs()); };
-  if (arg.kind() != KernelArg::Kind::Array || arg.array().is_null())
+  if (arg.kind() != KernelArg::Kind::Array)
     throw Error(Where(k, p) + ": expected `" + expected() + "`, got " + arg.Describe());
+  if (arg.array().is_null()) return;  // None: an empty array, false in a condition (as in Warp)
   const Array& a = arg.array();
   bool same_dtype;
   if (p.type.is_struct()) {
@@ -180,7 +182,13 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
     switch (p.kind) {
       case ParamKind::Array: {
         CheckArray(kernel, p, arg, out.device);
-        tilec_array a = arg.array().ToAbi();
+        // None arrives with every extent zero, so that checked access skips it and `if a:`
+        // reads false; its unused extents are 1 as for any array.
+        tilec_array a{};
+        if (arg.array().is_null())
+          for (int d = 0; d < TILEC_MAX_DIMS; ++d) a.shape[d] = d < p.ndim ? 0 : 1;
+        else
+          a = arg.array().ToAbi();
         value.resize(sizeof a);
         std::memcpy(value.data(), &a, sizeof a);
         out.value_sizes.push_back(0);
@@ -271,6 +279,20 @@ int64_t Grain(int64_t total, bool tiled) {
   return std::max<int64_t>(per, tiled ? 1 : 256);
 }
 
+std::atomic<const char*> cpu_kernel_in_flight{nullptr};
+
+// Marks a CPU launch as running for CpuKernelInFlight, also when it ends by an exception.
+class InFlight {
+ public:
+  explicit InFlight(const std::string& name) : saved_(cpu_kernel_in_flight.exchange(name.c_str())) {}
+  ~InFlight() { cpu_kernel_in_flight.store(saved_); }
+  InFlight(const InFlight&) = delete;
+  InFlight& operator=(const InFlight&) = delete;
+
+ private:
+  const char* saved_;
+};
+
 // `args[w]` for worker w, or `args[0]` for all when `workers` is 1.
 void RunCpu(tilec_cpu_kernel_fn fn, const std::vector<void*>* args, size_t workers,
             const tilec_launch& launch, int64_t total, bool in_order = false) {
@@ -340,10 +362,12 @@ void Run(const Kernel& kernel, const std::vector<int64_t>& dim,
   if (p.device.is_cuda()) p.stream = stream;  // CPU launches are synchronous: no stream
   if (p.total > 0) {
     AccessReport report(kernel, p);
-    if (p.device.is_cpu())
+    if (p.device.is_cpu()) {
+      InFlight mark(kernel.name());
       RunCpu(kernel.CpuEntry(), &p.pointers, 1, p.launch, p.total, kernel.signature().deterministic);
-    else
+    } else {
       RunCuda(kernel, p, false, {});
+    }
     report.RaiseIfReported();
   }
   if (Tape* tape = Tape::Current())
@@ -439,7 +463,10 @@ void LaunchAdjoint(const RecordedLaunch& r) {
         per_worker[w].push_back(p.value_sizes[i] ? s.data() : nullptr);
       }
     }
-    RunCpu(fn, per_worker.data(), per_worker.size(), p.launch, p.total);
+    {
+      InFlight mark(r.kernel.name());
+      RunCpu(fn, per_worker.data(), per_worker.size(), p.launch, p.total);
+    }
     report.RaiseIfReported();
     return;
   }
@@ -465,5 +492,7 @@ void LaunchAdjoint(const RecordedLaunch& r) {
   cuda::Synchronize(p.device.ordinal);  // the kernel must finish before scratch is freed
   report.RaiseIfReported();
 }
+
+const char* CpuKernelInFlight() { return cpu_kernel_in_flight.load(); }
 
 }  // namespace tilec::rt

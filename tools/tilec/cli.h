@@ -25,6 +25,10 @@ struct Options {
   std::optional<std::string> Get(const std::string& name) const;
 };
 
+// Turns a fatal signal into a message and exit code (crash_report.cpp). Only the main
+// thread's stack is covered for stack overflows; worker threads crash on kernels, not recursion.
+void InstallCrashReport();
+
 // Reports a usage error (`tilec: error: ...` plus a hint) and returns kExitUsage.
 int UsageError(const std::string& message);
 

@@ -140,6 +140,7 @@ int main(int argc, char** argv) {
   if (rc == -1) return kExitOk;
   if (rc != 0) return rc;
   if (opts.command.empty()) return UsageError("no command given");
+  InstallCrashReport();
   try {
     if (opts.command == "check") return Finish(RunCheck(opts));
     if (opts.command == "compile") return Finish(RunCompile(opts));

@@ -87,4 +87,8 @@ Device ValidateLaunch(const Kernel& kernel, const std::vector<int64_t>& dim,
 // Number of CPU worker threads (hardware_concurrency, at least 1).
 int CpuWorkerCount();
 
+// The name of the kernel whose CPU launch (forward or adjoint) is running, else null. Safe to
+// read from a signal handler, so that a host program can name the kernel that crashed.
+const char* CpuKernelInFlight();
+
 }  // namespace tilec::rt

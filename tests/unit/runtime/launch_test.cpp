@@ -66,6 +66,16 @@ extern "C" void pstruct_fwd(void* const* args, const tilec_launch*, int64_t, int
   At<float>(out, 0) = v->x + v->y;
 }
 
+// nullinfo(a: array2d[float32], out: array1d[float64]): what the kernel sees of `a`: whether
+// its data and grad are null, then its four extents.
+extern "C" void nullinfo_fwd(void* const* args, const tilec_launch*, int64_t, int64_t) {
+  auto* a = static_cast<const tilec_array*>(args[0]);
+  auto* out = static_cast<const tilec_array*>(args[1]);
+  At<double>(out, 0) = a->data == nullptr;
+  At<double>(out, 1) = a->grad == nullptr;
+  for (int d = 0; d < TILEC_MAX_DIMS; ++d) At<double>(out, 2 + d) = double(a->shape[d]);
+}
+
 class LaunchTest : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -87,6 +97,7 @@ class LaunchTest : public ::testing::Test {
     v.kind = ParamKind::Struct;
     v.type.struct_index = 0;
     sig.kernels.push_back(KernelSig("pstruct", {ArrayParam("out", ScalarType::Float32), v}));
+    sig.kernels.push_back(KernelSig("nullinfo", {ArrayParam("a", ScalarType::Float32, 2), out}));
     module_ = MakeModule(sig, {{"saxpy_fwd", (void*)&saxpy_fwd},
                                {"rec_i8_fwd", (void*)&rec_i8_fwd},
                                {"rec_u16_fwd", (void*)&rec_u16_fwd},
@@ -94,7 +105,8 @@ class LaunchTest : public ::testing::Test {
                                {"rec_bool_fwd", (void*)&rec_bool_fwd},
                                {"grid2d_fwd", (void*)&grid2d_fwd},
                                {"tiled_fwd", (void*)&tiled_fwd},
-                               {"pstruct_fwd", (void*)&pstruct_fwd}});
+                               {"pstruct_fwd", (void*)&pstruct_fwd},
+                               {"nullinfo_fwd", (void*)&nullinfo_fwd}});
     x_ = Array::FromVector(std::vector<float>{1, 2, 3, 4}, {4}, kCpu);
     y_ = Array::FromVector(std::vector<float>{10, 20, 30, 40}, {4}, kCpu);
   }
@@ -218,10 +230,20 @@ TEST_F(LaunchTest, ErrorWrongArrayNdim) {
             "`array(dtype=float32, ndim=2)`");
 }
 
-TEST_F(LaunchTest, ErrorNullArray) {
-  EXPECT_EQ(ErrorOf([&] { Launch(K("saxpy"), {4}, {Array(), y_, KernelArg::Float(1)}, kCpu); }),
-            "kernel `saxpy`, parameter `x`: expected `array(dtype=float32, ndim=1)`, got None "
-            "(a null array)");
+// None for an array (Warp's optional outputs): the kernel gets null pointers and zero extents,
+// which its `if a:` reads as false and checked access skips; unused extents stay 1.
+TEST_F(LaunchTest, NullArrayArrivesEmpty) {
+  Array out = Array::Zeros({6}, ScalarType::Float64, kCpu);
+  Launch(K("nullinfo"), {1}, {Array(), out}, kCpu);
+  EXPECT_EQ(out.ToVector<double>(), (std::vector<double>{1, 1, 0, 0, 1, 1}));
+  Array a = Array::Zeros({2, 3}, ScalarType::Float32, kCpu);
+  Launch(K("nullinfo"), {1}, {a, out}, kCpu);
+  EXPECT_EQ(out.ToVector<double>(), (std::vector<double>{0, 1, 2, 3, 1, 1}));
+}
+
+TEST_F(LaunchTest, ErrorNullWhereScalarExpected) {
+  EXPECT_EQ(ErrorOf([&] { Launch(K("saxpy"), {4}, {x_, y_, Array()}, kCpu); }),
+            "kernel `saxpy`, parameter `a`: expected `float32`, got None (a null array)");
 }
 
 TEST_F(LaunchTest, ErrorPythonFloatToIntParameter) {
