@@ -621,7 +621,21 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
       ir::Value* t = Expr(sub->value.get());
       if (!cm_.Access(target)) {
         ir::Value* e = Convert(v.value, t->type().ElemValueType());
-        WriteTile(sub->value.get(), b_.TileInsert(t, e, ElementIndices(sub->value.get(), sub->index.get())));
+        std::vector<ir::Value*> idx = ElementIndices(sub->value.get(), sub->index.get());
+        // As on Warp's GPU, every lane writes its own element: where the index or the value
+        // differs between lanes (Warp's padding loops: `t[row, col] = value` per lane) that is
+        // a scatter of the lanes' writes, the highest lane's staying where they meet.
+        auto uniform = [&](const ast::Expr* e) {
+          const sema::ExprInfo* info = e ? cm_.Info(e) : nullptr;
+          return info && info->uniform;
+        };
+        bool varying = !uniform(value_expr);
+        if (const auto* tup = sub->index->As<ast::Tuple>())
+          for (const auto& el : tup->elts) varying = varying || !uniform(el.get());
+        else
+          varying = varying || !uniform(sub->index.get());
+        WriteTile(sub->value.get(), varying ? b_.TileScatterLanes(t, e, b_.ConstBool(true), idx, false)
+                                            : b_.TileInsert(t, e, idx));
         return;
       }
       ir::Value* src = v.value;

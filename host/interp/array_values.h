@@ -74,6 +74,9 @@ Shape ReshapeArg(const Value& v);
 class ArgBinder;
 std::optional<int> AxisArg(const ArgBinder& b, size_t idx);
 
+// Adds np.linalg, np.testing and np.cross to the numpy module (np_linalg.cpp).
+void DefineNumpyLinalgAndTesting(ModuleObj& np);
+
 // np.matmul / `@` for 1-D and 2-D operands (NumPy's rules for promoting 1-D ones).
 NdArray MatMulNd(const NdArray& a, const NdArray& b);
 

@@ -474,6 +474,15 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     }
     return Value::Bool(false);
   });
+  Def(t, "staticmethod", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("staticmethod", a, {"function"}, 1);
+    return MakeStaticMethod(b.Get(0));
+  });
+  for (const char* name : {"exit", "quit"})
+    Def(t, name, [name](Interpreter&, CallArgs& a) -> Value {
+      ArgBinder b(name, a, {"code"}, 0);
+      RaiseSystemExit(b.Get(0, Value()));
+    });
   t["None"] = Value();
 }
 

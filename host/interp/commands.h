@@ -11,6 +11,7 @@ namespace tilec::host {
 struct SessionOptions {
   std::optional<std::string> device;  // "cpu", "cuda:0"; default device when absent
   bool debug = false;  // wp.config.mode starts as "debug": kernels check every array access
+  std::vector<std::string> argv;  // `tilec run FILE ARGS...`: the program's own arguments
 };
 
 // Runs a file's statements in a fresh session. Exit codes as the CLI's: 0, 1 (syntax or

@@ -47,6 +47,7 @@ Interpreter::Interpreter(std::ostream& out, bool prelude) : out_(&out), wp_(Make
   InstallBuiltins(builtins_);
   InstallExceptions(builtins_);
   InstallIntrospection(builtins_);
+  globals_["__name__"] = MakeStr("__main__");
   if (prelude) {
     // Doc pages and examples use `wp` and `np` without importing them, as Warp's own
     // documentation does (its doctest setup imports both).
@@ -378,6 +379,8 @@ Value Interpreter::ImportModule(const std::string& name) {
   }
   if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
   if (name == "math") return MakeMathModule();
+  if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
+  if (std::optional<Value> m = MakeStdModule(*this, name)) return std_modules_[name] = *m;
   Raise("ModuleNotFoundError", "No module named '" + name + "'");
 }
 
@@ -568,8 +571,7 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
 }
 
 void Interpreter::ExecClassDef(const ast::ClassDef& s) {
-  if (s.decorators.empty())
-    TypeError("class `" + s.name + "`: only `@wp.struct` classes are supported in host code");
+  if (s.decorators.empty()) return ExecPlainClass(s);
   auto cls = std::make_shared<ClassDefObj>();
   cls->def = &s;
   cls->chunk = chunk_of(frame_->chunk);

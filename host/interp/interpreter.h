@@ -96,8 +96,13 @@ class Interpreter {
   void set_echo(bool on) { echo_ = on; }
   void set_out(std::ostream& out) { out_ = &out; }
   std::map<std::string, Value>& globals() { return globals_; }
+  // The locals of the function running now; null at module level.
+  const std::map<std::string, Value>* current_locals() const { return frame_ ? frame_->locals : nullptr; }
   const std::map<std::string, Value>& builtins() const { return builtins_; }
   WpState& wp() { return *wp_; }
+  // The program's command line as `sys.argv` and argparse see it: the script, then its arguments.
+  const std::vector<std::string>& argv() const { return argv_; }
+  void set_argv(std::vector<std::string> argv) { argv_ = std::move(argv); }
 
   Value Eval(const ast::Expr& e);
   Value CallValue(const Value& f, CallArgs& args);
@@ -126,6 +131,7 @@ class Interpreter {
   Flow ExecFor(const ast::For& s);
   void ExecFunctionDef(const ast::FunctionDef& s);
   void ExecClassDef(const ast::ClassDef& s);
+  void ExecPlainClass(const ast::ClassDef& s);  // classes.cpp
   void ExecImport(const ast::Import& s);
   Flow ExecWith(const ast::With& s);
   Flow ExecTry(const ast::Try& s);
@@ -169,6 +175,8 @@ class Interpreter {
   bool echo_ = false;
   Value last_value_;
   Value wp_module_;
+  std::vector<std::string> argv_;
+  std::map<std::string, Value> std_modules_;  // sys, argparse, ...: one object per session
   std::map<std::string, Value> globals_;
   std::map<std::string, Value> builtins_;
   std::shared_ptr<WpState> wp_;
@@ -187,6 +195,17 @@ class Interpreter {
 
   friend struct FunctionObj;
 };
+
+// `@staticmethod`: the function, marked to be called without `self` (classes.cpp).
+Value MakeStaticMethod(const Value& fn);
+
+// The standard-library modules of the host subset (py_modules.cpp): sys, argparse, functools,
+// os; nullopt for any other name.
+std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name);
+// `raise SystemExit(code)`, and the exit status it asks for (a message other than an int is
+// printed to `err`, status 1), as CPython ends on it.
+[[noreturn]] void RaiseSystemExit(const Value& code);
+int SystemExitCode(const PyError& e, std::ostream& err);
 
 // The closest candidate to `name` as CPython 3.11 would suggest it, or "" (suggest.cpp).
 std::string Suggestion(const std::string& name, std::vector<std::string> candidates);

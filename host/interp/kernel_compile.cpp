@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "host/interp/array_values.h"
 #include "host/interp/wp_composite.h"
 
 namespace tilec::host {
@@ -35,6 +36,7 @@ std::string ConstantLine(const KernelConstant& c) {
     }
     return line + ")";
   }
+  if (const auto* d = c.value.As<DTypeObj>()) return c.name + " = wp." + std::string(ScalarName(d->type));
   if (c.value.IsBool()) return c.name + " = " + (c.value.b() ? "True" : "False");
   if (c.value.IsInt()) return c.name + " = " + std::to_string(c.value.i());
   std::string r = Repr(c.value);

@@ -14,7 +14,7 @@ namespace tilec::host {
 
 struct KernelConstant {
   std::string name;
-  Value value;  // int, float or bool, or a vector-like type
+  Value value;  // int, float or bool, a Warp scalar type, or a vector-like type or value
 };
 
 struct KernelCompileRequest {

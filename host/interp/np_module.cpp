@@ -328,6 +328,7 @@ Value MakeNumpyModule() {
   for (auto [name, op] : kFloatFunctions) Unary(*m, name, op);
   DefineNumpyArrayFunctions(*m);
   m->attrs["random"] = MakeNumpyRandomModule();
+  DefineNumpyLinalgAndTesting(*m);
   m->Def("shape", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("shape", a, {"a"}, 1);
     return ShapeTuple(ToNdArray(in, b.Get(0), "np.shape").shape());

@@ -539,6 +539,19 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       ArgBinder b("ravel", args, {}, 0);
       return WrapNd(s.a.Reshape({-1}), false);
     });
+  if (name == "squeeze")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("squeeze", args, {"axis"}, 0);
+      Shape out;
+      std::optional<int> axis = AxisArg(b, 0);
+      for (int d = 0; d < s.a.ndim(); ++d) {
+        bool drop = axis ? d == *axis : s.a.shape()[size_t(d)] == 1;
+        if (axis && drop && s.a.shape()[size_t(d)] != 1)
+          ValueError("cannot select an axis to squeeze out which has size not equal to one");
+        if (!drop) out.push_back(s.a.shape()[size_t(d)]);
+      }
+      return WrapNd(s.a.Reshape(out), false);
+    });
   if (name == "any" || name == "all")
     return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
       ArgBinder b(name, args, {}, 0);

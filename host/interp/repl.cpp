@@ -339,10 +339,14 @@ int RunFile(const std::string& path, const SessionOptions& opts) {
     return 1;
   }
   Interpreter session(std::cout);
+  std::vector<std::string> argv{path};
+  argv.insert(argv.end(), opts.argv.begin(), opts.argv.end());
+  session.set_argv(std::move(argv));
   try {
     session.RunChunk(chunk);
   } catch (const PyError& e) {
     std::cout.flush();
+    if (e.type() == "SystemExit") return SystemExitCode(e, std::cerr);
     std::cerr << e.diagnostics << Interpreter::FormatTraceback(e);
     return e.type() == "tilec.CompileError" ? 1 : 4;
   }

@@ -102,7 +102,15 @@ struct ScopedTimerType : PyTypeObj {
 
 }  // namespace
 
+namespace {
+const Value* ModuleOption(Interpreter& in, const std::string& name) {
+  auto it = in.wp().module_options.find(name);
+  return it == in.wp().module_options.end() ? nullptr : &it->second;
+}
+}  // namespace
+
 bool WarpConfigFlag(Interpreter& in, const std::string& name) {
+  if (const Value* v = ModuleOption(in, name)) return Truth(*v);
   const auto& config = in.wp().config;
   if (!config) return false;
   auto it = config->attrs.find(name);
@@ -110,6 +118,7 @@ bool WarpConfigFlag(Interpreter& in, const std::string& name) {
 }
 
 int64_t WarpConfigInt(Interpreter& in, const std::string& name, int64_t fallback) {
+  if (const Value* v = ModuleOption(in, name); v && v->IsInt()) return v->i();
   const auto& config = in.wp().config;
   if (!config) return fallback;
   auto it = config->attrs.find(name);
@@ -126,6 +135,7 @@ std::string& DefaultMode() {
 void SetDefaultWarpMode(const std::string& mode) { DefaultMode() = mode; }
 
 bool WarpDebugMode(Interpreter& in) {
+  if (const Value* v = ModuleOption(in, "mode"); v && v->As<StrObj>()) return v->As<StrObj>()->s == "debug";
   const auto& config = in.wp().config;
   if (!config) return false;
   auto it = config->attrs.find("mode");
@@ -160,6 +170,25 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);
+  m.Def("set_module_options", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("set_module_options", a, {"options", "module"}, 1);
+    auto* d = b.Get(0).As<DictObj>();
+    if (!d) TypeError("set_module_options(): options must be a dict, not " + TypeName(b.Get(0)));
+    for (const auto& [k, v] : d->items) in.wp().module_options[ToStr(k, "set_module_options()")] = v;
+    return Value();
+  });
+  m.Def("get_module_options", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("get_module_options", a, {"module"}, 0);
+    auto d = std::make_shared<DictObj>();
+    for (const char* k : {"enable_backward", "max_unroll", "mode"}) {
+      Value v = std::string(k) == "mode" ? Value(MakeStr(WarpDebugMode(in) ? "debug" : "release"))
+                : std::string(k) == "max_unroll" ? Value::Int(WarpConfigInt(in, k, 16))
+                                                 : Value::Bool(WarpConfigFlag(in, k));
+      d->Put(MakeStr(k), v);
+    }
+    for (const auto& [k, v] : in.wp().module_options) d->Put(MakeStr(k), v);
+    return Value(d);
+  });
   m.attrs["ScopedTimer"] = Value(std::make_shared<ScopedTimerType>("ScopedTimer", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("ScopedTimer", a,
                 {"name", "active", "print", "detailed", "dict", "use_nvtx", "color", "synchronize", "cuda_filter",

@@ -6,6 +6,7 @@
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
+#include "host/interp/array_values.h"
 #include "host/interp/wp_composite.h"
 #include "host/interp/wp_values.h"
 
@@ -80,10 +81,25 @@ void Remember(WpState& st, WpState::Definition d) {
   st.definitions.push_back(std::move(d));
 }
 
+// What a kernel may read of the host at its definition: numbers, Warp scalar types
+// (`wp_type = wp.float64`), vector and matrix types and values, from the module's globals
+// and, for a kernel made inside a function (a kernel factory), that function's locals.
 std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
-  std::vector<KernelConstant> out;
+  auto usable = [](const Value& v) {
+    if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) return true;
+    const auto* d = v.As<DTypeObj>();
+    return d && d->flavor == DTypeObj::Flavor::WpType;
+  };
+  std::map<std::string, Value> seen;
   for (auto& [name, v] : in.globals())
-    if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) out.push_back({name, v});
+    if (usable(v)) seen[name] = v;
+  if (const auto* locals = in.current_locals())
+    for (auto& [name, v] : *locals) {
+      if (usable(v)) seen[name] = v;
+      else seen.erase(name);  // a local hides the global of its name
+    }
+  std::vector<KernelConstant> out;
+  for (auto& [name, v] : seen) out.push_back({name, v});
   return out;
 }
 

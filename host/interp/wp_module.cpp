@@ -16,6 +16,24 @@ namespace tilec::host {
 
 namespace {
 
+struct ScopedDeviceObj : Object {
+  explicit ScopedDeviceObj(std::optional<rt::Device> device) : device(std::move(device)) {}
+  std::string TypeName() const override { return "ScopedDevice"; }
+  std::optional<Value> Enter(Interpreter&) override {
+    saved = rt::GetDefaultDevice();
+    if (device) rt::SetDefaultDevice(*device);
+    return Value(shared_from_this());
+  }
+  void Exit(Interpreter&) override {
+    if (saved) rt::SetDefaultDevice(*saved);
+  }
+  std::optional<rt::Device> device, saved;
+};
+
+}  // namespace
+
+namespace {
+
 Value Wrap(rt::Array a) { return Value(std::make_shared<WpArrayObj>(std::move(a))); }
 
 rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
@@ -208,7 +226,9 @@ std::vector<uint8_t> CompositeFillBytes(Interpreter& in, const Composite& c, con
 }
 
 Value MakeArray(Interpreter& in, CallArgs& a) {
-  ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device"}, 0);
+  ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device", "ndim"}, 0);
+  const int64_t ndim = b.Has(5) && !b.Get(5).IsNone() ? ToInt(b.Get(5), "array() ndim") : 0;
+  if (ndim < 0 || ndim > 4) ValueError("array(): ndim must be 1 to 4, got " + std::to_string(ndim));
   std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array()") : std::nullopt;
   bool requires_grad = b.Has(3) && Truth(b.Get(3));
   std::optional<rt::ArrayDType> dtype;
@@ -234,6 +254,8 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
     nd = nd.Reshape(*shape);
   }
   if (nd.ndim() > 4) ValueError("array(): warp arrays have at most 4 dimensions, got " + std::to_string(nd.ndim()));
+  if (ndim && nd.ndim() != ndim)
+    ValueError("array(): data has " + std::to_string(nd.ndim()) + " dimensions, but ndim=" + std::to_string(ndim));
   NdArray c = nd.IsCContiguous() ? nd : nd.Copy();
   return Wrap(rt::Array::FromHost(c.data(), c.shape(), c.dtype(), device, requires_grad));
 }
@@ -772,6 +794,14 @@ Value MakeWarpModule(Interpreter& in) {
     m->attrs[std::string(ScalarName(t))] = Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::WpType));
   }
   m->Def("array", MakeArray);
+  // wp.array1d(data, dtype=...) ... wp.array4d: wp.array with that many dimensions.
+  for (int n = 1; n <= 4; ++n)
+    m->Def("array" + std::to_string(n) + "d", [n](Interpreter& in, CallArgs& a) {
+      for (auto& [k, v] : a.kw)
+        if (k == "ndim") TypeError("array" + std::to_string(n) + "d(): got an unexpected keyword argument 'ndim'");
+      a.kw.push_back({"ndim", Value::Int(n)});
+      return MakeArray(in, a);
+    });
   for (const char* n : {"zeros", "ones", "empty", "full"}) {
     std::string name = n;
     m->Def(name, [name](Interpreter& in, CallArgs& a) { return Filled(in, a, name); });
@@ -843,6 +873,12 @@ Value MakeWarpModule(Interpreter& in) {
     auto d = DeviceArg(b.Get(0), "set_device()");
     if (d) rt::SetDefaultDevice(*d);
     return Value();
+  });
+  // `with wp.ScopedDevice(d):` makes d the default device inside the block (None: the
+  // current default), then restores the one before.
+  m->Def("ScopedDevice", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("ScopedDevice", a, {"device"}, 1);
+    return Value(std::make_shared<ScopedDeviceObj>(DeviceArg(b.Get(0), "ScopedDevice()")));
   });
   m->Def("is_cuda_available", [](Interpreter&, CallArgs& a) {
     ArgBinder b("is_cuda_available", a, {}, 0);

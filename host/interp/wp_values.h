@@ -92,6 +92,9 @@ struct WpState {
   std::vector<std::shared_ptr<KernelObj>> kernels;
   // `wp.config`, whose settings (enable_backward, verbose, ...) host code may change.
   std::shared_ptr<ModuleObj> config;
+  // wp.set_module_options: the session is one module, so its options (enable_backward,
+  // mode, max_unroll, ...) override wp.config for the kernels defined after the call.
+  std::map<std::string, Value> module_options;
   // ScopedTimer's class-level nesting depth (-1 outside every timer), for its indentation.
   int timer_indent = -1;
   bool timers_enabled = true;  // wp.ScopedTimer.enabled

@@ -21,6 +21,7 @@ struct Options {
   std::vector<std::string> inputs;
   std::map<std::string, std::string> values;  // --name=value and --name value
   std::vector<std::string> flags;             // --name without a value
+  std::vector<std::string> program_args;      // `run FILE ARGS...`: what follows FILE
   bool Has(const std::string& flag) const;
   std::optional<std::string> Get(const std::string& name) const;
 };

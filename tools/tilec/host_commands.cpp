@@ -9,6 +9,7 @@ host::SessionOptions SessionOpts(const Options& opts) {
   host::SessionOptions s;
   s.device = opts.Get("device");
   s.debug = opts.Has("debug");
+  s.argv = opts.program_args;
   return s;
 }
 }  // namespace

@@ -39,9 +39,10 @@ commands:
                            toolkit's libnvJitLink where it is found)
       --debug              check every array access; a launch that indexes outside an
                            array fails with the kernel, line, index and shape
-  run FILE [--device D] [--debug]
+  run [--device D] [--debug] FILE [ARGS...]
                            run a file's host statements (D: cpu | cuda:N); --debug starts
-                           with wp.config.mode = "debug": array accesses are checked
+                           with wp.config.mode = "debug": array accesses are checked;
+                           ARGS are the program's (sys.argv[1:], argparse)
   repl [--device D]        interactive session
   doctest PAGE.rst...      run the testcode blocks of documentation pages
 
@@ -62,6 +63,11 @@ const std::set<std::string> kFlagOptions = {"color", "no-color", "update", "verb
 int Parse(int argc, char** argv, Options& opts) {
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
+    // As with `python FILE ARGS...`, what follows the program's file is the program's.
+    if (opts.command == "run" && !opts.inputs.empty()) {
+      opts.program_args.push_back(arg);
+      continue;
+    }
     if (arg == "--help" || arg == "-h") {
       std::cout << kHelp;
       return -1;

@@ -1,0 +1,279 @@
+// np.linalg (solve, cholesky, inv, norm), np.testing (assert_allclose and the equality
+// asserts) and np.cross: what Warp's example programs check their kernels against. Dense
+// float64 arithmetic (partial pivoting), float32 results when every operand is float32, as
+// NumPy's LAPACK calls return them.
+#include <cmath>
+#include <cstdio>
+
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/interpreter.h"
+
+namespace tilec::host {
+namespace {
+
+using Matrix = std::vector<double>;  // row-major
+
+Matrix ToMatrix(const NdArray& a) {
+  Matrix m(size_t(a.size()));
+  for (int64_t k = 0; k < a.size(); ++k) m[size_t(k)] = a.GetFlat(k).AsDouble();
+  return m;
+}
+
+NdArray FromMatrix(const Matrix& m, const Shape& shape, ScalarType dtype) {
+  NdArray out = NdArray::Zeros(shape, ScalarType::Float64);
+  for (size_t k = 0; k < m.size(); ++k) out.SetFlat(int64_t(k), Scalar::Float(m[k]));
+  return dtype == ScalarType::Float64 ? out : out.AsType(dtype);
+}
+
+// NumPy computes in the operands' common inexact type: float32 stays float32 (and float16 is
+// solved in float32), anything else in float64.
+ScalarType ResultType(std::initializer_list<const NdArray*> xs) {
+  for (const NdArray* x : xs)
+    if (x->dtype() != ScalarType::Float32 && x->dtype() != ScalarType::Float16) return ScalarType::Float64;
+  return ScalarType::Float32;
+}
+
+[[noreturn]] void LinAlgError(const std::string& m) { Raise("numpy.linalg.LinAlgError", m); }
+
+int64_t SquareSize(const NdArray& a, const std::string& fn) {
+  if (a.ndim() != 2)
+    LinAlgError(std::to_string(a.ndim()) + "-dimensional array given. Array must be at least two-dimensional");
+  if (a.shape()[0] != a.shape()[1]) LinAlgError("Last 2 dimensions of the array must be square");
+  return a.shape()[0];
+}
+
+// LU with partial pivoting of the n x n `a` in place; false when singular.
+bool Factor(Matrix& a, int64_t n, std::vector<int64_t>& piv) {
+  piv.resize(size_t(n));
+  for (int64_t k = 0; k < n; ++k) {
+    int64_t p = k;
+    for (int64_t i = k + 1; i < n; ++i)
+      if (std::fabs(a[size_t(i * n + k)]) > std::fabs(a[size_t(p * n + k)])) p = i;
+    piv[size_t(k)] = p;
+    if (a[size_t(p * n + k)] == 0.0) return false;
+    if (p != k)
+      for (int64_t j = 0; j < n; ++j) std::swap(a[size_t(k * n + j)], a[size_t(p * n + j)]);
+    for (int64_t i = k + 1; i < n; ++i) {
+      double f = a[size_t(i * n + k)] /= a[size_t(k * n + k)];
+      for (int64_t j = k + 1; j < n; ++j) a[size_t(i * n + j)] -= f * a[size_t(k * n + j)];
+    }
+  }
+  return true;
+}
+
+// Solves with the factors for `nrhs` right-hand sides stored column by column in b (n x nrhs).
+void Substitute(const Matrix& lu, const std::vector<int64_t>& piv, int64_t n, Matrix& b, int64_t nrhs) {
+  for (int64_t k = 0; k < n; ++k)
+    if (piv[size_t(k)] != k)
+      for (int64_t c = 0; c < nrhs; ++c) std::swap(b[size_t(k * nrhs + c)], b[size_t(piv[size_t(k)] * nrhs + c)]);
+  for (int64_t c = 0; c < nrhs; ++c) {
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < i; ++j) b[size_t(i * nrhs + c)] -= lu[size_t(i * n + j)] * b[size_t(j * nrhs + c)];
+    for (int64_t i = n - 1; i >= 0; --i) {
+      for (int64_t j = i + 1; j < n; ++j) b[size_t(i * nrhs + c)] -= lu[size_t(i * n + j)] * b[size_t(j * nrhs + c)];
+      b[size_t(i * nrhs + c)] /= lu[size_t(i * n + i)];
+    }
+  }
+}
+
+Value Solve(Interpreter& in, CallArgs& args) {
+  ArgBinder b("solve", args, {"a", "b"}, 2);
+  NdArray a = ToNdArray(in, b.Get(0), "solve"), rhs = ToNdArray(in, b.Get(1), "solve");
+  int64_t n = SquareSize(a, "solve");
+  if (rhs.ndim() < 1 || rhs.ndim() > 2 || rhs.shape()[0] != n)
+    ValueError("solve: Input operand 1 has a mismatch in its core dimension 0 (size " +
+               std::to_string(rhs.ndim() ? rhs.shape()[0] : 0) + " is different from " + std::to_string(n) + ")");
+  Matrix lu = ToMatrix(a);
+  std::vector<int64_t> piv;
+  if (!Factor(lu, n, piv)) LinAlgError("Singular matrix");
+  Matrix x = ToMatrix(rhs);
+  Substitute(lu, piv, n, x, rhs.ndim() == 2 ? rhs.shape()[1] : 1);
+  return WrapNd(FromMatrix(x, rhs.shape(), ResultType({&a, &rhs})), false);
+}
+
+Value Inv(Interpreter& in, CallArgs& args) {
+  ArgBinder b("inv", args, {"a"}, 1);
+  NdArray a = ToNdArray(in, b.Get(0), "inv");
+  int64_t n = SquareSize(a, "inv");
+  Matrix lu = ToMatrix(a);
+  std::vector<int64_t> piv;
+  if (!Factor(lu, n, piv)) LinAlgError("Singular matrix");
+  Matrix x(size_t(n * n), 0.0);
+  for (int64_t i = 0; i < n; ++i) x[size_t(i * n + i)] = 1.0;
+  Substitute(lu, piv, n, x, n);
+  return WrapNd(FromMatrix(x, a.shape(), ResultType({&a})), false);
+}
+
+Value Cholesky(Interpreter& in, CallArgs& args) {
+  ArgBinder b("cholesky", args, {"a", "upper"}, 1);
+  NdArray a = ToNdArray(in, b.Get(0), "cholesky");
+  int64_t n = SquareSize(a, "cholesky");
+  Matrix m = ToMatrix(a), l(size_t(n * n), 0.0);
+  for (int64_t j = 0; j < n; ++j) {
+    double d = m[size_t(j * n + j)];
+    for (int64_t k = 0; k < j; ++k) d -= l[size_t(j * n + k)] * l[size_t(j * n + k)];
+    if (!(d > 0.0)) LinAlgError("Matrix is not positive definite");
+    double ljj = std::sqrt(d);
+    l[size_t(j * n + j)] = ljj;
+    for (int64_t i = j + 1; i < n; ++i) {
+      double s = m[size_t(i * n + j)];
+      for (int64_t k = 0; k < j; ++k) s -= l[size_t(i * n + k)] * l[size_t(j * n + k)];
+      l[size_t(i * n + j)] = s / ljj;
+    }
+  }
+  if (b.Has(1) && Truth(b.Get(1))) {
+    Matrix u(size_t(n * n));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < n; ++j) u[size_t(i * n + j)] = l[size_t(j * n + i)];
+    l = u;
+  }
+  return WrapNd(FromMatrix(l, a.shape(), ResultType({&a})), false);
+}
+
+// norm(x): the 2-norm of the flattened array (Frobenius for matrices); ord=inf/-inf/1 too for
+// vectors. A NumPy float64 scalar (float32 for float32 input).
+Value Norm(Interpreter& in, CallArgs& args) {
+  ArgBinder b("norm", args, {"x", "ord", "axis", "keepdims"}, 1);
+  NdArray x = ToNdArray(in, b.Get(0), "norm");
+  if (b.Has(2) && !b.Get(2).IsNone()) TypeError("norm(): axis is not supported in host code");
+  double r = 0;
+  Value ord = b.Get(1, Value());
+  if (ord.IsNone() || (ord.IsNumber() && ord.AsDouble() == 2 && x.ndim() == 1)) {
+    double scale = 0;
+    for (int64_t k = 0; k < x.size(); ++k) scale = std::max(scale, std::fabs(x.GetFlat(k).AsDouble()));
+    if (scale > 0 && std::isfinite(scale)) {
+      double s = 0;
+      for (int64_t k = 0; k < x.size(); ++k) {
+        double v = x.GetFlat(k).AsDouble() / scale;
+        s += v * v;
+      }
+      r = scale * std::sqrt(s);
+    } else {
+      r = scale;
+    }
+  } else if (ord.IsNumber() && x.ndim() == 1) {
+    double p = ord.AsDouble();
+    if (std::isinf(p)) {
+      r = p > 0 ? 0 : INFINITY;
+      for (int64_t k = 0; k < x.size(); ++k)
+        r = p > 0 ? std::max(r, std::fabs(x.GetFlat(k).AsDouble())) : std::min(r, std::fabs(x.GetFlat(k).AsDouble()));
+    } else {
+      for (int64_t k = 0; k < x.size(); ++k) r += std::pow(std::fabs(x.GetFlat(k).AsDouble()), p);
+      r = std::pow(r, 1.0 / p);
+    }
+  } else {
+    TypeError("norm(): only ord=None for arrays, and numeric ord for vectors, are supported in host code");
+  }
+  return WrapNd(NdArray::FromScalar(Scalar::Float(r), x.dtype() == ScalarType::Float32 ? ScalarType::Float32 : ScalarType::Float64));
+}
+
+Value Cross(Interpreter& in, CallArgs& args) {
+  ArgBinder b("cross", args, {"a", "b"}, 2);
+  NdArray x = ToNdArray(in, b.Get(0), "cross"), y = ToNdArray(in, b.Get(1), "cross");
+  if (x.ndim() == 0 || y.ndim() == 0 || x.shape().back() != 3 || y.shape().back() != 3)
+    ValueError("incompatible dimensions for cross product\n(dimension must be 3)");
+  // Broadcast the leading axes, as NumPy does.
+  Shape lead_x(x.shape().begin(), x.shape().end() - 1), lead_y(y.shape().begin(), y.shape().end() - 1);
+  Shape lead(std::max(lead_x.size(), lead_y.size()), 1);
+  for (size_t k = 0; k < lead.size(); ++k) {
+    int64_t dx = k + lead_x.size() >= lead.size() ? lead_x[k + lead_x.size() - lead.size()] : 1;
+    int64_t dy = k + lead_y.size() >= lead.size() ? lead_y[k + lead_y.size() - lead.size()] : 1;
+    if (dx != dy && dx != 1 && dy != 1) ValueError("operands could not be broadcast together");
+    lead[k] = std::max(dx, dy);
+  }
+  Shape full = lead;
+  full.push_back(3);
+  NdArray bx = x.BroadcastTo(full), by = y.BroadcastTo(full);
+  ScalarType dt = ResultType({&x, &y});
+  if (!IsFloat(x.dtype()) && !IsFloat(y.dtype())) dt = ScalarType::Int64;
+  NdArray out = NdArray::Zeros(full, ScalarType::Float64);
+  int64_t rows = out.size() / 3;
+  for (int64_t r = 0; r < rows; ++r) {
+    double a[3], c[3];
+    for (int k = 0; k < 3; ++k) {
+      a[k] = bx.GetFlat(r * 3 + k).AsDouble();
+      c[k] = by.GetFlat(r * 3 + k).AsDouble();
+    }
+    out.SetFlat(r * 3 + 0, Scalar::Float(a[1] * c[2] - a[2] * c[1]));
+    out.SetFlat(r * 3 + 1, Scalar::Float(a[2] * c[0] - a[0] * c[2]));
+    out.SetFlat(r * 3 + 2, Scalar::Float(a[0] * c[1] - a[1] * c[0]));
+  }
+  return WrapNd(dt == ScalarType::Float64 ? out : out.AsType(dt), false);
+}
+
+std::string G(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.8g", v);
+  return buf;
+}
+
+// assert_allclose(actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg=''): every
+// |actual - desired| <= atol + rtol * |desired|, after broadcasting; AssertionError with
+// NumPy's summary (mismatches, largest differences) otherwise.
+Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool exact) {
+  ArgBinder b(fn, args, {exact ? "x" : "actual", exact ? "y" : "desired", "rtol", "atol", "equal_nan", "err_msg", "verbose", "strict"},
+              2);
+  NdArray x = ToNdArray(in, b.Get(0), fn), y = ToNdArray(in, b.Get(1), fn);
+  double rtol = exact ? 0 : b.Has(2) ? ToDouble(b.Get(2), fn) : 1e-7;
+  double atol = exact ? 0 : b.Has(3) ? ToDouble(b.Get(3), fn) : 0;
+  bool equal_nan = !b.Has(4) || Truth(b.Get(4));
+  std::string err_msg = b.Has(5) ? Str(b.Get(5)) : "";
+  auto shape_str = [](const Shape& s) {
+    std::string o = "(";
+    for (size_t k = 0; k < s.size(); ++k) o += (k ? ", " : "") + std::to_string(s[k]);
+    return o + (s.size() == 1 ? ",)" : ")");
+  };
+  std::string head = exact ? "\nArrays are not equal\n" : "\nNot equal to tolerance rtol=" + G(rtol) + ", atol=" + G(atol) + "\n";
+  if (!err_msg.empty()) head += err_msg + "\n";
+  Shape s;
+  try {
+    Shape sx = x.shape(), sy = y.shape();
+    s = sx.size() >= sy.size() ? sx : sy;
+    x = x.BroadcastTo(s);
+    y = y.BroadcastTo(s);
+  } catch (const std::exception&) {
+    Raise("AssertionError", head + "(shapes " + shape_str(x.shape()) + ", " + shape_str(y.shape()) + " mismatch)");
+  }
+  int64_t bad = 0, n = x.size();
+  double max_abs = 0, max_rel = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    double a = x.GetFlat(k).AsDouble(), d = y.GetFlat(k).AsDouble();
+    bool ok;
+    if (std::isnan(a) || std::isnan(d)) ok = equal_nan && std::isnan(a) && std::isnan(d);
+    else if (std::isinf(a) || std::isinf(d)) ok = a == d;
+    else ok = std::fabs(a - d) <= atol + rtol * std::fabs(d);
+    if (ok) continue;
+    ++bad;
+    double diff = std::fabs(a - d);
+    max_abs = std::max(max_abs, diff);
+    if (d != 0) max_rel = std::max(max_rel, diff / std::fabs(d));
+    else max_rel = INFINITY;
+  }
+  if (bad == 0) return Value();
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.3g", 100.0 * double(bad) / double(n));
+  std::string msg = head + "Mismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)\n" +
+                    "Max absolute difference among violations: " + G(max_abs) + "\n" +
+                    "Max relative difference among violations: " + G(max_rel);
+  Raise("AssertionError", msg);
+}
+
+}  // namespace
+
+void DefineNumpyLinalgAndTesting(ModuleObj& np) {
+  auto linalg = std::make_shared<ModuleObj>("numpy.linalg");
+  linalg->Def("solve", Solve);
+  linalg->Def("inv", Inv);
+  linalg->Def("cholesky", Cholesky);
+  linalg->Def("norm", Norm);
+  np.attrs["linalg"] = Value(linalg);
+  auto testing = std::make_shared<ModuleObj>("numpy.testing");
+  testing->Def("assert_allclose", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_allclose", false); });
+  testing->Def("assert_array_equal", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_array_equal", true); });
+  testing->Def("assert_equal", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_equal", true); });
+  np.attrs["testing"] = Value(testing);
+  np.Def("cross", Cross);
+}
+
+}  // namespace tilec::host
