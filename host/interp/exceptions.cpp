@@ -60,6 +60,7 @@ struct Registry {
     Add("RuntimeWarning", {"Warning"});
     // NumPy's AxisError is both, so that either kind of handler catches it.
     Add("numpy.AxisError", {"ValueError", "IndexError"}, false);
+    Add("numpy.linalg.LinAlgError", {"ValueError"}, false);
   }
 };
 

@@ -7,6 +7,7 @@
 
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
+#include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
 
 namespace tilec::host {
@@ -202,15 +203,25 @@ Value Cross(Interpreter& in, CallArgs& args) {
   return WrapNd(dt == ScalarType::Float64 ? out : out.AsType(dt), false);
 }
 
-std::string G(double v) {
+// A number as NumPy 1.24's messages print it: array2string of the value (8 digits; ints
+// as ints).
+std::string G(double v, bool integer = false) {
+  NdArray one = NdArray::Zeros({1}, integer ? ScalarType::Int64 : ScalarType::Float64);
+  one.SetFlat(0, integer ? Scalar::Int(int64_t(v)) : Scalar::Float(v));
+  std::string s = Str(WrapNd(one, false));
+  return s.substr(1, s.size() - 2);
+}
+
+std::string PercentG(double v) {
   char buf[64];
-  std::snprintf(buf, sizeof buf, "%.8g", v);
+  std::snprintf(buf, sizeof buf, "%g", v);
   return buf;
 }
 
-// assert_allclose(actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg=''): every
-// |actual - desired| <= atol + rtol * |desired|, after broadcasting; AssertionError with
-// NumPy's summary (mismatches, largest differences) otherwise.
+// assert_allclose(actual, desired, rtol=1e-7, atol=0, equal_nan=True, err_msg=''): equal
+// shapes (or a scalar), every |actual - desired| <= atol + rtol * |desired|; AssertionError
+// with NumPy 1.24's message otherwise (mismatches, the largest differences over the finite
+// elements, both arrays). assert_array_equal / assert_equal: the same with no tolerance.
 Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool exact) {
   ArgBinder b(fn, args, {exact ? "x" : "actual", exact ? "y" : "desired", "rtol", "atol", "equal_nan", "err_msg", "verbose", "strict"},
               2);
@@ -224,39 +235,41 @@ Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool e
     for (size_t k = 0; k < s.size(); ++k) o += (k ? ", " : "") + std::to_string(s[k]);
     return o + (s.size() == 1 ? ",)" : ")");
   };
-  std::string head = exact ? "\nArrays are not equal\n" : "\nNot equal to tolerance rtol=" + G(rtol) + ", atol=" + G(atol) + "\n";
-  if (!err_msg.empty()) head += err_msg + "\n";
-  Shape s;
-  try {
-    Shape sx = x.shape(), sy = y.shape();
-    s = sx.size() >= sy.size() ? sx : sy;
-    x = x.BroadcastTo(s);
-    y = y.BroadcastTo(s);
-  } catch (const std::exception&) {
-    Raise("AssertionError", head + "(shapes " + shape_str(x.shape()) + ", " + shape_str(y.shape()) + " mismatch)");
-  }
-  int64_t bad = 0, n = x.size();
+  auto fail = [&](const std::string& remarks) {
+    std::string header = exact ? "Arrays are not equal" : "Not equal to tolerance rtol=" + PercentG(rtol) + ", atol=" + PercentG(atol);
+    Raise("AssertionError", "\n" + header + "\n" + err_msg + "\n" + remarks + "\n x: " + Repr(WrapNd(x, false)) +
+                                "\n y: " + Repr(WrapNd(y, false)));
+  };
+  if (x.shape() != y.shape() && x.ndim() != 0 && y.ndim() != 0)
+    fail("(shapes " + shape_str(x.shape()) + ", " + shape_str(y.shape()) + " mismatch)");
+  Shape s = x.ndim() ? x.shape() : y.shape();
+  NdArray bx = x.BroadcastTo(s), by = y.BroadcastTo(s);
+  const bool integer = !IsFloat(x.dtype()) && !IsFloat(y.dtype());
+  int64_t bad = 0, n = bx.size();
   double max_abs = 0, max_rel = 0;
+  bool any_nonzero = false;
   for (int64_t k = 0; k < n; ++k) {
-    double a = x.GetFlat(k).AsDouble(), d = y.GetFlat(k).AsDouble();
+    double a = bx.GetFlat(k).AsDouble(), d = by.GetFlat(k).AsDouble();
     bool ok;
     if (std::isnan(a) || std::isnan(d)) ok = equal_nan && std::isnan(a) && std::isnan(d);
     else if (std::isinf(a) || std::isinf(d)) ok = a == d;
     else ok = std::fabs(a - d) <= atol + rtol * std::fabs(d);
-    if (ok) continue;
-    ++bad;
+    bad += !ok;
+    if (!std::isfinite(a) || !std::isfinite(d)) continue;
     double diff = std::fabs(a - d);
     max_abs = std::max(max_abs, diff);
-    if (d != 0) max_rel = std::max(max_rel, diff / std::fabs(d));
-    else max_rel = INFINITY;
+    if (d != 0) {
+      any_nonzero = true;
+      max_rel = std::max(max_rel, diff / std::fabs(d));
+    }
   }
   if (bad == 0) return Value();
+  if (!any_nonzero) max_rel = INFINITY;
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.3g", 100.0 * double(bad) / double(n));
-  std::string msg = head + "Mismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)\n" +
-                    "Max absolute difference among violations: " + G(max_abs) + "\n" +
-                    "Max relative difference among violations: " + G(max_rel);
-  Raise("AssertionError", msg);
+  fail("Mismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)\n" +
+       "Max absolute difference: " + G(max_abs, integer) + "\n" + "Max relative difference: " + G(max_rel));
+  return Value();
 }
 
 }  // namespace
@@ -267,6 +280,7 @@ void DefineNumpyLinalgAndTesting(ModuleObj& np) {
   linalg->Def("inv", Inv);
   linalg->Def("cholesky", Cholesky);
   linalg->Def("norm", Norm);
+  linalg->attrs["LinAlgError"] = Value(std::const_pointer_cast<ExcTypeObj>(ExceptionType("numpy.linalg.LinAlgError")));
   np.attrs["linalg"] = Value(linalg);
   auto testing = std::make_shared<ModuleObj>("numpy.testing");
   testing->Def("assert_allclose", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_allclose", false); });

@@ -1,5 +1,6 @@
 // Code under a lane's own condition in tiled kernels: tile_extract there (Warp's stream
 // compaction: the last lane reads the block's total and reserves output space), its gradient,
+// tile elements each lane writes with its own index (Warp's blocked Cholesky padding),
 // arrays as conditions (None arrives empty and reads false), and kernel-local vectors made by
 // wp.types.vector and tiled with wp.tile. References are loops written here.
 #include <gtest/gtest.h>
@@ -111,6 +112,42 @@ def k(x: wp.array[wp.float64], y: wp.array[wp.float64]):
     EXPECT_EQ(y, want_y) << "B=" << B;
     Launch(v.Entry(autodiff::AdjointName("k")), {&vx, &vy, nullptr, nullptr}, {1}, B);
     for (int k = 0; k < B; ++k) EXPECT_DOUBLE_EQ(xg[size_t(k)], want_g[size_t(k)]) << "B=" << B << " x[" << k << "]";
+  }
+}
+
+// Warp's blocked Cholesky pads a shared tile with each lane writing its own elements
+// (`t[row, col] = value`, row and col from the lane): every lane's write lands.
+TEST(LaneBranch, EachLaneWritesItsOwnTileElement) {
+  for (int B : LaneCounts()) {
+    auto v = CompileForLanes(R"(
+@wp.kernel
+def pad(a: wp.array2d[float], out: wp.array2d[float], active: int):
+    i, lane = wp.tid()
+    t = wp.tile_load(a, shape=(5, 5), storage="shared")
+    for it in range((25 + {B} - 1) // {B}):
+        li = (lane + it * {B}) % 25
+        row = li // 5
+        col = li % 5
+        value = t[row, col]
+        if row >= active or col >= active:
+            value = wp.where(row == col, 1.0, 0.0)
+        t[row, col] = value
+    t[0, 0] = 7.0
+    wp.tile_store(out, t)
+)",
+                             B);
+    ASSERT_TRUE(v.module);
+    std::vector<float> a(25), out(25, -1.0f);
+    for (int k = 0; k < 25; ++k) a[size_t(k)] = 10.0f + float(k);
+    tilec_array va = View(a.data(), {5, 5}), vo = View(out.data(), {5, 5});
+    int32_t active = 3;
+    Launch(v.Entry("pad"), {&va, &vo, &active}, {1}, B);
+    for (int r = 0; r < 5; ++r)
+      for (int c = 0; c < 5; ++c) {
+        float want = r < active && c < active ? a[size_t(r * 5 + c)] : (r == c ? 1.0f : 0.0f);
+        if (r == 0 && c == 0) want = 7.0f;
+        EXPECT_EQ(out[size_t(r * 5 + c)], want) << "B=" << B << " at (" << r << ", " << c << ")";
+      }
   }
 }
 
