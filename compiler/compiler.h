@@ -4,6 +4,7 @@
 // the entry points here are its building blocks and thin wrappers over it.
 #pragma once
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -22,6 +23,8 @@ enum class Target { Host, Nvptx };
 struct CompileOptions {
   // Module constants defined outside the source (by host code); the file's own win.
   std::map<std::string, sema::ConstValue> constants;
+  // Constants a kernel may rebind as locals (sema::CheckOptions::shadowable_constants).
+  std::set<std::string> shadowable_constants;
   Target target = Target::Host;
   bool optimize = true;  // LLVM O3
   // Lanes per block of tiled kernels, a compile-time constant of the variant on every device

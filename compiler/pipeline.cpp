@@ -89,6 +89,7 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
   }
   sema::CheckOptions copts;
   copts.external_constants = o.compile.constants;
+  copts.shadowable_constants = o.compile.shadowable_constants;
   copts.enable_test_builtins = o.enable_test_builtins;
   copts.block_dim = o.compile.block_dim > 0 ? o.compile.block_dim : 256;
   copts.hybrid_launch = o.compile.hybrid_launch;

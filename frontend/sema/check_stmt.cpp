@@ -399,14 +399,15 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
   auto existing = locals_.find(n.id);
   if (existing == locals_.end()) {
     const ModuleEntry* e = LookupModule(n.id);
-    if (e && e->kind == ModuleEntry::Kind::Constant) {
+    if (e && e->kind == ModuleEntry::Kind::Constant && options_.shadowable_constants.count(n.id)) {
+      // A global the host captured: as in Warp, the assignment makes a local that hides it.
+    } else if (e && e->kind == ModuleEntry::Kind::Constant) {
       auto b = Error(Code::AssignToModuleConstant, n.range,
                      "cannot assign to module constant `" + n.id + "` inside a " +
                          (fn_->is_kernel ? "kernel" : "function") + "; module constants are read-only here");
       if (e->range.end > e->range.begin) b.AddNote(file(), e->range, "`" + n.id + "` is defined here");
       return;
-    }
-    if (e && e->kind != ModuleEntry::Kind::Host) {
+    } else if (e && e->kind != ModuleEntry::Kind::Host) {
       Error(Code::InvalidAssignTarget, n.range, "cannot assign to `" + n.id + "`: it names a module-level definition");
       return;
     }
@@ -591,7 +592,8 @@ void Checker::CheckFor(const ast::For& s) {
     auto e = locals_.find(n->id);
     if (e == locals_.end()) {
       const ModuleEntry* me = LookupModule(n->id);
-      if (me && me->kind == ModuleEntry::Kind::Constant) BindName(*n, nullptr, Poison());  // E0109
+      if (me && me->kind == ModuleEntry::Kind::Constant && !options_.shadowable_constants.count(n->id))
+        BindName(*n, nullptr, Poison());  // E0109
       sym = NewLocal(n->id, SymbolKind::LoopVar, types_.Int32(), n->range);
     } else {
       sym = e->second;
@@ -780,7 +782,8 @@ void Checker::CheckUnrolled(const ast::For& s, std::vector<int64_t> values) {
   auto e = locals_.find(n.id);
   if (e == locals_.end()) {
     const ModuleEntry* me = LookupModule(n.id);
-    if (me && me->kind == ModuleEntry::Kind::Constant) BindName(n, nullptr, Poison());  // E0109
+    if (me && me->kind == ModuleEntry::Kind::Constant && !options_.shadowable_constants.count(n.id))
+      BindName(n, nullptr, Poison());  // E0109
     sym = NewLocal(n.id, SymbolKind::LoopVar, types_.Int32(), n.range);
   } else {
     sym = e->second;

@@ -4,6 +4,7 @@
 // CheckedModule whose side tables (keyed by AST node) say everything lowering needs.
 #pragma once
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,6 +24,9 @@ struct CheckOptions {
   // Constants defined outside the file (the host interpreter defines them by running host
   // code): name -> int, float or bool value. A module-level definition in the file wins.
   std::map<std::string, ConstValue> external_constants;
+  // Module constants that a kernel or function may rebind: the host's globals that Warp
+  // captures, where an assignment makes a local that hides the global from there on.
+  std::set<std::string> shadowable_constants;
   // Enables hidden builtins that exist only to test the checker: `wp.lane_id()` returns a
   // lane-varying int32, the one way to exercise the uniformity analysis in version 1.
   bool enable_test_builtins = false;

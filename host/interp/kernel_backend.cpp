@@ -22,6 +22,7 @@ compiler::CompileOptions OptionsFor(const KernelCompileRequest& req) {
   opts.checked_access = req.checked_access;
   opts.deterministic = req.deterministic;
   for (const auto& c : req.constants) {
+    opts.shadowable_constants.insert(c.name);
     if (c.value.IsBool()) opts.constants[c.name] = sema::ConstValue::MakeBool(c.value.b());
     else if (c.value.IsInt()) opts.constants[c.name] = sema::ConstValue::MakeInt(c.value.i());
     else if (c.value.IsFloat()) opts.constants[c.name] = sema::ConstValue::MakeFloat(c.value.f());

@@ -103,6 +103,20 @@ std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   return out;
 }
 
+// The text of the kernel the request compiles.
+const std::string& KernelText(const KernelCompileRequest& req) {
+  for (const auto& d : req.definitions)
+    if (d.kind == "kernel" && d.name == req.kernel_name) return d.text;
+  return req.definitions.back().text;
+}
+
+// Whether the kernel's tile shapes may follow the block's lane count.
+bool LaneShaped(const std::string& text) {
+  for (const char* s : {"wp.tile(", "wp.untile(", "block_dim()", "tile_from_thread("})
+    if (text.find(s) != std::string::npos) return true;
+  return false;
+}
+
 }  // namespace
 
 Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
@@ -125,6 +139,19 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   auto k = std::make_shared<KernelObj>();
   k->name = req.kernel_name;
   KernelCompileResult res = CompileKernel(req);
+  // Tile shapes made from lanes (wp.tile(x) is block_dim long) are known only at a launch, as
+  // Warp compiles a kernel per block_dim: a kernel that fails at launch_tiled's default of 256
+  // is defined with the first lane count that compiles, and each launch compiles its own.
+  const std::string& text = req.definitions.empty() ? std::string() : KernelText(req);
+  if (!res.ok && LaneShaped(text))
+    for (int lanes : {32, 64, 128, 16, 8, 512, 1024, 4, 2, 1}) {
+      KernelCompileRequest other = req;
+      other.block_dim = lanes;
+      if (KernelCompileResult r = CompileKernel(other); r.ok) {
+        res = r;
+        break;
+      }
+    }
   if (!res.ok) {
     PyError e("tilec.CompileError", "kernel `" + req.kernel_name + "` failed to compile");
     e.diagnostics = res.diagnostics;

@@ -195,8 +195,13 @@ const ErrorCase kErrors[] = {
      "    a[i + 2] = 1.0\na = wp.zeros(3)\n",
      "wp.launch(k, dim=2, inputs=[a])",
      "IndexError: kernel `k`, line 14: index (3,) is out of bounds for an array of shape (3,)"},
-    {"ClassWithoutStruct", "", "class P: pass",
-     "TypeError: class `P`: only `@wp.struct` classes are supported in host code"},
+    {"ClassWithBaseClass", "class Base:\n    pass\n", "class P(Base): pass",
+     "TypeError: class `P`: base classes are not supported in host code (only `object`)"},
+    {"ClassInitReturnsValue", "class P:\n    def __init__(self):\n        return 1\n", "P()",
+     "TypeError: __init__() should return None, not 'int'"},
+    {"ClassWithoutInitTakesNoArguments", "class P:\n    pass\n", "P(1)", "TypeError: P() takes no arguments"},
+    {"InstanceMissingAttribute", "class P:\n    pass\n", "P().x",
+     "AttributeError: 'P' object has no attribute 'x'"},
 };
 
 INSTANTIATE_TEST_SUITE_P(Errors, ErrorMessages, ::testing::ValuesIn(kErrors),
