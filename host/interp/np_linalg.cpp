@@ -37,7 +37,7 @@ ScalarType ResultType(std::initializer_list<const NdArray*> xs) {
 
 [[noreturn]] void LinAlgError(const std::string& m) { Raise("numpy.linalg.LinAlgError", m); }
 
-int64_t SquareSize(const NdArray& a, const std::string& fn) {
+int64_t SquareSize(const NdArray& a) {
   if (a.ndim() != 2)
     LinAlgError(std::to_string(a.ndim()) + "-dimensional array given. Array must be at least two-dimensional");
   if (a.shape()[0] != a.shape()[1]) LinAlgError("Last 2 dimensions of the array must be square");
@@ -81,7 +81,7 @@ void Substitute(const Matrix& lu, const std::vector<int64_t>& piv, int64_t n, Ma
 Value Solve(Interpreter& in, CallArgs& args) {
   ArgBinder b("solve", args, {"a", "b"}, 2);
   NdArray a = ToNdArray(in, b.Get(0), "solve"), rhs = ToNdArray(in, b.Get(1), "solve");
-  int64_t n = SquareSize(a, "solve");
+  int64_t n = SquareSize(a);
   if (rhs.ndim() < 1 || rhs.ndim() > 2 || rhs.shape()[0] != n)
     ValueError("solve: Input operand 1 has a mismatch in its core dimension 0 (size " +
                std::to_string(rhs.ndim() ? rhs.shape()[0] : 0) + " is different from " + std::to_string(n) + ")");
@@ -96,7 +96,7 @@ Value Solve(Interpreter& in, CallArgs& args) {
 Value Inv(Interpreter& in, CallArgs& args) {
   ArgBinder b("inv", args, {"a"}, 1);
   NdArray a = ToNdArray(in, b.Get(0), "inv");
-  int64_t n = SquareSize(a, "inv");
+  int64_t n = SquareSize(a);
   Matrix lu = ToMatrix(a);
   std::vector<int64_t> piv;
   if (!Factor(lu, n, piv)) LinAlgError("Singular matrix");
@@ -109,7 +109,7 @@ Value Inv(Interpreter& in, CallArgs& args) {
 Value Cholesky(Interpreter& in, CallArgs& args) {
   ArgBinder b("cholesky", args, {"a", "upper"}, 1);
   NdArray a = ToNdArray(in, b.Get(0), "cholesky");
-  int64_t n = SquareSize(a, "cholesky");
+  int64_t n = SquareSize(a);
   Matrix m = ToMatrix(a), l(size_t(n * n), 0.0);
   for (int64_t j = 0; j < n; ++j) {
     double d = m[size_t(j * n + j)];

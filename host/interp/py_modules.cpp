@@ -412,7 +412,7 @@ std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "argparse") return MakeArgparseModule();
   if (name == "functools") return MakeFunctoolsModule();
   if (name == "os") return MakeOsModule();
-  if (name == "os.path") return MakeOsModule().As<ModuleObj>()->attrs.at("path");
+  if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");
   return std::nullopt;
 }
 

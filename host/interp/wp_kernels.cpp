@@ -103,11 +103,11 @@ std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   return out;
 }
 
-// The text of the kernel the request compiles.
-const std::string& KernelText(const KernelCompileRequest& req) {
+// The text of the kernel the request compiles ("" when it has none).
+std::string KernelText(const KernelCompileRequest& req) {
   for (const auto& d : req.definitions)
     if (d.kind == "kernel" && d.name == req.kernel_name) return d.text;
-  return req.definitions.back().text;
+  return "";
 }
 
 // Whether the kernel's tile shapes may follow the block's lane count.
@@ -142,8 +142,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   // Tile shapes made from lanes (wp.tile(x) is block_dim long) are known only at a launch, as
   // Warp compiles a kernel per block_dim: a kernel that fails at launch_tiled's default of 256
   // is defined with the first lane count that compiles, and each launch compiles its own.
-  const std::string& text = req.definitions.empty() ? std::string() : KernelText(req);
-  if (!res.ok && LaneShaped(text))
+  if (!res.ok && LaneShaped(KernelText(req)))
     for (int lanes : {32, 64, 128, 16, 8, 512, 1024, 4, 2, 1}) {
       KernelCompileRequest other = req;
       other.block_dim = lanes;
