@@ -18,7 +18,8 @@ small_stmt
   | CONTINUE                                    # ContinueSmall
   | RETURN testlist?                            # ReturnSmall
   | IMPORT dotted_as_name ( COMMA dotted_as_name )*                      # ImportSmall
-  | FROM dotted_name IMPORT ( import_as_names
+  | FROM dotted_name IMPORT ( STAR
+                            | import_as_names
                             | LPAREN import_as_names RPAREN )            # FromImportSmall
   | ASSERT test ( COMMA test )?                 # AssertSmall
   | RAISE ( test ( FROM test )? )?              # RaiseSmall
@@ -104,13 +105,16 @@ atom
   | NONE                               # NoneAtom
   | TRUE                               # TrueAtom
   | FALSE                              # FalseAtom
+  | ELLIPSIS                           # EllipsisAtom
   ;
 
 number : DEC_INTEGER | HEX_INTEGER | OCT_INTEGER | BIN_INTEGER | FLOAT_NUMBER ;
 
 // Left-factored after the first element, so that prediction never scans a whole element
 // (nested brackets would otherwise cost exponential time).
-testlist_comp : test ( comp_for | ( COMMA test )* COMMA? ) ;
+testlist_comp : star_test ( comp_for | ( COMMA star_test )* COMMA? ) ;
+// `*xs` inside a tuple or list display (host code only).
+star_test : STAR test | test ;
 dictorsetmaker
   : test ( COLON test ( comp_for | ( COMMA test COLON test )* COMMA? )
          | comp_for
@@ -128,5 +132,7 @@ testlist : test ( COMMA test )* COMMA? ;
 arglist : argument ( COMMA argument )* COMMA? ;
 argument
   : NAME ASSIGN test                   # KeywordArg
+  | POW test                           # KwUnpackArg
+  | STAR test                          # StarArg
   | test comp_for?                     # PositionalArg
   ;

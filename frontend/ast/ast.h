@@ -382,6 +382,12 @@ struct SetDisplay : Call {
   explicit SetDisplay(SourceRange r) : Call(r) {}
 };
 
+// `*xs` in a call's arguments or a tuple or list display: the one argument is expanded in
+// place (callee "<starred>"). A `**d` argument is a Keyword with an empty name.
+struct Starred : Call {
+  explicit Starred(SourceRange r) : Call(r) {}
+};
+
 struct Lambda : Call {
   explicit Lambda(SourceRange r) : Call(r) {}
   std::vector<Param> params;

@@ -188,6 +188,16 @@ void AstBuilder::Arguments(TileParser::ArglistContext* ctx, ast::Call& call) {
       }
       seen.push_back(k.name);
       call.keywords.push_back(std::move(k));
+    } else if (auto* kws = dynamic_cast<TileParser::KwUnpackArgContext*>(arg)) {
+      // `**d`: a keyword with no name.
+      HostOnly(Range(kws), "`**` arguments are");
+      ast::Keyword k;
+      k.name_range = Range(kws);
+      k.value = Test(kws->test());
+      k.range = Range(kws);
+      call.keywords.push_back(std::move(k));
+    } else if (auto* star = dynamic_cast<TileParser::StarArgContext*>(arg)) {
+      call.args.push_back(MakeStarred(Range(star), Test(star->test())));
     } else {
       auto* pos = static_cast<TileParser::PositionalArgContext*>(arg);
       ast::ExprPtr v = pos->comp_for() ? Comprehension(Range(pos), int(ast::Comprehension::Form::Generator),
@@ -236,25 +246,29 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
   if (dynamic_cast<TileParser::NoneAtomContext*>(ctx)) return std::make_unique<ast::NoneLit>(r);
   if (dynamic_cast<TileParser::TrueAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, true);
   if (dynamic_cast<TileParser::FalseAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, false);
+  if (dynamic_cast<TileParser::EllipsisAtomContext*>(ctx)) {
+    HostOnly(r, "`...` is");
+    return std::make_unique<ast::Name>(r, "Ellipsis");
+  }
   if (auto* paren = dynamic_cast<TileParser::ParenAtomContext*>(ctx)) {
     auto* items = paren->testlist_comp();
     if (items && items->comp_for())
-      return Comprehension(r, int(ast::Comprehension::Form::Generator), Test(items->test(0)), nullptr,
+      return Comprehension(r, int(ast::Comprehension::Form::Generator), StarTest(items->star_test(0)), nullptr,
                            items->comp_for());
-    if (items && items->test().size() == 1 && items->COMMA().empty()) return Test(items->test(0));
+    if (items && items->star_test().size() == 1 && items->COMMA().empty()) return StarTest(items->star_test(0));
     auto t = std::make_unique<ast::Tuple>(r);
     t->parenthesized = true;
     if (items)
-      for (auto* e : items->test()) t->elts.push_back(Test(e));
+      for (auto* e : items->star_test()) t->elts.push_back(StarTest(e));
     return t;
   }
   if (auto* list = dynamic_cast<TileParser::ListAtomContext*>(ctx)) {
     if (list->testlist_comp() && list->testlist_comp()->comp_for())
-      return Comprehension(r, int(ast::Comprehension::Form::List), Test(list->testlist_comp()->test(0)), nullptr,
-                           list->testlist_comp()->comp_for());
+      return Comprehension(r, int(ast::Comprehension::Form::List), StarTest(list->testlist_comp()->star_test(0)),
+                           nullptr, list->testlist_comp()->comp_for());
     auto l = std::make_unique<ast::List>(r);
     if (list->testlist_comp())
-      for (auto* e : list->testlist_comp()->test()) l->elts.push_back(Test(e));
+      for (auto* e : list->testlist_comp()->star_test()) l->elts.push_back(StarTest(e));
     return l;
   }
   auto* dict = static_cast<TileParser::DictAtomContext*>(ctx);
@@ -280,6 +294,19 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
     }
   }
   return d;
+}
+
+ast::ExprPtr AstBuilder::StarTest(TileParser::Star_testContext* ctx) {
+  if (!ctx->STAR()) return Test(ctx->test());
+  return MakeStarred(Range(ctx), Test(ctx->test()));
+}
+
+ast::ExprPtr AstBuilder::MakeStarred(SourceRange r, ast::ExprPtr value) {
+  HostOnly(r, "starred expressions (`*x`) are");
+  auto s = std::make_unique<ast::Starred>(r);
+  s->func = std::make_unique<ast::Name>(r, "<starred>");
+  s->args.push_back(std::move(value));
+  return s;
 }
 
 void AstBuilder::HostOnly(SourceRange r, const std::string& what) {

@@ -131,6 +131,14 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
     s->module += Text(n);
   }
   s->module_range = Range(from->dotted_name());
+  // `from m import *` is one alias named `*`: the interpreter binds the module's public names.
+  if (from->STAR()) {
+    ast::ImportAlias alias;
+    alias.name = "*";
+    alias.range = Range(from->STAR());
+    s->names.push_back(std::move(alias));
+    return s;
+  }
   for (auto* n : from->import_as_names()->import_as_name()) {
     ast::ImportAlias alias;
     alias.name = Text(n->NAME(0));

@@ -73,6 +73,8 @@ class AstBuilder {
   ast::ExprPtr Subscript(g::TileParser::SubscriptContext* ctx);
   void Arguments(g::TileParser::ArglistContext* ctx, ast::Call& call);
   // Host-only syntax (comprehensions, lambda, try, raise): an error inside kernel code.
+  ast::ExprPtr StarTest(g::TileParser::Star_testContext* ctx);
+  ast::ExprPtr MakeStarred(SourceRange r, ast::ExprPtr value);
   void HostOnly(SourceRange r, const std::string& what);
   ast::ExprPtr Lambda(g::TileParser::LambdefContext* ctx);
   // `elt for ... in ... if ...`: the clauses of `first` and everything nested in it.

@@ -2,6 +2,7 @@
 // layouts, func and kernel signatures, type annotations, and the static check of host
 // `wp.launch` calls. Host statements are otherwise left to the host interpreter.
 #include <algorithm>
+#include <set>
 
 #include "frontend/sema/checker.h"
 
@@ -137,6 +138,11 @@ void Checker::RegisterDefinitions() {
       FunctionInfo& fn = list.back();
       if (deco_call) {
         for (const ast::Keyword& kw : deco_call->keywords) {
+          // Warp's options for its CUDA build and module grouping; results do not depend on them.
+          static const std::set<std::string> kWarpBuildOptions = {
+              "module", "module_options", "name", "launch_bounds", "cuda_max_registers",
+              "enable_cuda_smem_spilling", "cluster_dim", "entry_point_abi", "grid_stride"};
+          if (is_kernel && kWarpBuildOptions.count(kw.name)) continue;
           ExprInfo v = CheckExpr(kw.value.get());
           if (kw.name == "enable_backward" && is_kernel && v.value && v.value->kind == ConstValue::Kind::Bool) {
             fn.enable_backward = v.value->b;

@@ -171,7 +171,14 @@ double RoundFloat(double x, int64_t ndigits) {
 
 }  // namespace
 
+// `...`: a singleton that annotations and stub bodies use.
+struct EllipsisObj : Object {
+  std::string TypeName() const override { return "ellipsis"; }
+  std::string Repr() const override { return "Ellipsis"; }
+};
+
 void InstallBuiltins(std::map<std::string, Value>& t) {
+  t["Ellipsis"] = Value(std::make_shared<EllipsisObj>());
   Def(t, "print", [](Interpreter& in, CallArgs& a) {
     CallArgs kw_only{{}, a.kw};
     ArgBinder b("print", kw_only, {"sep", "end", "flush"}, 0);
@@ -466,6 +473,11 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
       if (auto* et = c.As<ExcTypeObj>()) {
         auto* ex = b.Get(0).As<ExcObj>();
         if (ex && ex->type->IsSubclassOf(et)) return Value::Bool(true);
+        continue;
+      }
+      if (IsHostClass(c)) {
+        std::optional<Value> own = HostClassOf(b.Get(0));
+        if (own && ClassDerivesFrom(*own, c)) return Value::Bool(true);
         continue;
       }
       auto* ty = c.As<PyTypeObj>();

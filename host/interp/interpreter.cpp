@@ -158,6 +158,10 @@ Value Interpreter::LookupName(const std::string& id) {
     auto it = frame_->locals->find(id);
     if (it != frame_->locals->end()) return it->second;
   }
+  if (frame_ && frame_->enclosing) {
+    for (auto scope = frame_->enclosing->rbegin(); scope != frame_->enclosing->rend(); ++scope)
+      if (auto it = (*scope)->find(id); it != (*scope)->end()) return it->second;
+  }
   if (auto it = globals_.find(id); it != globals_.end()) return it->second;
   if (auto it = builtins_.find(id); it != builtins_.end()) return it->second;
   // Locals first, then globals, then builtins, as CPython searches for a suggestion.
@@ -315,6 +319,13 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
     case ast::StmtKind::ImportFrom: {
       auto* i = s.As<ast::ImportFrom>();
       Value mod = ImportModule(i->module);
+      if (i->names.size() == 1 && i->names[0].name == "*") {
+        auto* m = mod.As<ModuleObj>();
+        if (!m) Raise("ImportError", "cannot import * from '" + i->module + "'");
+        for (const auto& [name, v] : m->attrs)
+          if (name.empty() || name[0] != '_') StoreName(name, v);
+        return Flow::Normal;
+      }
       for (const auto& n : i->names) {
         std::optional<Value> v = mod.obj()->GetAttr(*this, n.name);
         if (!v)
@@ -411,6 +422,17 @@ Interpreter::Flow Interpreter::ExecWith(const ast::With& s) {
       if (item.target) Assign(*item.target, *as);
     }
     f = ExecBody(s.body);
+  } catch (PyError& e) {
+    // Managers are told of the exception innermost first; once one swallows it, the
+    // outer ones see a normal exit.
+    bool swallowed = false;
+    frame_->stmt = &s;  // what a manager raises comes from the `with` line, as in CPython
+    for (auto it = entered.rbegin(); it != entered.rend(); ++it) {
+      if (swallowed) it->obj()->Exit(*this);
+      else swallowed = it->obj()->ExitOnError(*this, e);
+    }
+    if (!swallowed) throw;
+    return Flow::Normal;
   } catch (...) {
     for (auto it = entered.rbegin(); it != entered.rend(); ++it) it->obj()->Exit(*this);
     throw;
@@ -560,6 +582,10 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
     fn->has_default.push_back(p.default_value != nullptr);
     fn->defaults.push_back(p.default_value && host_function ? Eval(*p.default_value) : Value());
   }
+  if (host_function && frame_->locals) {
+    if (frame_->enclosing) fn->enclosing = *frame_->enclosing;
+    if (frame_->locals_ref) fn->enclosing.push_back(frame_->locals_ref);
+  }
   Value v(fn);
   for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
     Value deco = Eval(**it);
@@ -646,13 +672,15 @@ Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
     if (!fn.has_default[k]) required = k + 1;
   }
   ArgBinder binder(def.name, args, names, required);
-  std::map<std::string, Value> locals;
+  auto locals = std::make_shared<std::map<std::string, Value>>();
   for (size_t k = 0; k < names.size(); ++k)
-    locals[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+    (*locals)[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
   if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
   Frame frame;
   frame.chunk = fn.chunk.get();
-  frame.locals = &locals;
+  frame.locals = locals.get();
+  frame.locals_ref = locals;
+  frame.enclosing = &fn.enclosing;
   frame.function = def.name;
   InFrame(frame, [&] { ExecBody(def.body); });
   return frame.return_value;
@@ -772,11 +800,53 @@ Value Interpreter::CallValue(const Value& f, CallArgs& args) {
   return f.obj()->Call(*this, args);
 }
 
+namespace {
+// How CPython names a callee in argument errors: `print()`, `f()`.
+std::string CalleeName(const Value& f) {
+  if (auto* b = f.As<BuiltinFn>()) return b->name + "()";
+  if (auto* u = f.As<FunctionObj>()) return u->def->name + "()";
+  return TypeName(f) + " object";
+}
+}  // namespace
+
+// Elements of a display or a call's positional arguments (`callee` set), `*xs` expanded in place.
+std::vector<Value> Interpreter::EvalItems(const std::vector<ast::ExprPtr>& elts, const Value* callee) {
+  std::vector<Value> items;
+  for (const auto& x : elts) {
+    if (dynamic_cast<const ast::Starred*>(x.get())) {
+      Value seq = Eval(*static_cast<const ast::Call&>(*x).args[0]);
+      // Iterate once: a generator gives its elements only the first time.
+      std::optional<std::vector<Value>> elems = seq.IsObj() ? seq.obj()->Iterate(*this) : std::nullopt;
+      if (!elems) {
+        if (callee) TypeError(CalleeName(*callee) + " argument after * must be an iterable, not " + TypeName(seq));
+        TypeError("Value after * must be an iterable, not " + TypeName(seq));
+      }
+      for (Value& v : *elems) items.push_back(std::move(v));
+    } else {
+      items.push_back(Eval(*x));
+    }
+  }
+  return items;
+}
+
 Value Interpreter::EvalCall(const ast::Call& c) {
+  if (dynamic_cast<const ast::Starred*>(&c)) Raise("SyntaxError", "can't use starred expression here");
   Value f = Eval(*c.func);
   CallArgs args;
-  for (const auto& a : c.args) args.pos.push_back(Eval(*a));
-  for (const auto& k : c.keywords) args.kw.emplace_back(k.name, Eval(*k.value));
+  args.pos = EvalItems(c.args, &f);
+  for (const auto& k : c.keywords) {
+    if (!k.name.empty()) {
+      args.kw.emplace_back(k.name, Eval(*k.value));
+      continue;
+    }
+    Value d = Eval(*k.value);
+    auto* dict = d.As<DictObj>();
+    if (!dict) TypeError(CalleeName(f) + " argument after ** must be a mapping, not " + TypeName(d));
+    for (const auto& [key, v] : dict->items) {
+      if (!key.As<StrObj>()) TypeError("keywords must be strings");
+      args.kw.emplace_back(Str(key), v);
+    }
+  }
   return CallValue(f, args);
 }
 
@@ -899,16 +969,8 @@ Value Interpreter::Eval(const ast::Expr& e) {
       if (s->step) sl->step = Eval(*s->step);
       return Value(sl);
     }
-    case ast::ExprKind::Tuple: {
-      std::vector<Value> items;
-      for (const auto& x : e.As<ast::Tuple>()->elts) items.push_back(Eval(*x));
-      return MakeTuple(std::move(items));
-    }
-    case ast::ExprKind::List: {
-      std::vector<Value> items;
-      for (const auto& x : e.As<ast::List>()->elts) items.push_back(Eval(*x));
-      return MakeList(std::move(items));
-    }
+    case ast::ExprKind::Tuple: return MakeTuple(EvalItems(e.As<ast::Tuple>()->elts));
+    case ast::ExprKind::List: return MakeList(EvalItems(e.As<ast::List>()->elts));
     case ast::ExprKind::Dict: {
       auto* d = e.As<ast::Dict>();
       auto obj = std::make_shared<DictObj>();

@@ -34,6 +34,9 @@ struct FunctionObj : Object {
   ChunkRef chunk;
   std::vector<Value> defaults;  // one per parameter; None-kind Value with has_default false
   std::vector<bool> has_default;
+  // The locals of the functions it was defined in, outermost first, shared with them: a nested
+  // `def` reads its enclosing function's variables as they are when it runs (Python's closures).
+  std::vector<std::shared_ptr<std::map<std::string, Value>>> enclosing;
 };
 
 // A `lambda`: its parameters' defaults are evaluated where it is written, and it sees the
@@ -94,6 +97,7 @@ class Interpreter {
   std::ostream& out() { return *out_; }
   // Interactive mode: a top-level expression statement prints its repr, as Python's REPL does.
   void set_echo(bool on) { echo_ = on; }
+  bool interactive() const { return echo_; }
   void set_out(std::ostream& out) { out_ = &out; }
   std::map<std::string, Value>& globals() { return globals_; }
   // The locals of the function running now; null at module level.
@@ -105,6 +109,8 @@ class Interpreter {
   void set_argv(std::vector<std::string> argv) { argv_ = std::move(argv); }
 
   Value Eval(const ast::Expr& e);
+  // `import name`: the module object, made once per session; ModuleNotFoundError otherwise.
+  Value ImportModule(const std::string& name);
   Value CallValue(const Value& f, CallArgs& args);
   Value GetAttr(const Value& obj, const std::string& name);
   // The chunk and line currently executing, for messages and compile snapshots.
@@ -120,6 +126,8 @@ class Interpreter {
   struct Frame {
     const Chunk* chunk = nullptr;
     std::map<std::string, Value>* locals = nullptr;  // null at module level
+    std::shared_ptr<std::map<std::string, Value>> locals_ref;  // `locals` of a function call
+    const std::vector<std::shared_ptr<std::map<std::string, Value>>>* enclosing = nullptr;
     std::string function = "<module>";
     const ast::Stmt* stmt = nullptr;
     Value return_value;
@@ -142,6 +150,7 @@ class Interpreter {
   Value LookupName(const std::string& id);
   void StoreName(const std::string& id, const Value& v);
   Value EvalCall(const ast::Call& c);
+  std::vector<Value> EvalItems(const std::vector<ast::ExprPtr>& elts, const Value* callee = nullptr);
   Value EvalSubscriptIndex(const ast::Expr& index);
   Value EvalCompare(const ast::Compare& c);
   TraceEntry Here() const;
@@ -167,7 +176,6 @@ class Interpreter {
     }
   }
 
-  Value ImportModule(const std::string& name);
   ChunkRef chunk_of(const Chunk* c) const;
 
   std::ostream* out_;
@@ -198,10 +206,25 @@ class Interpreter {
 
 // `@staticmethod`: the function, marked to be called without `self` (classes.cpp).
 Value MakeStaticMethod(const Value& fn);
+// Classes the host makes for its modules (`unittest.TestCase`) behave as classes written in
+// host code: programs derive from them, and their native methods bind `self` (classes.cpp).
+Value MakeHostClass(std::string module, std::string name, std::map<std::string, Value> attrs);
+Value MakeNativeMethod(std::string name, NativeFn fn);
+bool IsHostClass(const Value& v);
+// Whether host class `cls` is `base` or derives from it.
+bool ClassDerivesFrom(const Value& cls, const Value& base);
+// The class of an instance of a host class; nullopt for other values.
+std::optional<Value> HostClassOf(const Value& instance);
+// The attribute names of a host class and its bases, sorted.
+std::vector<std::string> HostClassAttrNames(const Value& cls);
 
 // The standard-library modules of the host subset (py_modules.cpp): sys, argparse, functools,
 // os; nullopt for any other name.
 std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name);
+// `unittest` and Warp's `warp.tests.unittest_utils`, so that Warp's own test files run as
+// programs (py_unittest.cpp).
+Value MakeUnittestModule(Interpreter& in);
+Value MakeWarpTestUtilsModule(Interpreter& in);
 // `raise SystemExit(code)`, and the exit status it asks for (a message other than an int is
 // printed to `err`, status 1), as CPython ends on it.
 [[noreturn]] void RaiseSystemExit(const Value& code);

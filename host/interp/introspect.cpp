@@ -193,7 +193,7 @@ std::string HelpText(Interpreter& in, const Value& v) {
         }
     return os.str();
   }
-  if (auto* k = v.As<KernelObj>()) {
+  if (auto* k = v.As<KernelObj>(); k && !k->compile_error) {
     os << "Help on kernel " << k->name << ":\n\n" << k->name << "(";
     const auto& params = k->kernel.signature().params;
     for (size_t i = 0; i < params.size(); ++i) os << (i ? ", " : "") << params[i].name;
@@ -256,6 +256,14 @@ void InstallIntrospection(std::map<std::string, Value>& table) {
       }
     }
     return in.GetAttr(b.Get(0), name);
+  }));
+  table["setattr"] = Value(std::make_shared<BuiltinFn>("setattr", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("setattr", a, {"obj", "name", "value"}, 3);
+    const std::string& name = ToStr(b.Get(1), "setattr(): attribute name");
+    const Value& obj = b.Get(0);
+    if (!obj.IsObj() || !obj.obj()->SetAttr(in, name, b.Get(2)))
+      AttributeError("'" + TypeName(obj) + "' object has no attribute '" + name + "'");
+    return Value();
   }));
   table["hasattr"] = Value(std::make_shared<BuiltinFn>("hasattr", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("hasattr", a, {"object", "name"}, 2);

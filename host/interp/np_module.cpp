@@ -10,6 +10,10 @@ namespace tilec::host {
 
 namespace {
 
+[[noreturn]] void OverflowErrorUInt64() {
+  Raise("OverflowError", "np.iinfo(np.uint64).max does not fit a host int (64-bit signed)");
+}
+
 std::optional<ScalarType> OptDType(const ArgBinder& b, size_t idx, const std::string& fname) {
   if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
   return DTypeArg(b.Get(idx), false, "");
@@ -193,6 +197,44 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     }
     return WrapNd(out, false);
   });
+  // np.iinfo(dtype): the limits of an integer type, as .min, .max, .bits and .dtype.
+  m.Def("iinfo", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("iinfo", a, {"int_type"}, 1);
+    const ScalarType t = DTypeArg(b.Get(0), false, "iinfo()");
+    if (!IsInteger(t)) ValueError("Invalid integer data type '" + std::string(ScalarName(t)) + "'.");
+    const int bits = int(ScalarSize(t) * 8);
+    auto info = std::make_shared<ModuleObj>("numpy.iinfo");
+    info->attrs["bits"] = Value::Int(bits);
+    if (IsSigned(t)) {
+      info->attrs["max"] = Value::Int(bits == 64 ? INT64_MAX : (int64_t(1) << (bits - 1)) - 1);
+      info->attrs["min"] = Value::Int(bits == 64 ? INT64_MIN : -(int64_t(1) << (bits - 1)));
+    } else {
+      // Host ints are 64-bit: uint64's maximum does not fit one.
+      if (bits == 64) OverflowErrorUInt64();
+      info->attrs["max"] = Value::Int((int64_t(1) << bits) - 1);
+      info->attrs["min"] = Value::Int(0);
+    }
+    info->attrs["dtype"] = MakeStr(std::string(ScalarName(t)));
+    return Value(info);
+  });
+  // np.tril / np.triu: elements above (below) diagonal k of the last two axes become zero.
+  for (bool lower : {true, false}) {
+    const char* name = lower ? "tril" : "triu";
+    m.Def(name, [name, lower](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"m", "k"}, 1);
+      NdArray v = ToNdArray(in, b.Get(0), std::string("np.") + name).Copy();
+      const int64_t k = b.Has(1) ? ToInt(b.Get(1), std::string(name) + "() k") : 0;
+      if (v.ndim() < 2) ValueError(std::string("input array must be at least 2-d"));
+      const Shape& shape = v.shape();
+      const int64_t rows = shape[shape.size() - 2], cols = shape.back();
+      const Scalar zero = Scalar::Int(0);
+      for (int64_t flat = 0; flat < v.size(); ++flat) {
+        const int64_t c = flat % cols, r = (flat / cols) % rows;
+        if (lower ? c - r > k : c - r < k) v.SetFlat(flat, zero);
+      }
+      return WrapNd(v, false);
+    });
+  }
   m.Def("eye", [](Interpreter&, CallArgs& a) {
     ArgBinder b("eye", a, {"N", "M", "k", "dtype"}, 1);
     int64_t n = ToInt(b.Get(0), "eye() N");

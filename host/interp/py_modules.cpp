@@ -407,11 +407,32 @@ Value MakeSysModule(Interpreter& in) {
   return Value(m);
 }
 
+// `typing`'s names as annotations use them (`x: Any`, `Literal[2]`): host code only
+// carries them; kernels read annotations from their own text.
+struct TypingFormObj : Object {
+  explicit TypingFormObj(std::string name) : name(std::move(name)) {}
+  std::string TypeName() const override { return "typing._SpecialForm"; }
+  std::string Repr() const override { return "typing." + name; }
+  Value GetItem(Interpreter&, const Value&) override { return Value(shared_from_this()); }
+  std::string name;
+};
+
+Value MakeTypingModule() {
+  auto m = std::make_shared<ModuleObj>("typing");
+  for (const char* n : {"Any", "Literal", "Optional", "Union", "List", "Tuple", "Dict", "Callable", "Sequence"})
+    m->attrs[n] = Value(std::make_shared<TypingFormObj>(n));
+  m->attrs["TYPE_CHECKING"] = Value::Bool(false);
+  return Value(m);
+}
+
 std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "sys") return MakeSysModule(in);
   if (name == "argparse") return MakeArgparseModule();
   if (name == "functools") return MakeFunctoolsModule();
   if (name == "os") return MakeOsModule();
+  if (name == "typing") return MakeTypingModule();
+  if (name == "unittest") return MakeUnittestModule(in);
+  if (name == "warp.tests.unittest_utils") return MakeWarpTestUtilsModule(in);
   if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");
   return std::nullopt;
 }

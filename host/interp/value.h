@@ -17,6 +17,7 @@
 namespace tilec::host {
 
 class Interpreter;
+class PyError;
 struct Object;
 using ObjRef = std::shared_ptr<Object>;
 
@@ -98,6 +99,11 @@ struct Object : std::enable_shared_from_this<Object> {
   // Context managers (`with tape:`): Enter returns the `as` value, nullopt when unsupported.
   virtual std::optional<Value> Enter(Interpreter& in) { return std::nullopt; }
   virtual void Exit(Interpreter& in) {}
+  // Leaving the `with` body by exception `e`: true swallows it (`assertRaises` does).
+  virtual bool ExitOnError(Interpreter& in, const PyError& e) {
+    Exit(in);
+    return false;
+  }
 };
 
 struct StrObj : Object {

@@ -152,9 +152,11 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
       }
     }
   if (!res.ok) {
-    PyError e("tilec.CompileError", "kernel `" + req.kernel_name + "` failed to compile");
-    e.diagnostics = res.diagnostics;
-    throw e;
+    k->compile_error = std::make_shared<PyError>("tilec.CompileError", "kernel `" + req.kernel_name + "` failed to compile");
+    k->compile_error->diagnostics = res.diagnostics;
+    // At the prompt the error is worth more at once than at a later launch.
+    if (in.interactive()) throw *k->compile_error;
+    return Value(k);
   }
   k->kernel = res.kernel;
   k->source = res.source;

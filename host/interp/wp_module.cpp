@@ -174,6 +174,11 @@ const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& devic
 KernelObj& KernelArg0(const Value& v, const std::string& fname) {
   auto* k = v.As<KernelObj>();
   if (!k) TypeError(fname + "(): expected a kernel (a function decorated with @wp.kernel), got " + TypeName(v));
+  if (k->compile_error) {
+    PyError e(k->compile_error->type(), k->compile_error->message());
+    e.diagnostics = k->compile_error->diagnostics;
+    throw e;
+  }
   return *k;
 }
 
@@ -645,6 +650,21 @@ bool WpArrayObj::SetAttr(Interpreter&, const std::string& name, const Value& v) 
     a.set_requires_grad(host::Truth(v));
     return true;
   }
+  // `a.grad = g`: every view of an array shares one gradient buffer, so assignment copies g's
+  // values into it (Warp rebinds the attribute; reads through `a.grad` see the same values).
+  if (name == "grad") {
+    if (v.IsNone()) {
+      a.set_requires_grad(false);
+      return true;
+    }
+    auto* g = v.As<WpArrayObj>();
+    if (!g) TypeError("array.grad must be a warp.array or None, not '" + host::TypeName(v) + "'");
+    if (g->a.shape() != a.shape() || g->a.dtype() != a.dtype())
+      ValueError("array.grad must have the array's shape and dtype");
+    a.set_requires_grad(true);
+    a.grad().CopyFrom(g->a);
+    return true;
+  }
   return false;
 }
 
@@ -787,21 +807,40 @@ Value WpFuncObj::Call(Interpreter&, CallArgs&) {
 
 std::shared_ptr<WpState> MakeWpState() { return std::make_shared<WpState>(); }
 
+// `wp.array2d[float]` on the host: the annotation as a value, for wp.overload's type lists and
+// annotations evaluated by host code (kernels read their annotations from their own text).
+struct ArrayAnnotationObj : Object {
+  explicit ArrayAnnotationObj(std::string text) : text(std::move(text)) {}
+  std::string TypeName() const override { return "warp.types.array"; }
+  std::string Repr() const override { return text; }
+  std::string text;
+};
+
+// wp.array and wp.array1d..4d: constructors that a subscript turns into an annotation.
+struct ArrayConstructorObj : BuiltinFn {
+  using BuiltinFn::BuiltinFn;
+  Value GetItem(Interpreter&, const Value& key) override {
+    return Value(std::make_shared<ArrayAnnotationObj>(name + "[" + host::Repr(key) + "]"));
+  }
+};
+
 Value MakeWarpModule(Interpreter& in) {
   auto m = std::make_shared<ModuleObj>("warp");
   for (int k = 0; k < kNumScalarTypes; ++k) {
     ScalarType t = static_cast<ScalarType>(k);
     m->attrs[std::string(ScalarName(t))] = Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::WpType));
   }
-  m->Def("array", MakeArray);
+  m->attrs["array"] = Value(std::make_shared<ArrayConstructorObj>("array", MakeArray));
   // wp.array1d(data, dtype=...) ... wp.array4d: wp.array with that many dimensions.
-  for (int n = 1; n <= 4; ++n)
-    m->Def("array" + std::to_string(n) + "d", [n](Interpreter& in, CallArgs& a) {
+  for (int n = 1; n <= 4; ++n) {
+    const std::string name = "array" + std::to_string(n) + "d";
+    m->attrs[name] = Value(std::make_shared<ArrayConstructorObj>(name, [n](Interpreter& in, CallArgs& a) {
       for (auto& [k, v] : a.kw)
         if (k == "ndim") TypeError("array" + std::to_string(n) + "d(): got an unexpected keyword argument 'ndim'");
       a.kw.push_back({"ndim", Value::Int(n)});
       return MakeArray(in, a);
-    });
+    }));
+  }
   for (const char* n : {"zeros", "ones", "empty", "full"}) {
     std::string name = n;
     m->Def(name, [name](Interpreter& in, CallArgs& a) { return Filled(in, a, name); });
@@ -904,12 +943,51 @@ Value MakeWarpModule(Interpreter& in) {
     // Without the option, wp.config.enable_backward at definition time decides.
     bool config_backward = WarpConfigFlag(in, "enable_backward");
     if (a.pos.size() == 1 && a.kw.empty()) return DefineKernel(in, a.pos[0], config_backward);
-    ArgBinder b("kernel", a, {"f", "enable_backward", "module"}, 0);
+    // The options after `module` tune Warp's CUDA code; results do not depend on them.
+    ArgBinder b("kernel", a,
+                {"f", "enable_backward", "module", "module_options", "name", "launch_bounds", "cuda_max_registers",
+                 "enable_cuda_smem_spilling", "cluster_dim", "entry_point_abi", "grid_stride"},
+                0);
     bool backward = b.Has(1) ? Truth(b.Get(1)) : config_backward;
+    if (!b.Has(1) && b.Has(3))
+      if (auto* opts = b.Get(3).As<DictObj>())
+        if (const Value* v = opts->Find(MakeStr("enable_backward"))) backward = Truth(*v);
     if (b.Has(0)) return DefineKernel(in, b.Get(0), backward);
     return Value(std::make_shared<BuiltinFn>("kernel", [backward](Interpreter& i, CallArgs& c) {
       ArgBinder d("kernel", c, {"f"}, 1);
       return DefineKernel(i, d.Get(0), backward);
+    }));
+  });
+  // Warp instantiates generic kernels (`Any` parameters) per overload; tilec has no generic
+  // kernels, so an overload of a kernel names the kernel itself, and a generic one fails at
+  // its launch with the checker's error.
+  m->Def("overload", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("overload", a, {"kernel", "arg_types"}, 1);
+    if (!b.Get(0).As<KernelObj>() && !b.Get(0).As<WpFuncObj>())
+      TypeError("overload(): expected a kernel or a wp.func, got " + TypeName(b.Get(0)));
+    return b.Get(0);
+  });
+  // wp.get_module(name): Warp's compilation unit. tilec compiles each kernel on its own, so
+  // a module is its name and an options dict that kernels do not read.
+  m->Def("get_module", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("get_module", a, {"name"}, 1);
+    const std::string name = ToStr(b.Get(0), "get_module()");
+    auto& modules = in.wp().modules;
+    if (auto it = modules.find(name); it != modules.end()) return it->second;
+    auto mod = std::make_shared<ModuleObj>(name);
+    mod->attrs["name"] = MakeStr(name);
+    mod->attrs["options"] = Value(std::make_shared<DictObj>());
+    return modules[name] = Value(mod);
+  });
+  // CUDA C++ snippets: tilec compiles the Tile language only. The decorated stub stays
+  // defined; a kernel that calls it fails to compile at its launch.
+  m->Def("func_native", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("func_native", a, {"snippet", "adj_snippet", "replay_snippet"}, 1);
+    return Value(std::make_shared<BuiltinFn>("func_native", [](Interpreter&, CallArgs& c) -> Value {
+      if (c.pos.size() != 1) TypeError("func_native(): expected the function to decorate");
+      return Value(std::make_shared<BuiltinFn>("func_native", [](Interpreter&, CallArgs&) -> Value {
+        RuntimeError("wp.func_native: tilec does not compile CUDA C++ snippets");
+      }));
     }));
   });
   m->Def("func", [](Interpreter& in, CallArgs& a) {

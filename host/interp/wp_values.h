@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "host/interp/errors.h"
 #include "host/interp/value.h"
 #include "tilec/runtime.h"
 
@@ -47,6 +48,9 @@ struct KernelObj : Object {
   // CUDA variants compiled on first launch, by (PTX architecture, block_dim, hybrid launch).
   std::map<std::tuple<std::string, int, bool>, rt::Kernel> gpu_variants;
   std::map<std::pair<int, bool>, rt::Kernel> cpu_variants;  // by block_dim and hybrid, other than `kernel`
+  // A kernel that failed to compile is still defined, as in Warp, which compiles at the first
+  // launch: the error is raised where the kernel is first used.
+  std::shared_ptr<PyError> compile_error;
 };
 
 // A `@wp.func`: callable only from kernels.
@@ -90,6 +94,7 @@ struct WpState {
   };
   std::vector<Definition> definitions;
   std::vector<std::shared_ptr<KernelObj>> kernels;
+  std::map<std::string, Value> modules;  // wp.get_module(name), by name
   // `wp.config`, whose settings (enable_backward, verbose, ...) host code may change.
   std::shared_ptr<ModuleObj> config;
   // wp.set_module_options: the session is one module, so its options (enable_backward,

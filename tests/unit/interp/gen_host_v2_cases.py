@@ -226,9 +226,28 @@ OUTPUTS = [
   "y = np.array([[0, 1, 0], [2, 0, 3]])\n"
   "print(y.nonzero(), np.nonzero(y[0]), np.argwhere(y), np.argwhere([1, 0, 3]), np.argwhere(np.array(5)).shape, np.argwhere(np.array(0)).shape)\n"
   "print(y[y.nonzero()], y[y != 0], np.argwhere(y > 5).shape, np.argwhere(y).dtype)\n"),
+ ("StarredArgumentsAndDisplays",
+  "def f(a, b, c=0, d=1):\n    return (a, b, c, d)\n"
+  "xs = [1, 2]\nkw = {'d': 5, 'c': 4}\n"
+  "print(f(*xs), f(*xs, **kw), f(0, *[7], d=3), f(**{'a': 1, 'b': 2}), (*xs, 3), [0, *xs, *range(2)], (*'ab',), [*(i * i for i in xs)])\n"
+  "print(np.zeros((*xs, 3)).shape, [*xs] == xs, ..., type(...).__name__ if False else 'ellipsis')\n"),
+ ("NestedFunctionsReadEnclosingLocals",
+  "def outer(n):\n    base = [n]\n    def inner(k):\n        return base[0] * k + later\n    later = 100\n    return inner\n"
+  "fs = [outer(i) for i in range(3)]\nprint([f(10) for f in fs])\n"
+  "def counter():\n    def go(i):\n        return go_twice(i) + 1\n    def go_twice(i):\n        return 2 * i\n    return go\nprint(counter()(5))\n"),
+ ("ClassesDeriveSetattrIsinstance",
+  "class Base:\n    kind = 'base'\n    def hello(self):\n        return 'hello from ' + self.kind\n"
+  "class Child(Base):\n    kind = 'child'\n"
+  "c = Child()\nsetattr(Child, 'extra', lambda self: 42)\nsetattr(c, 'x', 7)\n"
+  "print(c.hello(), c.extra(), c.x, isinstance(c, Base), isinstance(c, Child), isinstance(Base(), Child), isinstance(c, (int, Base)))\n"),
+ ("FromImportStarAndTyping",
+  "from math import *\nfrom typing import Any, Literal\nprint(floor(2.5), sqrt(16.0), pi > 3)\n"
+  "def g(x: Any, y: Literal[2] = 2):\n    return x * y\nprint(g(3))\n"),
 ]
 
 RAISES = [
+ ("StarredNotIterable", "", "print(*5)"),
+ ("DoubleStarNotMapping", "", "print(**[1])"),
  ("RoundNdarrayBuiltin", "", "round(np.zeros(3))"),
  ("RoundStr", "", "round('a')"),
  ("RoundOverflow", "", "round(1.7976931348623157e308, -308)"),

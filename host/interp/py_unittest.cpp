@@ -1,0 +1,539 @@
+// `unittest` (TestCase and its assertions, skips, `main` with CPython's report) and Warp's
+// `warp.tests.unittest_utils` (devices, add_function_test, assert_np_equal), so that Warp's own
+// test files run unchanged with `tilec run`, each test reported as CPython reports it.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <regex>
+
+#include "host/interp/args.h"
+#include "host/interp/exceptions.h"
+#include "host/interp/interpreter.h"
+
+namespace tilec::host {
+namespace {
+
+const char* kSkipTest = "unittest.case.SkipTest";
+
+[[noreturn]] void Fail(const std::string& standard, const Value& msg) {
+  // CPython's longMessage: the standard text, then the caller's message.
+  Raise("AssertionError", msg.IsNone() ? standard : standard + " : " + Str(msg));
+}
+
+[[noreturn]] void RaiseSkip(const std::string& reason) {
+  PyError e(kSkipTest, reason);
+  e.instance = std::make_shared<ExcObj>(ExceptionType(kSkipTest), std::vector<Value>{MakeStr(reason)});
+  throw e;
+}
+
+// Whether exception class `cls` (or a tuple of them) catches `raised`.
+bool Catches(const Value& cls, const ExcTypeObj& raised) {
+  if (auto* t = cls.As<TupleObj>()) {
+    for (const Value& c : t->items)
+      if (Catches(c, raised)) return true;
+    return false;
+  }
+  auto* et = cls.As<ExcTypeObj>();
+  if (!et) TypeError("assertRaises() arg 1 must be an exception type or tuple of exception types");
+  return raised.IsSubclassOf(et);
+}
+
+std::string ExcName(Interpreter& in, const Value& cls) {
+  if (cls.As<TupleObj>()) return Str(cls);
+  return Str(in.GetAttr(cls, "__name__"));
+}
+
+std::regex CompileRegex(const std::string& pattern) {
+  try {
+    return std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    Raise("re.error", "cannot compile " + StrRepr(pattern) + ": " + e.what());
+  }
+}
+
+// `with self.assertRaises(E):` / `assertRaisesRegex(E, pattern)`: the body must raise E whose
+// message matches; the exception is swallowed and kept as `.exception`.
+struct RaisesContext : Object {
+  std::string TypeName() const override { return "_AssertRaisesContext"; }
+  std::optional<Value> Enter(Interpreter&) override { return Value(shared_from_this()); }
+  void Exit(Interpreter& in) override { Fail(ExcName(in, expected) + " not raised", msg); }
+  bool ExitOnError(Interpreter& in, const PyError& e) override {
+    std::shared_ptr<ExcObj> value = ExceptionValue(e);
+    if (!Catches(expected, *value->type)) return false;
+    if (pattern) {
+      const std::string text = value->Str();
+      if (!std::regex_search(text, CompileRegex(*pattern))) {
+        // CPython shows the exception that did not match as this failure's context.
+        try {
+          Fail("\"" + *pattern + "\" does not match \"" + text + "\"", msg);
+        } catch (PyError& failure) {
+          failure.context = std::make_shared<PyError>(e);
+          failure.chained = true;
+          throw;
+        }
+      }
+    }
+    exception = Value(value);
+    return true;
+  }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name == "exception") return exception;
+    return std::nullopt;
+  }
+  Value expected, msg, exception;
+  std::optional<std::string> pattern;
+};
+
+// `with self.subTest(...)`: the body runs as part of its test (a failure ends the test).
+struct SubTestContext : Object {
+  std::string TypeName() const override { return "_SubTest"; }
+  std::optional<Value> Enter(Interpreter&) override { return Value(); }
+};
+
+double Number(const Value& v, const char* what) { return ToDouble(v, what); }
+
+bool Compare(Interpreter& in, ast::CmpOp op, const Value& a, const Value& b) {
+  return Truth(CompareValues(in, op, a, b));
+}
+
+Value AssertRaises(Interpreter& in, CallArgs& a, bool with_regex) {
+  const char* name = with_regex ? "assertRaisesRegex" : "assertRaises";
+  const size_t fixed = with_regex ? 3 : 2;  // self, expected[, regex]
+  if (a.pos.size() < fixed) TypeError(std::string(name) + "() missing required arguments");
+  auto ctx = std::make_shared<RaisesContext>();
+  ctx->expected = a.pos[1];
+  if (with_regex) ctx->pattern = ToStr(a.pos[2], name);
+  std::vector<std::pair<std::string, Value>> kw;
+  for (auto& [k, v] : a.kw) {
+    if (k == "msg") ctx->msg = v;
+    else kw.emplace_back(k, v);
+  }
+  if (a.pos.size() == fixed) return Value(ctx);
+  // The callable form: assertRaises(E, f, *args, **kwargs).
+  CallArgs call;
+  call.pos.assign(a.pos.begin() + fixed + 1, a.pos.end());
+  call.kw = kw;
+  try {
+    in.CallValue(a.pos[fixed], call);
+  } catch (PyError& e) {
+    if (ctx->ExitOnError(in, e)) return Value();
+    throw;
+  }
+  ctx->Exit(in);
+  return Value();
+}
+
+std::map<std::string, Value> TestCaseMethods() {
+  std::map<std::string, Value> m;
+  auto def = [&](const std::string& name, NativeFn fn) { m[name] = MakeNativeMethod(name, std::move(fn)); };
+  auto compare = [&](const std::string& name, ast::CmpOp op, std::string words) {
+    def(name, [name, op, words](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"self", "first", "second", "msg"}, 3);
+      if (!Compare(in, op, b.Get(1), b.Get(2)))
+        Fail(Repr(b.Get(1)) + words + Repr(b.Get(2)), b.Get(3, Value()));
+      return Value();
+    });
+  };
+  compare("assertEqual", ast::CmpOp::Eq, " != ");
+  compare("assertListEqual", ast::CmpOp::Eq, " != ");
+  compare("assertTupleEqual", ast::CmpOp::Eq, " != ");
+  compare("assertDictEqual", ast::CmpOp::Eq, " != ");
+  compare("assertNotEqual", ast::CmpOp::NotEq, " == ");
+  compare("assertGreater", ast::CmpOp::Gt, " not greater than ");
+  compare("assertGreaterEqual", ast::CmpOp::GtE, " not greater than or equal to ");
+  compare("assertLess", ast::CmpOp::Lt, " not less than ");
+  compare("assertLessEqual", ast::CmpOp::LtE, " not less than or equal to ");
+  def("assertIs", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertIs", a, {"self", "expr1", "expr2", "msg"}, 3);
+    if (!Compare(in, ast::CmpOp::Is, b.Get(1), b.Get(2)))
+      Fail(Repr(b.Get(1)) + " is not " + Repr(b.Get(2)), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertIsNot", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertIsNot", a, {"self", "expr1", "expr2", "msg"}, 3);
+    if (Compare(in, ast::CmpOp::Is, b.Get(1), b.Get(2))) Fail("unexpectedly identical: " + Repr(b.Get(1)), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertIn", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertIn", a, {"self", "member", "container", "msg"}, 3);
+    if (!Compare(in, ast::CmpOp::In, b.Get(1), b.Get(2)))
+      Fail(Repr(b.Get(1)) + " not found in " + Repr(b.Get(2)), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertNotIn", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertNotIn", a, {"self", "member", "container", "msg"}, 3);
+    if (Compare(in, ast::CmpOp::In, b.Get(1), b.Get(2)))
+      Fail(Repr(b.Get(1)) + " unexpectedly found in " + Repr(b.Get(2)), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertTrue", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("assertTrue", a, {"self", "expr", "msg"}, 2);
+    if (!Truth(b.Get(1))) Fail(Repr(b.Get(1)) + " is not true", b.Get(2, Value()));
+    return Value();
+  });
+  def("assertFalse", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("assertFalse", a, {"self", "expr", "msg"}, 2);
+    if (Truth(b.Get(1))) Fail(Repr(b.Get(1)) + " is not false", b.Get(2, Value()));
+    return Value();
+  });
+  def("assertIsNone", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("assertIsNone", a, {"self", "obj", "msg"}, 2);
+    if (!b.Get(1).IsNone()) Fail(Repr(b.Get(1)) + " is not None", b.Get(2, Value()));
+    return Value();
+  });
+  def("assertIsNotNone", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("assertIsNotNone", a, {"self", "obj", "msg"}, 2);
+    if (b.Get(1).IsNone()) Fail("unexpectedly None", b.Get(2, Value()));
+    return Value();
+  });
+  def("assertIsInstance", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertIsInstance", a, {"self", "obj", "cls", "msg"}, 3);
+    CallArgs c;
+    c.pos = {b.Get(1), b.Get(2)};
+    if (!Truth(in.CallValue(in.builtins().at("isinstance"), c)))
+      Fail(Repr(b.Get(1)) + " is not an instance of " + Repr(b.Get(2)), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertAlmostEqual", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertAlmostEqual", a, {"self", "first", "second", "places", "msg", "delta"}, 3);
+    const Value& x = b.Get(1);
+    const Value& y = b.Get(2);
+    if (Compare(in, ast::CmpOp::Eq, x, y)) return Value();
+    const double diff = std::fabs(Number(x, "assertAlmostEqual") - Number(y, "assertAlmostEqual"));
+    const Value msg = b.Get(4, Value());
+    if (b.Has(5) && !b.Get(5).IsNone()) {
+      if (b.Has(3) && !b.Get(3).IsNone()) TypeError("specify delta or places not both");
+      if (diff <= Number(b.Get(5), "delta")) return Value();
+      Fail(Repr(x) + " != " + Repr(y) + " within " + Repr(b.Get(5)) + " delta (" + FloatRepr(diff) + " difference)", msg);
+    }
+    const int64_t places = b.Has(3) && !b.Get(3).IsNone() ? ToInt(b.Get(3), "places") : 7;
+    const double scale = std::pow(10.0, double(places));
+    if (std::nearbyint(diff * scale) == 0.0) return Value();
+    Fail(Repr(x) + " != " + Repr(y) + " within " + std::to_string(places) + " places (" + FloatRepr(diff) + " difference)", msg);
+  });
+  def("assertRegex", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("assertRegex", a, {"self", "text", "expected_regex", "msg"}, 3);
+    const std::string& text = ToStr(b.Get(1), "assertRegex");
+    const std::string& pattern = ToStr(b.Get(2), "assertRegex");
+    if (!std::regex_search(text, CompileRegex(pattern)))
+      Fail("Regex didn't match: " + StrRepr(pattern) + " not found in " + StrRepr(text), b.Get(3, Value()));
+    return Value();
+  });
+  def("assertRaises", [](Interpreter& in, CallArgs& a) { return AssertRaises(in, a, false); });
+  def("assertRaisesRegex", [](Interpreter& in, CallArgs& a) { return AssertRaises(in, a, true); });
+  def("fail", [](Interpreter&, CallArgs& a) -> Value {
+    ArgBinder b("fail", a, {"self", "msg"}, 1);
+    Raise("AssertionError", b.Has(1) && !b.Get(1).IsNone() ? Str(b.Get(1)) : "");
+  });
+  def("skipTest", [](Interpreter&, CallArgs& a) -> Value {
+    ArgBinder b("skipTest", a, {"self", "reason"}, 2);
+    RaiseSkip(Str(b.Get(1)));
+  });
+  def("subTest", [](Interpreter&, CallArgs&) { return Value(std::make_shared<SubTestContext>()); });
+  def("setUp", [](Interpreter&, CallArgs&) { return Value(); });
+  def("tearDown", [](Interpreter&, CallArgs&) { return Value(); });
+  return m;
+}
+
+// `skipIf` / `skipUnless` / `skip`: a decorator that, when the test is to be skipped, replaces
+// the function by one that raises SkipTest with the reason.
+Value SkipDecorator(bool skip, const std::string& reason) {
+  return Value(std::make_shared<BuiltinFn>("decorator", [skip, reason](Interpreter&, CallArgs& a) -> Value {
+    if (a.pos.size() != 1) TypeError("decorator() takes 1 positional argument");
+    if (!skip) return a.pos[0];
+    return Value(std::make_shared<BuiltinFn>("skip_wrapper", [reason](Interpreter&, CallArgs&) -> Value {
+      RaiseSkip(reason);
+    }));
+  }));
+}
+
+struct TestId {
+  Value cls;
+  std::string cls_name, method;
+  std::string Describe() const { return method + " (__main__." + cls_name + "." + method + ")"; }
+};
+
+enum class Outcome { Ok, Fail, Error, Skip };
+
+// Python's unittest command line: -v, -q, -f, -k PATTERN and test names (Class or
+// Class.method). Returns the selected tests in the order the default loader runs them.
+std::vector<TestId> SelectTests(Interpreter& in, const Value& test_case, const std::vector<std::string>& names,
+                                const std::vector<std::string>& patterns) {
+  std::vector<TestId> all;
+  for (const auto& [binding, v] : in.globals()) {
+    if (!IsHostClass(v) || !ClassDerivesFrom(v, test_case) || ClassDerivesFrom(test_case, v)) continue;
+    const std::string cls_name = Str(in.GetAttr(v, "__name__"));
+    for (const std::string& attr : HostClassAttrNames(v)) {
+      if (attr.rfind("test", 0) != 0) continue;
+      auto m = v.obj()->GetAttr(in, attr);
+      if (m && m->IsObj() && m->obj()->Callable()) all.push_back({v, cls_name, attr});
+    }
+  }
+  auto wanted = [&](const TestId& t) {
+    if (!names.empty()) {
+      bool any = false;
+      for (const std::string& n : names) any = any || n == t.cls_name || n == t.cls_name + "." + t.method;
+      if (!any) return false;
+    }
+    if (patterns.empty()) return true;
+    const std::string full = "__main__." + t.cls_name + "." + t.method;
+    for (const std::string& p : patterns)
+      if (full.find(p) != std::string::npos) return true;
+    return false;
+  };
+  std::vector<TestId> out;
+  for (const TestId& t : all)
+    if (wanted(t)) out.push_back(t);
+  for (const std::string& n : names) {
+    bool found = false;
+    for (const TestId& t : all) found = found || n == t.cls_name || n == t.cls_name + "." + t.method;
+    if (!found) {
+      Raise("AttributeError", "module '__main__' has no attribute '" + n.substr(0, n.find('.')) + "'");
+    }
+  }
+  return out;
+}
+
+Value Main(Interpreter& in, const Value& test_case, CallArgs& a) {
+  ArgBinder b("main", a, {"module", "defaultTest", "argv", "testRunner", "testLoader", "exit", "verbosity", "failfast"}, 0,
+              /*variadic_kw=*/true);
+  int verbosity = b.Has(6) ? int(ToInt(b.Get(6), "verbosity")) : 1;
+  bool failfast = b.Has(7) && Truth(b.Get(7));
+  const bool exit = !b.Has(5) || Truth(b.Get(5));
+  std::vector<std::string> argv = in.argv();
+  if (b.Has(2) && !b.Get(2).IsNone()) {
+    argv.clear();
+    for (const Value& v : IterateValue(in, b.Get(2))) argv.push_back(Str(v));
+  }
+  std::vector<std::string> names, patterns;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string& s = argv[i];
+    if (s == "-v" || s == "--verbose") verbosity = 2;
+    else if (s == "-q" || s == "--quiet") verbosity = 0;
+    else if (s == "-f" || s == "--failfast") failfast = true;
+    else if (s == "-k" && i + 1 < argv.size()) patterns.push_back(argv[++i]);
+    else if (!s.empty() && s[0] == '-') {
+      std::cerr << "usage: " << (argv.empty() ? "" : argv[0]) << " [-h] [-v] [-q] [-f] [-k TESTNAMEPATTERNS] [tests ...]\n"
+                << argv[0] << ": error: unrecognized arguments: " << s << "\n";
+      RaiseSystemExit(Value::Int(2));
+    } else names.push_back(s);
+  }
+
+  std::ostream& err = std::cerr;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<std::pair<TestId, std::string>> errors, failures;
+  int run = 0, skipped = 0;
+  for (const TestId& t : SelectTests(in, test_case, names, patterns)) {
+    ++run;
+    if (verbosity >= 2) err << t.Describe() << " ... " << std::flush;
+    Outcome outcome = Outcome::Ok;
+    std::string detail;
+    try {
+      CallArgs none;
+      Value self = in.CallValue(t.cls, none);
+      self.obj()->SetAttr(in, "_testMethodName", MakeStr(t.method));
+      CallArgs c0, c1, c2;
+      in.CallValue(in.GetAttr(self, "setUp"), c0);
+      in.CallValue(in.GetAttr(self, t.method), c1);
+      in.CallValue(in.GetAttr(self, "tearDown"), c2);
+    } catch (PyError& e) {
+      std::shared_ptr<const ExcTypeObj> type = ExceptionType(e.type());
+      if (type->IsSubclassOf(ExceptionType(kSkipTest).get())) {
+        outcome = Outcome::Skip;
+        detail = e.message();
+      } else {
+        outcome = type->IsSubclassOf(ExceptionType("AssertionError").get()) ? Outcome::Fail : Outcome::Error;
+        detail = e.diagnostics + Interpreter::FormatTraceback(e);
+      }
+    }
+    switch (outcome) {
+      case Outcome::Ok: err << (verbosity >= 2 ? "ok\n" : verbosity == 1 ? "." : ""); break;
+      case Outcome::Skip:
+        ++skipped;
+        err << (verbosity >= 2 ? "skipped " + StrRepr(detail) + "\n" : verbosity == 1 ? "s" : "");
+        break;
+      case Outcome::Fail:
+        failures.emplace_back(t, detail);
+        err << (verbosity >= 2 ? "FAIL\n" : verbosity == 1 ? "F" : "");
+        break;
+      case Outcome::Error:
+        errors.emplace_back(t, detail);
+        err << (verbosity >= 2 ? "ERROR\n" : verbosity == 1 ? "E" : "");
+        break;
+    }
+    err << std::flush;
+    if (failfast && (outcome == Outcome::Fail || outcome == Outcome::Error)) break;
+  }
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (verbosity >= 1) err << "\n";
+  const std::string rule(70, '-'), double_rule(70, '=');
+  for (auto* list : {&errors, &failures}) {
+    for (const auto& [t, text] : *list) {
+      err << double_rule << "\n" << (list == &errors ? "ERROR: " : "FAIL: ") << t.Describe() << "\n" << rule << "\n"
+          << text << "\n";
+    }
+  }
+  char timing[64];
+  std::snprintf(timing, sizeof timing, "%.3fs", secs);
+  err << rule << "\nRan " << run << " test" << (run == 1 ? "" : "s") << " in " << timing << "\n\n";
+  const bool ok = errors.empty() && failures.empty();
+  std::vector<std::string> parts;
+  if (!failures.empty()) parts.push_back("failures=" + std::to_string(failures.size()));
+  if (!errors.empty()) parts.push_back("errors=" + std::to_string(errors.size()));
+  if (skipped) parts.push_back("skipped=" + std::to_string(skipped));
+  std::string summary = ok ? "OK" : "FAILED";
+  if (!parts.empty()) {
+    summary += " (";
+    for (size_t i = 0; i < parts.size(); ++i) summary += (i ? ", " : "") + parts[i];
+    summary += ")";
+  }
+  err << summary << "\n" << std::flush;
+  if (exit) RaiseSystemExit(Value::Bool(!ok));
+  return Value();
+}
+
+}  // namespace
+
+Value MakeUnittestModule(Interpreter& in) {
+  auto m = std::make_shared<ModuleObj>("unittest");
+  Value test_case = MakeHostClass("unittest.case", "TestCase", TestCaseMethods());
+  m->attrs["TestCase"] = test_case;
+  m->attrs["SkipTest"] = Value(std::const_pointer_cast<ExcTypeObj>(ExceptionType(kSkipTest)));
+  m->Def("skip", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("skip", a, {"reason"}, 1);
+    return SkipDecorator(true, Str(b.Get(0)));
+  });
+  m->Def("skipIf", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("skipIf", a, {"condition", "reason"}, 2);
+    return SkipDecorator(Truth(b.Get(0)), Str(b.Get(1)));
+  });
+  m->Def("skipUnless", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("skipUnless", a, {"condition", "reason"}, 2);
+    return SkipDecorator(!Truth(b.Get(0)), Str(b.Get(1)));
+  });
+  m->Def("main", [test_case](Interpreter& in, CallArgs& a) { return Main(in, test_case, a); });
+  return Value(m);
+}
+
+namespace {
+
+std::vector<Value> Devices(Interpreter& in, bool cpu, bool cuda) {
+  Value wp = in.ImportModule("warp");
+  std::vector<Value> out;
+  CallArgs none;
+  auto get = [&](const char* name) {
+    CallArgs c;
+    c.pos.push_back(MakeStr(name));
+    return in.CallValue(in.GetAttr(wp, "get_device"), c);
+  };
+  if (cpu) out.push_back(get("cpu"));
+  if (cuda && Truth(in.CallValue(in.GetAttr(wp, "is_cuda_available"), none))) out.push_back(get("cuda:0"));
+  return out;
+}
+
+// Warp's sanitize_identifier: a device's name with every non-identifier character made `_`.
+std::string Identifier(const std::string& s) {
+  std::string out = s;
+  for (char& c : out)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') c = '_';
+  if (!out.empty() && std::isdigit(static_cast<unsigned char>(out[0]))) out = "_" + out;
+  return out;
+}
+
+Value TestFunction(const std::string& name, Value func, Value device, Value device_check,
+                   std::vector<std::pair<std::string, Value>> kwargs) {
+  return MakeNativeMethod(name, [func, device, device_check, kwargs](Interpreter& in, CallArgs& a) {
+    if (a.pos.size() != 1) TypeError("test method takes no arguments");
+    if (!device_check.IsNone()) {
+      CallArgs c;
+      c.pos = {a.pos[0], device};
+      in.CallValue(device_check, c);
+    }
+    CallArgs c;
+    c.pos = {a.pos[0], device};
+    c.kw = kwargs;
+    return in.CallValue(func, c);
+  });
+}
+
+Value NpTesting(Interpreter& in, const char* fn) {
+  return in.GetAttr(in.GetAttr(in.ImportModule("numpy"), "testing"), fn);
+}
+
+}  // namespace
+
+Value MakeWarpTestUtilsModule(Interpreter& in) {
+  auto m = std::make_shared<ModuleObj>("warp.tests.unittest_utils");
+  m->attrs["wp"] = in.ImportModule("warp");
+  m->attrs["np"] = in.ImportModule("numpy");
+  m->attrs["unittest"] = in.ImportModule("unittest");
+  m->attrs["sys"] = in.ImportModule("sys");
+  m->attrs["os"] = in.ImportModule("os");
+  m->Def("get_test_devices", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("get_test_devices", a, {"mode"}, 0);
+    return MakeList(Devices(in, true, true));
+  });
+  m->Def("get_cpu_test_devices", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("get_cpu_test_devices", a, {}, 0);
+    return MakeList(Devices(in, true, false));
+  });
+  for (const char* name : {"get_cuda_test_devices", "get_selected_cuda_test_devices"}) {
+    m->Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"mode"}, 0);
+      return MakeList(Devices(in, false, true));
+    });
+  }
+  m->Def("add_function_test", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("add_function_test", a, {"cls", "name", "func", "devices", "check_output", "device_check"}, 3,
+                /*variadic_kw=*/true);
+    const Value& cls = b.Get(0);
+    const std::string name = ToStr(b.Get(1), "add_function_test");
+    const Value device_check = b.Get(5, Value());
+    std::vector<std::pair<std::string, Value>> kwargs;
+    // `enable_cpu_blocks` asks Warp's CPU for real blocks; tilec's CPU always runs them.
+    for (const auto& kv : b.extra())
+      if (kv.first != "enable_cpu_blocks") kwargs.push_back(kv);
+    const Value devices = b.Get(3, Value());
+    auto set = [&](const std::string& attr, Value fn) { cls.obj()->SetAttr(in, attr, fn); };
+    if (devices.IsNone()) {
+      set(name, TestFunction(name, b.Get(2), Value(), device_check, kwargs));
+    } else if (auto* list = devices.As<ListObj>()) {
+      if (list->items.empty()) {
+        set(name, MakeNativeMethod(name, [](Interpreter&, CallArgs&) -> Value {
+              RaiseSkip("No suitable devices to run the test.");
+            }));
+      }
+      for (const Value& d : list->items) {
+        const std::string attr = name + "_" + Identifier(Str(d));
+        set(attr, TestFunction(attr, b.Get(2), d, device_check, kwargs));
+      }
+    } else {
+      const std::string attr = name + "_" + Identifier(Str(devices));
+      set(attr, TestFunction(attr, b.Get(2), devices, device_check, kwargs));
+    }
+    return Value();
+  });
+  m->Def("assert_np_equal", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assert_np_equal", a, {"result", "expect", "tol"}, 2);
+    const double tol = b.Has(2) ? ToDouble(b.Get(2), "tol") : 0.0;
+    CallArgs c;
+    if (tol != 0.0) {
+      CallArgs none;
+      c.pos = {in.CallValue(in.GetAttr(b.Get(0), "flatten"), none), in.CallValue(in.GetAttr(b.Get(1), "flatten"), none)};
+      c.kw = {{"atol", Value::Float(tol)}, {"equal_nan", Value::Bool(true)}};
+      return in.CallValue(NpTesting(in, "assert_allclose"), c);
+    }
+    c.pos = {b.Get(0), b.Get(1)};
+    return in.CallValue(NpTesting(in, "assert_array_equal"), c);
+  });
+  m->Def("assert_array_equal", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assert_array_equal", a, {"result", "expect"}, 2);
+    CallArgs none, c;
+    c.pos = {in.CallValue(in.GetAttr(b.Get(0), "numpy"), none), in.CallValue(in.GetAttr(b.Get(1), "numpy"), none)};
+    return in.CallValue(NpTesting(in, "assert_equal"), c);
+  });
+  return Value(m);
+}
+
+}  // namespace tilec::host
