@@ -523,7 +523,11 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
         LowerAssign(a.target.get(), nullptr, nb);
         return;
       }
-      ir::Value* cur = Expr(a.target.get());
+      // A view target (`t[0] += row`) is read as the view: its node also keys the operator's
+      // call, which Expr would lower instead.
+      const auto* sub = a.target->As<ast::Subscript>();
+      const sema::TileAccess* acc = sub ? cm_.Access(a.target.get()) : nullptr;
+      ir::Value* cur = acc ? TileAccessValue(*sub, *acc) : Expr(a.target.get());
       ir::Value* rhs = Expr(a.value.get());
       static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,
                                     OpCode::Mod, OpCode::Pow, OpCode::Mul, OpCode::BitAnd, OpCode::BitOr,

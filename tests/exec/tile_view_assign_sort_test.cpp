@@ -1,7 +1,7 @@
 // Views, region writes, gathers and sort from source: subscript views and slices (negative
 // steps and indices, runtime indices), wp.tile_view, element/slice/tile_assign writes through
-// view variables (also inside a loop), t[idx, :] gathers along each axis, and tile_sort of
-// 1-D and 2-D keys with repeats and NaN. References are index loops written here; the sort's
+// view variables (also inside a loop), `+=` and `*=` on subscript views, t[idx, :] gathers
+// along each axis, and tile_sort of 1-D and 2-D keys with repeats and NaN. References are index loops written here; the sort's
 // is std::stable_sort with NaN last.
 #include <gtest/gtest.h>
 
@@ -97,6 +97,8 @@ def k(x: wp.array2d[{T}], s: wp.array2d[{T}], out: wp.array2d[{T}], v: {T}):
     col = wp.tile_view(t, offset=(0, 5), shape=(4, 1))
     col += col
     t[3] = t[0]
+    t[1] += t[3]
+    t[0:2, 4:6] *= src[0:2, 1:3]
     wp.tile_assign(rows, wp.tile_full(shape=(1, 2), value=v, dtype={T}), offset=(0, 1))
     wp.tile_store(out, t)
 )",
@@ -114,6 +116,9 @@ def k(x: wp.array2d[{T}], s: wp.array2d[{T}], out: wp.array2d[{T}], v: {T}):
   for (int j = 0; j < 2; ++j) R(2 + j, 0) = R(2 + j, 4);
   for (int i = 0; i < 4; ++i) R(i, 5) = T(R(i, 5) + R(i, 5));
   for (int j = 0; j < 6; ++j) R(3, j) = R(0, j);
+  for (int j = 0; j < 6; ++j) R(1, j) = T(R(1, j) + R(3, j));
+  for (int i = 0; i < 2; ++i)
+    for (int j = 0; j < 2; ++j) R(i, 4 + j) = T(R(i, 4 + j) * s[size_t(i * 3 + 1 + j)]);
   R(2, 1) = v;
   R(2, 2) = v;
   for (int bd : {1, 3, 32}) {
