@@ -10,6 +10,12 @@ namespace tilec::host {
 
 namespace {
 
+// np.s_: `np.s_[1:3, ::2]` is the index expression itself, to pass around.
+struct IndexMakerObj : Object {
+  std::string TypeName() const override { return "numpy.lib.index_tricks.IndexExpression"; }
+  Value GetItem(Interpreter&, const Value& key) override { return key; }
+};
+
 [[noreturn]] void OverflowErrorUInt64() {
   Raise("OverflowError", "np.iinfo(np.uint64).max does not fit a host int (64-bit signed)");
 }
@@ -197,7 +203,19 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     }
     return WrapNd(out, false);
   });
+  // np.any / np.all: the ndarray methods, on anything NumPy converts.
+  for (const char* fname : {"any", "all"}) {
+    std::string name = fname;
+    m.Def(name, [name](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"a", "axis"}, 1);
+      Value arr = WrapNd(ToNdArray(in, b.Get(0), "np." + name), false);
+      CallArgs c;
+      if (b.Has(1)) c.kw.emplace_back("axis", b.Get(1));
+      return in.CallValue(in.GetAttr(arr, name), c);
+    });
+  }
   // np.iinfo(dtype): the limits of an integer type, as .min, .max, .bits and .dtype.
+  m.attrs["s_"] = Value(std::make_shared<IndexMakerObj>());
   m.Def("iinfo", [](Interpreter&, CallArgs& a) {
     ArgBinder b("iinfo", a, {"int_type"}, 1);
     const ScalarType t = DTypeArg(b.Get(0), false, "iinfo()");

@@ -328,8 +328,44 @@ struct CachedFnObj : Object {
   std::map<std::string, Value> memo;
 };
 
+// functools.partial(f, *args, **kw): calls f with those arguments first.
+struct PartialObj : Object {
+  std::string TypeName() const override { return "functools.partial"; }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override {
+    CallArgs all;
+    all.pos = pos;
+    all.pos.insert(all.pos.end(), args.pos.begin(), args.pos.end());
+    all.kw = kw;
+    for (auto& [k, v] : args.kw) {
+      bool replaced = false;
+      for (auto& [k0, v0] : all.kw)
+        if (k0 == k) v0 = v, replaced = true;
+      if (!replaced) all.kw.emplace_back(k, v);
+    }
+    return in.CallValue(fn, all);
+  }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name == "func") return fn;
+    if (name == "args") return MakeTuple(pos);
+    return std::nullopt;
+  }
+  Value fn;
+  std::vector<Value> pos;
+  std::vector<std::pair<std::string, Value>> kw;
+};
+
 Value MakeFunctoolsModule() {
   auto m = std::make_shared<ModuleObj>("functools");
+  m->Def("partial", [](Interpreter&, CallArgs& a) {
+    if (a.pos.empty()) TypeError("partial() missing required argument 'func'");
+    if (!a.pos[0].IsObj() || !a.pos[0].obj()->Callable()) TypeError("the first argument must be callable");
+    auto p = std::make_shared<PartialObj>();
+    p->fn = a.pos[0];
+    p->pos.assign(a.pos.begin() + 1, a.pos.end());
+    p->kw = a.kw;
+    return Value(p);
+  });
   m->Def("cache", [](Interpreter&, CallArgs& a) {
     ArgBinder b("cache", a, {"user_function"}, 1);
     return Value(std::make_shared<CachedFnObj>(b.Get(0)));
@@ -425,12 +461,38 @@ Value MakeTypingModule() {
   return Value(m);
 }
 
+// `subprocess` and `signal`: the names test programs import. tilec's host runs no other
+// programs, so starting one raises OSError with that reason.
+Value MakeSubprocessModule() {
+  auto m = std::make_shared<ModuleObj>("subprocess");
+  for (const char* n : {"run", "Popen", "check_output", "check_call", "call"}) {
+    std::string name = n;
+    m->Def(name, [name](Interpreter&, CallArgs&) -> Value {
+      Raise("OSError", "subprocess." + name + "(): tilec runs no other programs");
+    });
+  }
+  m->attrs["PIPE"] = Value::Int(-1);
+  m->attrs["STDOUT"] = Value::Int(-2);
+  m->attrs["DEVNULL"] = Value::Int(-3);
+  return Value(m);
+}
+
+Value MakeSignalModule() {
+  auto m = std::make_shared<ModuleObj>("signal");
+  const std::pair<const char*, int> kSignals[] = {{"SIGINT", 2},  {"SIGILL", 4},  {"SIGTRAP", 5}, {"SIGABRT", 6},
+                                                  {"SIGFPE", 8},  {"SIGKILL", 9}, {"SIGSEGV", 11}, {"SIGTERM", 15}};
+  for (auto [name, num] : kSignals) m->attrs[name] = Value::Int(num);
+  return Value(m);
+}
+
 std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "sys") return MakeSysModule(in);
   if (name == "argparse") return MakeArgparseModule();
   if (name == "functools") return MakeFunctoolsModule();
   if (name == "os") return MakeOsModule();
   if (name == "typing") return MakeTypingModule();
+  if (name == "subprocess") return MakeSubprocessModule();
+  if (name == "signal") return MakeSignalModule();
   if (name == "unittest") return MakeUnittestModule(in);
   if (name == "warp.tests.unittest_utils") return MakeWarpTestUtilsModule(in);
   if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");

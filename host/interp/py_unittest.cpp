@@ -514,6 +514,19 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     }
     return Value();
   });
+  // Warp builds a deliberately broken kernel in a module of its own; tilec compiles each
+  // kernel alone and raises a kernel's error at its launch, so this is wp.kernel.
+  m->Def("make_isolated_kernel", [](Interpreter& in, CallArgs& a) {
+    if (a.pos.size() != 1) TypeError("make_isolated_kernel() takes one function");
+    CallArgs c;
+    c.pos = a.pos;
+    for (auto& kv : a.kw)
+      if (kv.first == "enable_backward") c.kw.push_back(kv);
+    return in.CallValue(in.GetAttr(in.ImportModule("warp"), "kernel"), c);
+  });
+  m->Def("run_python_subprocess", [](Interpreter&, CallArgs&) -> Value {
+    Raise("OSError", "run_python_subprocess(): tilec runs no Python subprocess");
+  });
   m->Def("assert_np_equal", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("assert_np_equal", a, {"result", "expect", "tol"}, 2);
     const double tol = b.Has(2) ? ToDouble(b.Get(2), "tol") : 0.0;

@@ -167,6 +167,9 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     c["enable_mempools_at_init"] = Value::Bool(true);
     c["max_unroll"] = Value::Int(16);
     c["deterministic"] = Value::Bool(false);
+    // Warp's CPU runs one lane per block unless this is set; tilec's CPU always runs whole
+    // blocks, so the flag is kept for programs that set it and read by none.
+    c["enable_cpu_blocks"] = Value::Bool(false);
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);

@@ -967,6 +967,29 @@ Value MakeWarpModule(Interpreter& in) {
       TypeError("overload(): expected a kernel or a wp.func, got " + TypeName(b.Get(0)));
     return b.Get(0);
   });
+  // Warp's dtype conversions: wp.float32 <-> np.float32 (the NumPy scalar type).
+  m->Def("dtype_to_numpy", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("dtype_to_numpy", a, {"warp_dtype"}, 1);
+    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), true, "dtype_to_numpy()"), DTypeObj::Flavor::NpType));
+  });
+  m->Def("dtype_from_numpy", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("dtype_from_numpy", a, {"numpy_dtype"}, 1);
+    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), false, "dtype_from_numpy()"), DTypeObj::Flavor::WpType));
+  });
+  // What Warp's own test files ask of its internals to pick a path: tilec has no MathDx
+  // libraries and no CUDA toolkit, so those answers are False and 0.
+  {
+    auto core = std::make_shared<ModuleObj>("warp._src.context.runtime.core");
+    core->Def("wp_is_mathdx_enabled", [](Interpreter&, CallArgs&) { return Value::Bool(false); });
+    core->Def("wp_cuda_toolkit_version", [](Interpreter&, CallArgs&) { return Value::Int(0); });
+    auto runtime = std::make_shared<ModuleObj>("warp._src.context.runtime");
+    runtime->attrs["core"] = Value(core);
+    auto context = std::make_shared<ModuleObj>("warp._src.context");
+    context->attrs["runtime"] = Value(runtime);
+    auto src = std::make_shared<ModuleObj>("warp._src");
+    src->attrs["context"] = Value(context);
+    m->attrs["_src"] = Value(src);
+  }
   // wp.get_module(name): Warp's compilation unit. tilec compiles each kernel on its own, so
   // a module is its name and an options dict that kernels do not read.
   m->Def("get_module", [](Interpreter& in, CallArgs& a) {

@@ -48,6 +48,10 @@ def first_error(text, test):
     if not block:
         return ""
     lines = [l for l in block.group(1).strip().splitlines() if l.strip()]
+    # A kernel that failed to compile: its first diagnostic says why.
+    diags = [l for l in lines if re.search(r"error\[E\d+\]", l)]
+    if diags:
+        return diags[0][diags[0].find("error["):][:200]
     return lines[-1][:200] if lines else ""
 
 
