@@ -40,8 +40,11 @@ struct Name : Expr {
 
 struct IntLit : Expr {
   static constexpr ExprKind kKind = ExprKind::IntLit;
-  IntLit(SourceRange r, uint64_t v) : Expr(kKind, r), value(v) {}
+  IntLit(SourceRange r, uint64_t v, bool too_large = false) : Expr(kKind, r), value(v), too_large(too_large) {}
   uint64_t value;  // literals are non-negative; `-1` is Unary(Neg, IntLit(1))
+  // Beyond 2**64 - 1 (value saturated): an error where the literal is used, kernel or host,
+  // so one such literal does not stop the rest of its file.
+  bool too_large = false;
 };
 
 struct FloatLit : Expr {

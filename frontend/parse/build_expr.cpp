@@ -388,11 +388,7 @@ ast::ExprPtr AstBuilder::Number(TileParser::NumberContext* ctx) {
   const char* start = digits.c_str() + (base == 10 ? 0 : 2);
   errno = 0;
   const unsigned long long v = std::strtoull(start, nullptr, base);
-  if (errno == ERANGE) {
-    Error(diag::Code::InvalidNumber, r,
-          "integer literal `" + Text(tok) + "` is too large (the limit is 2**64 - 1)");
-  }
-  return std::make_unique<ast::IntLit>(r, v);
+  return std::make_unique<ast::IntLit>(r, v, errno == ERANGE);
 }
 
 // Decodes adjacent string literals into one value. Raw (`r`) strings keep backslashes; `b`

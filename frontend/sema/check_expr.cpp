@@ -131,6 +131,12 @@ ExprInfo Checker::CheckExpr(const ast::Expr* e) {
     case ast::ExprKind::Name: info = CheckName(*e->As<ast::Name>()); break;
     case ast::ExprKind::IntLit: {
       uint64_t v = e->As<ast::IntLit>()->value;
+      if (e->As<ast::IntLit>()->too_large) {
+        Error(Code::InvalidNumber, e->range,
+              "integer literal `" + Text(e) + "` is too large (the limit is 2**64 - 1)");
+        info = Poison();
+        break;
+      }
       info = ConstInfo(ConstValue::MakeInt(int64_t(v)), v > INT32_MAX ? types_.Scalar(ScalarType::Int64) : types_.Int32(), true);
       break;
     }

@@ -597,7 +597,27 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
 }
 
 void Interpreter::ExecClassDef(const ast::ClassDef& s) {
-  if (s.decorators.empty()) return ExecPlainClass(s);
+  // `@wp.struct` classes are kernel types; other decorators (`@unittest.skipIf(...)`) apply
+  // to a plain class.
+  bool kernel_type = false;
+  for (const auto& d : s.decorators) {
+    const ast::Expr* callee = d.get();
+    if (const auto* call = callee->As<ast::Call>()) callee = call->func.get();
+    if (const auto* attr = callee->As<ast::Attribute>()) kernel_type |= attr->attr == "struct";
+    if (const auto* name = callee->As<ast::Name>()) kernel_type |= name->id == "struct";
+  }
+  if (!kernel_type) {
+    ExecPlainClass(s);
+    Value v = LookupName(s.name);
+    for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
+      Value deco = Eval(**it);
+      CallArgs args;
+      args.pos.push_back(v);
+      v = CallValue(deco, args);
+    }
+    StoreName(s.name, v);
+    return;
+  }
   auto cls = std::make_shared<ClassDefObj>();
   cls->def = &s;
   cls->chunk = chunk_of(frame_->chunk);
@@ -892,7 +912,8 @@ Value Interpreter::Eval(const ast::Expr& e) {
     case ast::ExprKind::Name: return LookupName(e.As<ast::Name>()->id);
     case ast::ExprKind::IntLit: {
       uint64_t v = e.As<ast::IntLit>()->value;
-      if (v > uint64_t(INT64_MAX)) Raise("OverflowError", "integer literal too large (host ints are 64-bit)");
+      if (v > uint64_t(INT64_MAX) || e.As<ast::IntLit>()->too_large)
+        Raise("OverflowError", "integer literal too large (host ints are 64-bit)");
       return Value::Int(int64_t(v));
     }
     case ast::ExprKind::FloatLit: return Value::Float(e.As<ast::FloatLit>()->value);

@@ -239,9 +239,14 @@ std::map<std::string, Value> TestCaseMethods() {
 // `skipIf` / `skipUnless` / `skip`: a decorator that, when the test is to be skipped, replaces
 // the function by one that raises SkipTest with the reason.
 Value SkipDecorator(bool skip, const std::string& reason) {
-  return Value(std::make_shared<BuiltinFn>("decorator", [skip, reason](Interpreter&, CallArgs& a) -> Value {
+  return Value(std::make_shared<BuiltinFn>("decorator", [skip, reason](Interpreter& in, CallArgs& a) -> Value {
     if (a.pos.size() != 1) TypeError("decorator() takes 1 positional argument");
     if (!skip) return a.pos[0];
+    // A skipped class: each of its tests reports the skip.
+    if (IsHostClass(a.pos[0])) {
+      a.pos[0].obj()->SetAttr(in, "__unittest_skip_why__", MakeStr(reason));
+      return a.pos[0];
+    }
     return Value(std::make_shared<BuiltinFn>("skip_wrapper", [reason](Interpreter&, CallArgs&) -> Value {
       RaiseSkip(reason);
     }));
@@ -330,6 +335,7 @@ Value Main(Interpreter& in, const Value& test_case, CallArgs& a) {
     Outcome outcome = Outcome::Ok;
     std::string detail;
     try {
+      if (auto why = t.cls.obj()->GetAttr(in, "__unittest_skip_why__")) RaiseSkip(Str(*why));
       CallArgs none;
       Value self = in.CallValue(t.cls, none);
       self.obj()->SetAttr(in, "_testMethodName", MakeStr(t.method));
