@@ -461,16 +461,21 @@ const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
       return types_.Array(*el, nd < 0 ? 1 : nd);
     }
     const auto* a = sub->value->As<ast::Attribute>();
-    if (a && a->attr == "Tile") {
+    // `wp.Tile[dtype, (d0, ...)]`, and Warp's spelling `wp.tile[dtype, d0, ...]`.
+    if (a && (a->attr == "Tile" || a->attr == "tile")) {
       const auto* tup = sub->index->As<ast::Tuple>();
-      if (!tup || tup->elts.size() != 2) return bad(e, "write a tile type as `wp.Tile[dtype, (d0, ...)]`");
+      if (!tup || tup->elts.size() < 2)
+        return bad(e, "write a tile type as `wp.tile[dtype, d0, ...]` or `wp.Tile[dtype, (d0, ...)]`");
       std::optional<ElemType> el = elem_of(tup->elts[0].get());
       if (!el) return types_.Error();
-      ExprInfo shape = CheckExpr(tup->elts[1].get());
       std::vector<int64_t> dims;
-      if (shape.value && shape.value->kind == ConstValue::Kind::Int) dims.push_back(shape.value->i);
-      if (shape.value && shape.value->kind == ConstValue::Kind::Tuple)
-        for (const ConstValue& d : shape.value->elems) dims.push_back(d.kind == ConstValue::Kind::Int ? d.i : 0);
+      for (size_t k = 1; k < tup->elts.size(); ++k) {
+        ExprInfo shape = CheckExpr(tup->elts[k].get());
+        if (shape.value && shape.value->kind == ConstValue::Kind::Int) dims.push_back(shape.value->i);
+        else if (shape.value && shape.value->kind == ConstValue::Kind::Tuple && tup->elts.size() == 2)
+          for (const ConstValue& d : shape.value->elems) dims.push_back(d.kind == ConstValue::Kind::Int ? d.i : 0);
+        else dims.push_back(0);
+      }
       bool ok = !dims.empty() && dims.size() <= 4;
       for (int64_t d : dims) ok &= d > 0;
       if (!ok) return bad(tup->elts[1].get(), "a tile shape is 1 to 4 positive compile-time ints");

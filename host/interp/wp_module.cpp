@@ -933,7 +933,10 @@ Value MakeWarpModule(Interpreter& in) {
   });
   m->Def("constant", [](Interpreter&, CallArgs& a) {
     ArgBinder b("constant", a, {"x"}, 1);
-    const Value& v = b.Get(0);
+    Value v = b.Get(0);
+    // A NumPy scalar (np.int32(7)) is its number: kernels read constants as literals.
+    if (v.IsObj())
+      if (std::optional<Value> s = v.obj()->AsScalar()) v = *s;
     if (!v.IsNumber() && !v.As<CompositeValueObj>())
       TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
     return v;
