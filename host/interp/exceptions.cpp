@@ -82,6 +82,17 @@ std::shared_ptr<const ExcTypeObj> ExceptionType(const std::string& qualname) {
   return r.classes.at(qualname);
 }
 
+bool ExceptionMatches(const Value& cls, const ExcTypeObj& raised) {
+  if (auto* t = cls.As<TupleObj>()) {
+    for (const Value& c : t->items)
+      if (ExceptionMatches(c, raised)) return true;
+    return false;
+  }
+  auto* t = cls.As<ExcTypeObj>();
+  if (!t) TypeError("catching classes that do not inherit from BaseException is not allowed");
+  return raised.IsSubclassOf(t);
+}
+
 bool ExcTypeObj::IsSubclassOf(const ExcTypeObj* base) const {
   if (this == base) return true;
   for (const ExcTypeObj* b : bases)

@@ -42,6 +42,9 @@ std::shared_ptr<const ExcTypeObj> ExceptionType(const std::string& qualname);
 std::shared_ptr<ExcObj> ExceptionValue(const PyError& e);
 // A PyError that raises `exc` (an exception class or instance); TypeError for anything else.
 PyError MakeRaise(Interpreter& in, const Value& exc);
+// Whether `cls` (an exception class or a tuple of them, as `except` and `assertRaises` take)
+// catches `raised`; TypeError when `cls` is neither.
+bool ExceptionMatches(const Value& cls, const ExcTypeObj& raised);
 void InstallExceptions(std::map<std::string, Value>& builtins);
 
 }  // namespace tilec::host

@@ -316,24 +316,9 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
     case ast::StmtKind::Import:
       ExecImport(*s.As<ast::Import>());
       return Flow::Normal;
-    case ast::StmtKind::ImportFrom: {
-      auto* i = s.As<ast::ImportFrom>();
-      Value mod = ImportModule(i->module);
-      if (i->names.size() == 1 && i->names[0].name == "*") {
-        auto* m = mod.As<ModuleObj>();
-        if (!m) Raise("ImportError", "cannot import * from '" + i->module + "'");
-        for (const auto& [name, v] : m->attrs)
-          if (name.empty() || name[0] != '_') StoreName(name, v);
-        return Flow::Normal;
-      }
-      for (const auto& n : i->names) {
-        std::optional<Value> v = mod.obj()->GetAttr(*this, n.name);
-        if (!v)
-          Raise("ImportError", "cannot import name '" + n.name + "' from '" + i->module + "'");
-        StoreName(n.asname.empty() ? n.name : n.asname, *v);
-      }
+    case ast::StmtKind::ImportFrom:
+      ExecImportFrom(*s.As<ast::ImportFrom>());
       return Flow::Normal;
-    }
     case ast::StmtKind::With:
       return ExecWith(*s.As<ast::With>());
     case ast::StmtKind::Try:
@@ -372,42 +357,7 @@ Interpreter::Flow Interpreter::ExecFor(const ast::For& s) {
   return Flow::Normal;
 }
 
-Value Interpreter::ImportModule(const std::string& name) {
-  if (name == "warp") {
-    auto it = globals_.find("wp");
-    if (it != globals_.end() && it->second.As<ModuleObj>() &&
-        it->second.As<ModuleObj>()->name == "warp")
-      return it->second;
-    if (!wp_module_.IsObj()) wp_module_ = MakeWarpModule(*this);
-    return wp_module_;
-  }
-  if (name == "numpy") {
-    auto it = globals_.find("np");
-    if (it != globals_.end() && it->second.As<ModuleObj>() &&
-        it->second.As<ModuleObj>()->name == "numpy")
-      return it->second;
-    return MakeNumpyModule();
-  }
-  if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
-  if (name == "math") return MakeMathModule();
-  if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
-  if (std::optional<Value> m = MakeStdModule(*this, name)) return std_modules_[name] = *m;
-  Raise("ModuleNotFoundError", "No module named '" + name + "'");
-}
 
-void Interpreter::ExecImport(const ast::Import& s) {
-  for (const auto& n : s.names) {
-    Value mod = ImportModule(n.name);
-    // `import numpy.random` binds `numpy`; only `as` binds the submodule itself.
-    size_t dot = n.name.find('.');
-    if (n.asname.empty() && dot != std::string::npos) {
-      std::string top = n.name.substr(0, dot);
-      StoreName(top, ImportModule(top));
-    } else {
-      StoreName(n.asname.empty() ? n.name : n.asname, mod);
-    }
-  }
-}
 
 Interpreter::Flow Interpreter::ExecWith(const ast::With& s) {
   std::vector<Value> entered;
@@ -462,17 +412,6 @@ bool IsConstantExpr(const ast::Expr& e) {
   }
 }
 
-// Whether handler class `cls` (a class or a tuple of classes) catches `e`.
-bool HandlerMatches(const Value& cls, const ExcTypeObj& raised) {
-  if (auto* t = cls.As<TupleObj>()) {
-    for (const Value& c : t->items)
-      if (HandlerMatches(c, raised)) return true;
-    return false;
-  }
-  auto* t = cls.As<ExcTypeObj>();
-  if (!t) TypeError("catching classes that do not inherit from BaseException is not allowed");
-  return raised.IsSubclassOf(t);
-}
 }  // namespace
 
 Interpreter::Flow Interpreter::ExecTry(const ast::Try& s) {
@@ -490,7 +429,7 @@ Interpreter::Flow Interpreter::ExecTry(const ast::Try& s) {
       std::shared_ptr<ExcObj> value = ExceptionValue(e);
       const ast::ExceptHandler* handler = nullptr;
       for (const ast::ExceptHandler& h : s.handlers) {
-        if (!h.type || HandlerMatches(Eval(*h.type), *value->type)) {
+        if (!h.type || ExceptionMatches(Eval(*h.type), *value->type)) {
           handler = &h;
           break;
         }
@@ -572,6 +511,17 @@ void Interpreter::ExecRaise(const ast::Raise& s) {
   throw err;
 }
 
+// Decorators apply bottom-up, each to what the one below made.
+Value Interpreter::ApplyDecorators(const std::vector<ast::ExprPtr>& decorators, Value v) {
+  for (auto it = decorators.rbegin(); it != decorators.rend(); ++it) {
+    Value deco = Eval(**it);
+    CallArgs args;
+    args.pos.push_back(v);
+    v = CallValue(deco, args);
+  }
+  return v;
+}
+
 void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
   auto fn = std::make_shared<FunctionObj>();
   fn->def = &s;
@@ -587,12 +537,7 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
     if (frame_->locals_ref) fn->enclosing.push_back(frame_->locals_ref);
   }
   Value v(fn);
-  for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
-    Value deco = Eval(**it);
-    CallArgs args;
-    args.pos.push_back(v);
-    v = CallValue(deco, args);
-  }
+  v = ApplyDecorators(s.decorators, v);
   StoreName(s.name, v);
 }
 
@@ -609,12 +554,7 @@ void Interpreter::ExecClassDef(const ast::ClassDef& s) {
   if (!kernel_type) {
     ExecPlainClass(s);
     Value v = LookupName(s.name);
-    for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
-      Value deco = Eval(**it);
-      CallArgs args;
-      args.pos.push_back(v);
-      v = CallValue(deco, args);
-    }
+    v = ApplyDecorators(s.decorators, v);
     StoreName(s.name, v);
     return;
   }
@@ -622,12 +562,7 @@ void Interpreter::ExecClassDef(const ast::ClassDef& s) {
   cls->def = &s;
   cls->chunk = chunk_of(frame_->chunk);
   Value v(cls);
-  for (auto it = s.decorators.rbegin(); it != s.decorators.rend(); ++it) {
-    Value deco = Eval(**it);
-    CallArgs args;
-    args.pos.push_back(v);
-    v = CallValue(deco, args);
-  }
+  v = ApplyDecorators(s.decorators, v);
   StoreName(s.name, v);
 }
 

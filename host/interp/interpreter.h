@@ -138,9 +138,11 @@ class Interpreter {
   Flow ExecInner(const ast::Stmt& s);
   Flow ExecFor(const ast::For& s);
   void ExecFunctionDef(const ast::FunctionDef& s);
+  Value ApplyDecorators(const std::vector<ast::ExprPtr>& decorators, Value v);
   void ExecClassDef(const ast::ClassDef& s);
   void ExecPlainClass(const ast::ClassDef& s);  // classes.cpp
-  void ExecImport(const ast::Import& s);
+  void ExecImport(const ast::Import& s);  // imports.cpp
+  void ExecImportFrom(const ast::ImportFrom& s);
   Flow ExecWith(const ast::With& s);
   Flow ExecTry(const ast::Try& s);
   void ExecRaise(const ast::Raise& s);
@@ -244,6 +246,8 @@ Value MakeNumpyModule();
 Value MakeNumpyRandomModule();  // np.random (np_random.cpp)
 Value MakeMathModule();
 Value MakeWarpModule(Interpreter& in);
+// wp.overload, func_native, get_module, dtype_to/from_numpy, _src (wp_compat.cpp).
+void DefineWarpCompat(ModuleObj& m);
 std::shared_ptr<WpState> MakeWpState();
 
 // dir(), help() and Tab completion (introspect.cpp).

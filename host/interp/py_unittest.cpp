@@ -27,18 +27,6 @@ const char* kSkipTest = "unittest.case.SkipTest";
   throw e;
 }
 
-// Whether exception class `cls` (or a tuple of them) catches `raised`.
-bool Catches(const Value& cls, const ExcTypeObj& raised) {
-  if (auto* t = cls.As<TupleObj>()) {
-    for (const Value& c : t->items)
-      if (Catches(c, raised)) return true;
-    return false;
-  }
-  auto* et = cls.As<ExcTypeObj>();
-  if (!et) TypeError("assertRaises() arg 1 must be an exception type or tuple of exception types");
-  return raised.IsSubclassOf(et);
-}
-
 std::string ExcName(Interpreter& in, const Value& cls) {
   if (cls.As<TupleObj>()) return Str(cls);
   return Str(in.GetAttr(cls, "__name__"));
@@ -60,7 +48,7 @@ struct RaisesContext : Object {
   void Exit(Interpreter& in) override { Fail(ExcName(in, expected) + " not raised", msg); }
   bool ExitOnError(Interpreter& in, const PyError& e) override {
     std::shared_ptr<ExcObj> value = ExceptionValue(e);
-    if (!Catches(expected, *value->type)) return false;
+    if (!ExceptionMatches(expected, *value->type)) return false;
     if (pattern) {
       const std::string text = value->Str();
       if (!std::regex_search(text, CompileRegex(*pattern))) {

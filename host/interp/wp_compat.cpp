@@ -1,0 +1,72 @@
+// What Warp programs and Warp's own test files ask of `wp` beyond the kernel API:
+// wp.overload, wp.func_native, wp.get_module, the dtype conversions and the internals they
+// query to pick a path. Each answers as tilec is: no generic kernels, no CUDA C++ snippets,
+// one kernel per compile, no MathDx.
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/errors.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/wp_values.h"
+
+namespace tilec::host {
+
+void DefineWarpCompat(ModuleObj& module) {
+  ModuleObj* m = &module;
+  // Warp instantiates generic kernels (`Any` parameters) per overload; tilec has no generic
+  // kernels, so an overload of a kernel names the kernel itself, and a generic one fails at
+  // its launch with the checker's error.
+  m->Def("overload", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("overload", a, {"kernel", "arg_types"}, 1);
+    if (!b.Get(0).As<KernelObj>() && !b.Get(0).As<WpFuncObj>())
+      TypeError("overload(): expected a kernel or a wp.func, got " + TypeName(b.Get(0)));
+    return b.Get(0);
+  });
+  // Warp's dtype conversions: wp.float32 <-> np.float32 (the NumPy scalar type).
+  m->Def("dtype_to_numpy", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("dtype_to_numpy", a, {"warp_dtype"}, 1);
+    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), true, "dtype_to_numpy()"), DTypeObj::Flavor::NpType));
+  });
+  m->Def("dtype_from_numpy", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("dtype_from_numpy", a, {"numpy_dtype"}, 1);
+    return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), false, "dtype_from_numpy()"), DTypeObj::Flavor::WpType));
+  });
+  // What Warp's own test files ask of its internals to pick a path: tilec has no MathDx
+  // libraries and no CUDA toolkit, so those answers are False and 0.
+  {
+    auto core = std::make_shared<ModuleObj>("warp._src.context.runtime.core");
+    core->Def("wp_is_mathdx_enabled", [](Interpreter&, CallArgs&) { return Value::Bool(false); });
+    core->Def("wp_cuda_toolkit_version", [](Interpreter&, CallArgs&) { return Value::Int(0); });
+    auto runtime = std::make_shared<ModuleObj>("warp._src.context.runtime");
+    runtime->attrs["core"] = Value(core);
+    auto context = std::make_shared<ModuleObj>("warp._src.context");
+    context->attrs["runtime"] = Value(runtime);
+    auto src = std::make_shared<ModuleObj>("warp._src");
+    src->attrs["context"] = Value(context);
+    m->attrs["_src"] = Value(src);
+  }
+  // wp.get_module(name): Warp's compilation unit. tilec compiles each kernel on its own, so
+  // a module is its name and an options dict that kernels do not read.
+  m->Def("get_module", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("get_module", a, {"name"}, 1);
+    const std::string name = ToStr(b.Get(0), "get_module()");
+    auto& modules = in.wp().modules;
+    if (auto it = modules.find(name); it != modules.end()) return it->second;
+    auto mod = std::make_shared<ModuleObj>(name);
+    mod->attrs["name"] = MakeStr(name);
+    mod->attrs["options"] = Value(std::make_shared<DictObj>());
+    return modules[name] = Value(mod);
+  });
+  // CUDA C++ snippets: tilec compiles the Tile language only. The decorated stub stays
+  // defined; a kernel that calls it fails to compile at its launch.
+  m->Def("func_native", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("func_native", a, {"snippet", "adj_snippet", "replay_snippet"}, 1);
+    return Value(std::make_shared<BuiltinFn>("func_native", [](Interpreter&, CallArgs& c) -> Value {
+      if (c.pos.size() != 1) TypeError("func_native(): expected the function to decorate");
+      return Value(std::make_shared<BuiltinFn>("func_native", [](Interpreter&, CallArgs&) -> Value {
+        RuntimeError("wp.func_native: tilec does not compile CUDA C++ snippets");
+      }));
+    }));
+  });
+}
+
+}  // namespace tilec::host
