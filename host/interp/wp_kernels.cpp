@@ -1,6 +1,7 @@
 // `@wp.kernel`, `@wp.func` and `@wp.struct` in host code: each definition's source text is
 // kept in the session, and a kernel is compiled when its `def` runs, together with every
 // func and struct seen so far and the module constants' values at that moment.
+#include <cctype>
 #include <sstream>
 
 #include "host/interp/args.h"
@@ -110,6 +111,38 @@ std::string KernelText(const KernelCompileRequest& req) {
   return "";
 }
 
+// Whether `name` occurs in `text` as a whole identifier.
+bool MentionsName(const std::string& text, const std::string& name) {
+  auto ident = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+    const bool before = at > 0 && ident(text[at - 1]);
+    const bool after = at + name.size() < text.size() && ident(text[at + name.size()]);
+    if (!before && !after) return true;
+  }
+  return false;
+}
+
+// The funcs and structs a kernel reaches by name, directly or through each other, in
+// definition order: as in Warp, a definition the kernel does not use (a struct tilec cannot
+// compile, a func with an error) does not stop it.
+std::vector<WpState::Definition> ReachableDefinitions(const std::vector<WpState::Definition>& all,
+                                                      const std::string& kernel) {
+  std::vector<bool> used(all.size(), false);
+  std::vector<size_t> work;
+  for (size_t k = 0; k < all.size(); ++k)
+    if (all[k].kind == "kernel" && all[k].name == kernel) used[k] = true, work.push_back(k);
+  while (!work.empty()) {
+    const std::string& text = all[work.back()].text;
+    work.pop_back();
+    for (size_t k = 0; k < all.size(); ++k)
+      if (!used[k] && all[k].kind != "kernel" && MentionsName(text, all[k].name)) used[k] = true, work.push_back(k);
+  }
+  std::vector<WpState::Definition> out;
+  for (size_t k = 0; k < all.size(); ++k)
+    if (used[k]) out.push_back(all[k]);
+  return out;
+}
+
 // Whether the kernel's tile shapes may follow the block's lane count.
 bool LaneShaped(const std::string& text) {
   for (const char* s : {"wp.tile(", "wp.untile(", "block_dim()", "tile_from_thread("})
@@ -133,9 +166,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   req.checked_access = WarpDebugMode(in);
   req.deterministic = WarpConfigFlag(in, "deterministic");
   req.constants = ConstantsSnapshot(in);
-  // Funcs and structs are shared; of the kernels only this one is compiled.
-  for (const auto& d : st.definitions)
-    if (d.kind != "kernel" || d.name == req.kernel_name) req.definitions.push_back(d);
+  req.definitions = ReachableDefinitions(st.definitions, req.kernel_name);
   auto k = std::make_shared<KernelObj>();
   k->name = req.kernel_name;
   KernelCompileResult res = CompileKernel(req);
