@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstring>
 
 #include "tilec/launch.h"
@@ -22,8 +23,15 @@ void Write(const char* s) {
   }
 }
 
-// Only async-signal-safe calls from here on: write and _exit.
+// Set by the first thread to report: lanes of one CPU launch often crash together, and one
+// report is wanted, not several interleaved.
+std::atomic<bool> g_reporting{false};
+static_assert(std::atomic<bool>::is_always_lock_free, "the flag is used from a signal handler");
+
+// Only async-signal-safe calls from here on: write, pause and _exit.
 extern "C" void OnFatalSignal(int sig) {
+  if (g_reporting.exchange(true))
+    for (;;) ::pause();  // the first reporter's _exit ends the process
   const char* what = sig == SIGSEGV ? "segmentation fault"
                      : sig == SIGBUS ? "bus error"
                      : sig == SIGFPE ? "arithmetic exception"
