@@ -79,8 +79,6 @@ struct SubTestContext : Object {
   std::optional<Value> Enter(Interpreter&) override { return Value(); }
 };
 
-double Number(const Value& v, const char* what) { return ToDouble(v, what); }
-
 bool Compare(Interpreter& in, ast::CmpOp op, const Value& a, const Value& b) {
   return Truth(CompareValues(in, op, a, b));
 }
@@ -115,11 +113,14 @@ Value AssertRaises(Interpreter& in, CallArgs& a, bool with_regex) {
 std::map<std::string, Value> TestCaseMethods() {
   std::map<std::string, Value> m;
   auto def = [&](const std::string& name, NativeFn fn) { m[name] = MakeNativeMethod(name, std::move(fn)); };
-  auto compare = [&](const std::string& name, ast::CmpOp op, std::string words) {
-    def(name, [name, op, words](Interpreter& in, CallArgs& a) {
+  // The two-operand assertions: `op` must hold (or, with `negate`, must not); the failure reads
+  // CPython's words: "<first><words><second>", or "<words><first>" when `first_only`.
+  auto compare = [&](const std::string& name, ast::CmpOp op, std::string words, bool negate = false,
+                     bool first_only = false) {
+    def(name, [name, op, words, negate, first_only](Interpreter& in, CallArgs& a) {
       ArgBinder b(name, a, {"self", "first", "second", "msg"}, 3);
-      if (!Compare(in, op, b.Get(1), b.Get(2)))
-        Fail(Repr(b.Get(1)) + words + Repr(b.Get(2)), b.Get(3, Value()));
+      if (Compare(in, op, b.Get(1), b.Get(2)) == negate)
+        Fail(first_only ? words + Repr(b.Get(1)) : Repr(b.Get(1)) + words + Repr(b.Get(2)), b.Get(3, Value()));
       return Value();
     });
   };
@@ -132,29 +133,10 @@ std::map<std::string, Value> TestCaseMethods() {
   compare("assertGreaterEqual", ast::CmpOp::GtE, " not greater than or equal to ");
   compare("assertLess", ast::CmpOp::Lt, " not less than ");
   compare("assertLessEqual", ast::CmpOp::LtE, " not less than or equal to ");
-  def("assertIs", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("assertIs", a, {"self", "expr1", "expr2", "msg"}, 3);
-    if (!Compare(in, ast::CmpOp::Is, b.Get(1), b.Get(2)))
-      Fail(Repr(b.Get(1)) + " is not " + Repr(b.Get(2)), b.Get(3, Value()));
-    return Value();
-  });
-  def("assertIsNot", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("assertIsNot", a, {"self", "expr1", "expr2", "msg"}, 3);
-    if (Compare(in, ast::CmpOp::Is, b.Get(1), b.Get(2))) Fail("unexpectedly identical: " + Repr(b.Get(1)), b.Get(3, Value()));
-    return Value();
-  });
-  def("assertIn", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("assertIn", a, {"self", "member", "container", "msg"}, 3);
-    if (!Compare(in, ast::CmpOp::In, b.Get(1), b.Get(2)))
-      Fail(Repr(b.Get(1)) + " not found in " + Repr(b.Get(2)), b.Get(3, Value()));
-    return Value();
-  });
-  def("assertNotIn", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("assertNotIn", a, {"self", "member", "container", "msg"}, 3);
-    if (Compare(in, ast::CmpOp::In, b.Get(1), b.Get(2)))
-      Fail(Repr(b.Get(1)) + " unexpectedly found in " + Repr(b.Get(2)), b.Get(3, Value()));
-    return Value();
-  });
+  compare("assertIs", ast::CmpOp::Is, " is not ");
+  compare("assertIsNot", ast::CmpOp::Is, "unexpectedly identical: ", true, true);
+  compare("assertIn", ast::CmpOp::In, " not found in ");
+  compare("assertNotIn", ast::CmpOp::In, " unexpectedly found in ", true);
   def("assertTrue", [](Interpreter&, CallArgs& a) {
     ArgBinder b("assertTrue", a, {"self", "expr", "msg"}, 2);
     if (!Truth(b.Get(1))) Fail(Repr(b.Get(1)) + " is not true", b.Get(2, Value()));
@@ -188,11 +170,11 @@ std::map<std::string, Value> TestCaseMethods() {
     const Value& x = b.Get(1);
     const Value& y = b.Get(2);
     if (Compare(in, ast::CmpOp::Eq, x, y)) return Value();
-    const double diff = std::fabs(Number(x, "assertAlmostEqual") - Number(y, "assertAlmostEqual"));
+    const double diff = std::fabs(ToDouble(x, "assertAlmostEqual") - ToDouble(y, "assertAlmostEqual"));
     const Value msg = b.Get(4, Value());
     if (b.Has(5) && !b.Get(5).IsNone()) {
       if (b.Has(3) && !b.Get(3).IsNone()) TypeError("specify delta or places not both");
-      if (diff <= Number(b.Get(5), "delta")) return Value();
+      if (diff <= ToDouble(b.Get(5), "delta")) return Value();
       Fail(Repr(x) + " != " + Repr(y) + " within " + Repr(b.Get(5)) + " delta (" + FloatRepr(diff) + " difference)", msg);
     }
     const int64_t places = b.Has(3) && !b.Get(3).IsNone() ? ToInt(b.Get(3), "places") : 7;
