@@ -25,12 +25,12 @@ small_stmt
   | RAISE ( test ( FROM test )? )?              # RaiseSmall
   ;
 
-// `a = b = value`, `x: T = v`, `x += v`, or a bare expression.
-expr_stmt : testlist expr_tail ;
+// `a = b = value`, `x: T = v`, `x += v`, or a bare expression; `first, *rest = v` (host).
+expr_stmt : star_testlist expr_tail ;
 expr_tail
   : COLON test ( ASSIGN testlist )?     # AnnTail
   | augassign testlist                  # AugTail
-  | ( ASSIGN testlist )*                # AssignTail
+  | ( ASSIGN star_testlist )*           # AssignTail
   ;
 
 augassign
@@ -51,7 +51,10 @@ elif_clause : ELIF test COLON block ;
 else_clause : ELSE COLON block ;
 while_stmt : WHILE test COLON block else_clause? ;
 for_stmt : FOR exprlist IN testlist COLON block else_clause? ;
-with_stmt : WITH with_item ( COMMA with_item )* COLON block ;
+with_stmt
+  : WITH with_item ( COMMA with_item )* COLON block
+  | WITH LPAREN with_item ( COMMA with_item )* COMMA? RPAREN COLON block
+  ;
 with_item : test ( AS expr )? ;
 try_stmt : TRY COLON block ( except_clause+ else_clause? finally_clause? | finally_clause ) ;
 except_clause : EXCEPT ( test ( AS NAME )? )? COLON block ;
@@ -62,7 +65,8 @@ decorator : AT test NEWLINE ;
 
 funcdef : DEF NAME parameters ( ARROW test )? COLON block ;
 parameters : LPAREN ( param ( COMMA param )* COMMA? )? RPAREN ;
-param : NAME ( COLON test )? ( ASSIGN test )? ;
+// `*args`, a bare `*` (the parameters after it are keyword-only) and `**kwargs` (host code).
+param : ( STAR | POW )? NAME ( COLON test )? ( ASSIGN test )? | STAR ;
 classdef : CLASS NAME ( LPAREN arglist? RPAREN )? COLON block ;
 
 block
@@ -127,8 +131,11 @@ subscript
   : test? COLON test? ( COLON test? )?  # SliceSub
   | test                               # IndexSub
   ;
-exprlist : expr ( COMMA expr )* COMMA? ;
+exprlist : star_expr ( COMMA star_expr )* COMMA? ;
+// `for first, *rest in rows` (host code only).
+star_expr : STAR expr | expr ;
 testlist : test ( COMMA test )* COMMA? ;
+star_testlist : star_test ( COMMA star_test )* COMMA? ;
 arglist : argument ( COMMA argument )* COMMA? ;
 argument
   : NAME ASSIGN test                   # KeywordArg

@@ -271,8 +271,14 @@ struct Return : Stmt {
   ExprPtr value;  // may be null
 };
 
+// How a parameter binds (host functions only; kernels and funcs take positional ones):
+// `*args` collects the extra positional arguments as a tuple, `**kwargs` the extra keywords
+// as a dict, and the parameters after `*args` or a bare `*` bind only by keyword.
+enum class ParamKind : uint8_t { Positional, KeywordOnly, VarArgs, VarKeywords };
+
 struct Param {
   std::string name;
+  ParamKind kind = ParamKind::Positional;
   SourceRange range;       // the whole `name: T = default`
   SourceRange name_range;
   ExprPtr annotation;      // may be null (host functions)

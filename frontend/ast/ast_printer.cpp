@@ -125,7 +125,8 @@ class Printer {
           }
         } else if (const auto* lam = dynamic_cast<const Lambda*>(c)) {
           for (const auto& p : lam->params) {
-            Line(indent + 1, "param", p.name, p.range);
+            const char* mark = p.kind == ParamKind::VarArgs ? "*" : p.kind == ParamKind::VarKeywords ? "**" : "";
+          Line(indent + 1, p.kind == ParamKind::KeywordOnly ? "kwonly param" : "param", mark + p.name, p.range);
             Expr(p.default_value.get(), indent + 2, "default");
           }
           Expr(lam->body.get(), indent + 1, "body");
@@ -252,7 +253,8 @@ class Printer {
         Line(indent, "", "FunctionDef " + f->name, r);
         for (const auto& d : f->decorators) Expr(d.get(), indent + 1, "decorator");
         for (const auto& p : f->params) {
-          Line(indent + 1, "param", p.name, p.range);
+          const char* mark = p.kind == ParamKind::VarArgs ? "*" : p.kind == ParamKind::VarKeywords ? "**" : "";
+          Line(indent + 1, p.kind == ParamKind::KeywordOnly ? "kwonly param" : "param", mark + p.name, p.range);
           Expr(p.annotation.get(), indent + 2, "annotation");
           Expr(p.default_value.get(), indent + 2, "default");
         }

@@ -16,7 +16,7 @@ std::vector<ExprPtr> CloneAll(const std::vector<ExprPtr>& v) {
 }
 
 Param CloneParam(const Param& p) {
-  return Param{p.name, p.range, p.name_range, CloneOrNull(p.annotation), CloneOrNull(p.default_value)};
+  return Param{p.name, p.kind, p.range, p.name_range, CloneOrNull(p.annotation), CloneOrNull(p.default_value)};
 }
 
 std::vector<ImportAlias> CloneAliases(const std::vector<ImportAlias>& v) { return v; }

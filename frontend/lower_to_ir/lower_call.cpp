@@ -264,6 +264,39 @@ ir::Value* Lowerer::TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b) {
   return b_.Binary(op, a, b);
 }
 
+// A tile or stack parameter that the func never rebinds (`t = ...`): its updates are the
+// caller's. One it rebinds names a new value from there on, so the caller's keeps its own.
+bool Lowerer::PassedByReference(const sema::FunctionInfo& fi, int param) {
+  const sema::LocalSymbol* p = fi.Param(param);
+  if (!p->type || !(p->type->IsTile() || p->type->IsTileStack())) return false;
+  std::function<bool(const ast::Expr*)> names = [&](const ast::Expr* t) {
+    if (const auto* n = t->As<ast::Name>()) return n->id == p->name;
+    if (const auto* tup = t->As<ast::Tuple>())
+      return std::any_of(tup->elts.begin(), tup->elts.end(), [&](const ast::ExprPtr& e) { return names(e.get()); });
+    return false;
+  };
+  std::function<bool(const ast::Body&)> rebinds = [&](const ast::Body& body) {
+    for (const ast::StmtPtr& s : body) {
+      if (const auto* a = s->As<ast::Assign>()) {
+        for (const ast::ExprPtr& t : a->targets)
+          if (names(t.get())) return true;
+      } else if (const auto* an = s->As<ast::AnnAssign>()) {
+        if (names(an->target.get())) return true;
+      } else if (const auto* i = s->As<ast::If>()) {
+        if (rebinds(i->body) || rebinds(i->orelse)) return true;
+      } else if (const auto* f = s->As<ast::For>()) {
+        if (names(f->target.get()) || rebinds(f->body)) return true;
+      } else if (const auto* w = s->As<ast::While>()) {
+        if (rebinds(w->body)) return true;
+      } else if (const auto* wi = s->As<ast::With>()) {
+        if (rebinds(wi->body)) return true;
+      }
+    }
+    return false;
+  };
+  return !rebinds(fi.def->body);
+}
+
 ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& args) {
   const sema::FunctionInfo& fi = cm_.funcs[func_index];
   FuncCtx ctx;
@@ -303,6 +336,8 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
   LowerBody(body);
   funcs_.pop_back();
   ir::Value* result = rt.is_none() ? nullptr : env_[&ctx.retval].value;
+  last_params_.clear();
+  for (int i = 0; i < fi.num_params; ++i) last_params_.push_back(RegionExitValue(fi.Param(i)));
   last_tuple_.clear();
   for (char& k : ctx.tuple_keys) last_tuple_.push_back(env_[&k].value);
   env_ = std::move(saved_env);
@@ -340,6 +375,13 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     std::vector<ir::Value*> args;
     for (const ast::Expr* a : ci.args) args.push_back(a ? Expr(a) : nullptr);
     ir::Value* r = InlineFunc(ci.func_index, args);
+    // Tiles and stacks reach a func by reference, as in Warp: what the func updates in place
+    // (`t[i] = v`, `t += u`, a push) is the caller's.
+    const sema::FunctionInfo& fi = cm_.funcs[size_t(ci.func_index)];
+    const std::vector<ir::Value*> finals = last_params_;
+    for (size_t k = 0; k < ci.args.size() && k < finals.size(); ++k)
+      if (ci.args[k] && finals[k] && finals[k] != args[k] && PassedByReference(fi, int(k)))
+        WriteTile(ci.args[k], finals[k]);
     if (ci.updates_arg >= 0) {
       // Warp's in-place builtins: the helper returns the updated argument (and, for those
       // that also yield a value, a tuple of it and the value).

@@ -188,6 +188,10 @@ void Lowerer::CollectAssigned(const ast::Body& body, std::vector<const void*>& k
       if (ci && ci->updates_arg >= 0 && ci->args[size_t(ci->updates_arg)] &&
           ci->args[size_t(ci->updates_arg)]->Is<ast::Name>())
         target(ci->args[size_t(ci->updates_arg)]);
+      // A func may update the tiles and stacks it is given (they pass by reference).
+      if (ci && ci->kind == sema::CallInfo::Kind::UserFunc)
+        for (size_t k = 0; k < ci->args.size(); ++k)
+          if (ci->args[k] && PassedByReference(cm_.funcs[size_t(ci->func_index)], int(k))) in_place(ci->args[k]);
       if (!stmt_call) builtin_updates(ci);
       for (auto& a : c->args) updates(a.get(), false);
       for (auto& k : c->keywords) updates(k.value.get(), false);

@@ -174,6 +174,8 @@ class Lowerer {
   // ---- calls (lower_call.cpp)
   ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
   ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
+  std::vector<ir::Value*> last_params_;  // the parameters' values where the last inlined func ended
+  bool PassedByReference(const sema::FunctionInfo& fi, int param);
   ir::Value* TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b);
   ir::Value* LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt);
   ir::Value* ReduceWithFunc(int func, ir::Value* t, int axis);

@@ -661,11 +661,23 @@ ast::ExprPtr AstBuilder::Testlist(TileParser::TestlistContext* ctx) {
   return t;
 }
 
-ast::ExprPtr AstBuilder::Exprlist(TileParser::ExprlistContext* ctx) {
-  auto items = ctx->expr();
-  if (items.size() == 1 && ctx->COMMA().empty()) return BinaryChain(items[0]);
+// A starred element alone (`x = *a`) is no tuple; Python rejects it, and so does Eval.
+ast::ExprPtr AstBuilder::StarTestlist(TileParser::Star_testlistContext* ctx) {
+  auto items = ctx->star_test();
+  if (items.size() == 1 && ctx->COMMA().empty()) return StarTest(items[0]);
   auto t = std::make_unique<ast::Tuple>(Range(ctx));
-  for (auto* e : items) t->elts.push_back(BinaryChain(e));
+  for (auto* e : items) t->elts.push_back(StarTest(e));
+  return t;
+}
+
+ast::ExprPtr AstBuilder::Exprlist(TileParser::ExprlistContext* ctx) {
+  auto items = ctx->star_expr();
+  auto one = [&](TileParser::Star_exprContext* e) {
+    return e->STAR() ? MakeStarred(Range(e), BinaryChain(e->expr())) : BinaryChain(e->expr());
+  };
+  if (items.size() == 1 && ctx->COMMA().empty()) return one(items[0]);
+  auto t = std::make_unique<ast::Tuple>(Range(ctx));
+  for (auto* e : items) t->elts.push_back(one(e));
   return t;
 }
 

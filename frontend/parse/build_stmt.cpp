@@ -151,7 +151,7 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
 
 ast::StmtPtr AstBuilder::ExprStmt(TileParser::Expr_stmtContext* ctx) {
   const SourceRange r = Range(ctx);
-  ast::ExprPtr first = Testlist(ctx->testlist());
+  ast::ExprPtr first = StarTestlist(ctx->star_testlist());
   auto* tail = ctx->expr_tail();
   if (auto* ann = dynamic_cast<TileParser::AnnTailContext*>(tail)) {
     auto s = std::make_unique<ast::AnnAssign>(r);
@@ -181,31 +181,49 @@ ast::StmtPtr AstBuilder::ExprStmt(TileParser::Expr_stmtContext* ctx) {
     return s;
   }
   auto* assign = static_cast<TileParser::AssignTailContext*>(tail);
-  auto lists = assign->testlist();
-  if (lists.empty()) return std::make_unique<ast::ExprStmt>(r, std::move(first));
+  auto lists = assign->star_testlist();
+  if (lists.empty()) {
+    if (dynamic_cast<const ast::Starred*>(first.get()))
+      Error(diag::Code::SyntaxError, first->range, "can't use starred expression here");
+    return std::make_unique<ast::ExprStmt>(r, std::move(first));
+  }
   auto s = std::make_unique<ast::Assign>(r);
   CheckTarget(*first, "assign");
   s->targets.push_back(std::move(first));
   for (size_t i = 0; i + 1 < lists.size(); ++i) {
-    ast::ExprPtr t = Testlist(lists[i]);
+    ast::ExprPtr t = StarTestlist(lists[i]);
     CheckTarget(*t, "assign");
     s->targets.push_back(std::move(t));
   }
-  s->value = Testlist(lists.back());
+  s->value = StarTestlist(lists.back());
+  if (dynamic_cast<const ast::Starred*>(s->value.get()))
+    Error(diag::Code::SyntaxError, s->value->range, "can't use starred expression here");
   return s;
 }
 
-void AstBuilder::CheckTarget(const ast::Expr& e, const char* what) {
+void AstBuilder::CheckTarget(const ast::Expr& e, const char* what, bool in_sequence) {
   switch (e.kind) {
     case ast::ExprKind::Name: case ast::ExprKind::Attribute: case ast::ExprKind::Subscript:
       return;
-    case ast::ExprKind::Tuple:
-      for (const auto& elt : e.As<ast::Tuple>()->elts) CheckTarget(*elt, what);
+    case ast::ExprKind::Tuple: case ast::ExprKind::List: {
+      const auto& elts = e.Is<ast::Tuple>() ? e.As<ast::Tuple>()->elts : e.As<ast::List>()->elts;
+      int starred = 0;
+      for (const auto& elt : elts) {
+        CheckTarget(*elt, what, true);
+        if (dynamic_cast<const ast::Starred*>(elt.get()) && ++starred == 2)
+          Error(diag::Code::AssignTargetSyntax, elt->range, "multiple starred expressions in assignment");
+      }
       return;
-    case ast::ExprKind::List:
-      for (const auto& elt : e.As<ast::List>()->elts) CheckTarget(*elt, what);
-      return;
+    }
     default:
+      // `first, *rest = v`: the starred name takes what the others leave, as a list.
+      if (auto* star = dynamic_cast<const ast::Starred*>(&e)) {
+        if (!in_sequence)
+          Error(diag::Code::AssignTargetSyntax, e.range, "starred assignment target must be in a list or tuple");
+        else
+          CheckTarget(*star->args[0], what);
+        return;
+      }
       Error(diag::Code::AssignTargetSyntax, e.range,
             std::string("cannot ") + what + " to " + ExprNoun(e) +
                 (e.Is<ast::Compare>() ? "; did you mean `==`?" : ""));
@@ -315,30 +333,6 @@ ast::StmtPtr AstBuilder::FuncDef(TileParser::FuncdefContext* ctx,
   s->decorators = std::move(decorators);
   s->name = Text(ctx->NAME());
   s->name_range = Range(ctx->NAME());
-  bool seen_default = false;
-  for (auto* p : ctx->parameters()->param()) {
-    ast::Param param;
-    param.name = Text(p->NAME());
-    param.name_range = Range(p->NAME());
-    param.range = Range(p);
-    if (p->COLON()) param.annotation = Test(p->test(0));
-    if (p->ASSIGN()) param.default_value = Test(p->test(p->COLON() ? 1 : 0));
-    for (const ast::Param& other : s->params) {
-      if (other.name == param.name) {
-        Error(diag::Code::DuplicateParameter, param.name_range,
-              "duplicate parameter `" + param.name + "` in function `" + s->name + "`");
-        break;
-      }
-    }
-    if (param.default_value) {
-      seen_default = true;
-    } else if (seen_default) {
-      Error(diag::Code::DefaultOrder, param.range,
-            "parameter `" + param.name + "` without a default follows a parameter with a default");
-    }
-    s->params.push_back(std::move(param));
-  }
-  if (ctx->test()) s->returns = Test(ctx->test());
   // Device code is what sema checks as such: a body under `@x.kernel` or `@x.func`, called
   // or not.
   bool device = false;
@@ -349,9 +343,62 @@ ast::StmtPtr AstBuilder::FuncDef(TileParser::FuncdefContext* ctx,
       device |= attr->value->Is<ast::Name>() && (attr->attr == "kernel" || attr->attr == "func");
   }
   device_depth_ += device;
+  Params(ctx->parameters(), *s);
+  if (ctx->test()) s->returns = Test(ctx->test());
   Block(ctx->block(), s->body);
   device_depth_ -= device;
   return s;
+}
+
+// Python's parameter order: positional ones (defaults last), then `*args` or a bare `*`, then
+// keyword-only ones (any may have a default), then `**kwargs`.
+void AstBuilder::Params(TileParser::ParametersContext* ctx, ast::FunctionDef& f) {
+  bool seen_default = false, seen_star = false, seen_kwargs = false;
+  for (auto* p : ctx->param()) {
+    if (seen_kwargs) {
+      Error(diag::Code::SyntaxError, Range(p), "no parameter may follow `**" + f.params.back().name + "`");
+      continue;
+    }
+    if (p->STAR() || p->POW()) {
+      HostOnly(Range(p), p->POW() ? "`**` parameters are" : "`*` parameters are");
+      if (p->ASSIGN()) Error(diag::Code::SyntaxError, Range(p), "a starred parameter cannot have a default");
+      if (p->STAR() && seen_star) {
+        Error(diag::Code::SyntaxError, Range(p), "`*` may appear only once among the parameters");
+        continue;
+      }
+      seen_star |= p->STAR() != nullptr;
+      seen_kwargs |= p->POW() != nullptr;
+      if (!p->NAME()) continue;  // a bare `*`: only keyword-only parameters follow
+    }
+    ast::Param param;
+    param.name = Text(p->NAME());
+    param.name_range = Range(p->NAME());
+    param.range = Range(p);
+    param.kind = p->STAR()  ? ast::ParamKind::VarArgs
+                 : p->POW() ? ast::ParamKind::VarKeywords
+                 : seen_star ? ast::ParamKind::KeywordOnly
+                             : ast::ParamKind::Positional;
+    if (p->COLON()) param.annotation = Test(p->test(0));
+    if (p->ASSIGN() && !p->STAR() && !p->POW()) param.default_value = Test(p->test(p->COLON() ? 1 : 0));
+    for (const ast::Param& other : f.params) {
+      if (other.name == param.name) {
+        Error(diag::Code::DuplicateParameter, param.name_range,
+              "duplicate parameter `" + param.name + "` in function `" + f.name + "`");
+        break;
+      }
+    }
+    if (param.kind == ast::ParamKind::Positional) {
+      if (param.default_value) {
+        seen_default = true;
+      } else if (seen_default) {
+        Error(diag::Code::DefaultOrder, param.range,
+              "parameter `" + param.name + "` without a default follows a parameter with a default");
+      }
+    }
+    f.params.push_back(std::move(param));
+  }
+  if (seen_star && ctx->param().back()->STAR() && !ctx->param().back()->NAME())
+    Error(diag::Code::SyntaxError, Range(ctx->param().back()), "named arguments must follow bare `*`");
 }
 
 ast::StmtPtr AstBuilder::ClassDef(TileParser::ClassdefContext* ctx,

@@ -41,8 +41,9 @@ class AstBuilder {
   ast::StmtPtr ClassDef(g::TileParser::ClassdefContext* ctx, std::vector<ast::ExprPtr> decorators,
                         SourceRange range);
   ast::StmtPtr Decorated(g::TileParser::DecoratedContext* ctx);
+  void Params(g::TileParser::ParametersContext* ctx, ast::FunctionDef& f);
   void Block(g::TileParser::BlockContext* ctx, ast::Body& out);
-  void CheckTarget(const ast::Expr& e, const char* what);
+  void CheckTarget(const ast::Expr& e, const char* what, bool in_sequence = false);
   void CheckDecorator(const ast::Expr& e);
 
   // expressions (build_expr.cpp)
@@ -73,6 +74,7 @@ class AstBuilder {
   ast::ExprPtr Subscript(g::TileParser::SubscriptContext* ctx);
   void Arguments(g::TileParser::ArglistContext* ctx, ast::Call& call);
   // Host-only syntax (comprehensions, lambda, try, raise): an error inside kernel code.
+  ast::ExprPtr StarTestlist(g::TileParser::Star_testlistContext* ctx);
   ast::ExprPtr StarTest(g::TileParser::Star_testContext* ctx);
   ast::ExprPtr MakeStarred(SourceRange r, ast::ExprPtr value);
   void HostOnly(SourceRange r, const std::string& what);

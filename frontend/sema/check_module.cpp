@@ -489,6 +489,8 @@ const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
       // wp.types.vector(...) and wp.types.matrix(...) name types; anything else is not one.
       ExprInfo info = CheckExpr(e);
       if (info.value && info.value->kind == ConstValue::Kind::Type) return info.value->type;
+      // Warp types a stack parameter by a stack like the one it takes: `s: wp.tile_stack(...)`.
+      if (info.type->IsTileStack()) return info.type;
       if (info.type->IsError()) return types_.Error();
       return bad(e, "`" + Text(e) + "` is not a type");
     }

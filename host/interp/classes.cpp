@@ -5,6 +5,7 @@
 #include <set>
 
 #include "host/interp/errors.h"
+#include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
 
 namespace tilec::host {
@@ -48,6 +49,24 @@ struct InstanceObj : Object {
   bool SetAttr(Interpreter&, const std::string& name, const Value& v) override {
     attrs[name] = v;
     return true;
+  }
+  // The context manager protocol, through the class's `__enter__` and `__exit__`.
+  std::optional<Value> Enter(Interpreter& in) override {
+    std::optional<Value> enter = GetAttr(in, "__enter__");
+    if (!enter || !GetAttr(in, "__exit__")) return std::nullopt;
+    CallArgs none;
+    return in.CallValue(*enter, none);
+  }
+  void Exit(Interpreter& in) override {
+    CallArgs args;
+    args.pos = {Value(), Value(), Value()};
+    in.CallValue(*GetAttr(in, "__exit__"), args);
+  }
+  bool ExitOnError(Interpreter& in, const PyError& e) override {
+    std::shared_ptr<ExcObj> value = ExceptionValue(e);
+    CallArgs args;
+    args.pos = {Value(std::const_pointer_cast<ExcTypeObj>(value->type)), Value(value), Value()};
+    return host::Truth(in.CallValue(*GetAttr(in, "__exit__"), args));
   }
   std::shared_ptr<UserClassObj> cls;
   std::map<std::string, Value> attrs;

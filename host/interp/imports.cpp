@@ -1,10 +1,83 @@
 // Imports in host code: `import m`, `import m.sub as x`, `from m import a, b` and
 // `from m import *`. Modules are the interpreter's own (np, wp, math and the standard-library
-// subset of py_modules.cpp), each made once per session.
+// subset of py_modules.cpp) or Python files found as CPython finds them: beside the program,
+// then along PYTHONPATH. Each is made once per session.
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
 
 namespace tilec::host {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Where CPython's sys.path would look: the program's directory, then PYTHONPATH's entries.
+std::vector<fs::path> SearchRoots(const std::vector<std::string>& argv) {
+  std::vector<fs::path> roots;
+  if (!argv.empty() && !argv[0].empty() && argv[0] != "-c") {
+    fs::path dir = fs::path(argv[0]).parent_path();
+    roots.push_back(dir.empty() ? fs::path(".") : dir);
+  } else {
+    roots.push_back(".");
+  }
+  if (const char* env = std::getenv("PYTHONPATH")) {
+    std::string all = env;
+    for (size_t at = 0; at <= all.size();) {
+      size_t end = all.find(':', at);
+      if (end == std::string::npos) end = all.size();
+      if (end > at) roots.push_back(all.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  return roots;
+}
+
+}  // namespace
+
+// `a.b.c` as `a/b/c.py` or the package `a/b/c/` (its `__init__.py` run when there is one).
+std::optional<Value> Interpreter::ImportModuleFile(const std::string& name) {
+  std::string rel = name;
+  for (char& c : rel)
+    if (c == '.') c = '/';
+  for (const fs::path& root : SearchRoots(argv_)) {
+    std::error_code ec;
+    fs::path file = root / (rel + ".py");
+    const bool package = !fs::is_regular_file(file, ec) && fs::is_directory(root / rel, ec);
+    if (package) file = root / rel / "__init__.py";
+    if (!fs::is_regular_file(file, ec)) {
+      if (!package) continue;
+      return Value(std::make_shared<ModuleObj>(name));  // a namespace package
+    }
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string diagnostics;
+    ChunkRef chunk = Parse(file.string(), text.str(), 1, 1, &diagnostics);
+    if (!chunk) {
+      PyError e("SyntaxError", "invalid syntax in module '" + name + "' (" + file.string() + ")");
+      e.diagnostics = diagnostics;
+      throw e;
+    }
+    // The module runs in an interpreter of its own: its globals are its namespace, its
+    // functions run there when called from here, and its kernels are a Warp module of their own.
+    auto sub = std::make_unique<Interpreter>(*out_, /*prelude=*/false);
+    sub->set_argv(argv_);
+    sub->globals_["__name__"] = MakeStr(name);
+    sub->globals_["__file__"] = MakeStr(file.string());
+    Interpreter& home = *sub;
+    module_interpreters_.push_back(std::move(sub));
+    home.RunChunk(chunk);
+    auto m = std::make_shared<ModuleObj>(name);
+    m->attrs = home.globals_;
+    return Value(m);
+  }
+  return std::nullopt;
+}
 
 void Interpreter::ExecImport(const ast::Import& s) {
   for (const auto& n : s.names) {
@@ -31,6 +104,12 @@ void Interpreter::ExecImportFrom(const ast::ImportFrom& s) {
   }
   for (const auto& n : s.names) {
     std::optional<Value> v = mod.obj()->GetAttr(*this, n.name);
+    // `from package import module`: a submodule that is not yet an attribute is imported.
+    if (!v && mod.As<ModuleObj>()) {
+      const std::string sub = s.module + "." + n.name;
+      if (auto it = std_modules_.find(sub); it != std_modules_.end()) v = it->second;
+      else if (std::optional<Value> f = ImportModuleFile(sub)) v = std_modules_[sub] = *f;
+    }
     if (!v) Raise("ImportError", "cannot import name '" + n.name + "' from '" + s.module + "'");
     StoreName(n.asname.empty() ? n.name : n.asname, *v);
   }
@@ -56,6 +135,7 @@ Value Interpreter::ImportModule(const std::string& name) {
   if (name == "math") return MakeMathModule();
   if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
   if (std::optional<Value> m = MakeStdModule(*this, name)) return std_modules_[name] = *m;
+  if (std::optional<Value> m = ImportModuleFile(name)) return std_modules_[name] = *m;
   Raise("ModuleNotFoundError", "No module named '" + name + "'");
 }
 

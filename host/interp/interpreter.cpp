@@ -526,8 +526,15 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
   auto fn = std::make_shared<FunctionObj>();
   fn->def = &s;
   fn->chunk = chunk_of(frame_->chunk);
+  fn->home = this;
   // Kernels and wp.funcs take type annotations, not defaults evaluated on the host.
-  bool host_function = s.decorators.empty();
+  bool host_function = true;
+  for (const auto& d : s.decorators) {
+    const ast::Expr* callee = d.get();
+    if (const auto* call = callee->As<ast::Call>()) callee = call->func.get();
+    if (const auto* attr = callee->As<ast::Attribute>())
+      host_function &= !(attr->value->Is<ast::Name>() && (attr->attr == "kernel" || attr->attr == "func"));
+  }
   for (const auto& p : s.params) {
     fn->has_default.push_back(p.default_value != nullptr);
     fn->defaults.push_back(p.default_value && host_function ? Eval(*p.default_value) : Value());
@@ -583,6 +590,19 @@ void Interpreter::Assign(const ast::Expr& target, const Value& v) {
                                                  : target.As<ast::List>()->elts;
       if (!v.IsObj() || !v.obj()->Len()) TypeError("cannot unpack non-iterable " + TypeName(v) + " object");
       std::vector<Value> items = IterateValue(*this, v);
+      // `first, *rest, last = v`: the starred target takes the middle, as a list.
+      for (size_t s = 0; s < elts.size(); ++s) {
+        if (!dynamic_cast<const ast::Starred*>(elts[s].get())) continue;
+        const size_t after = elts.size() - s - 1;
+        if (items.size() < elts.size() - 1)
+          ValueError("not enough values to unpack (expected at least " + std::to_string(elts.size() - 1) +
+                     ", got " + std::to_string(items.size()) + ")");
+        for (size_t k = 0; k < s; ++k) Assign(*elts[k], items[k]);
+        std::vector<Value> middle(items.begin() + long(s), items.end() - long(after));
+        Assign(*static_cast<const ast::Call&>(*elts[s]).args[0], MakeList(std::move(middle)));
+        for (size_t k = 0; k < after; ++k) Assign(*elts[s + 1 + k], items[items.size() - after + k]);
+        return;
+      }
       if (items.size() > elts.size())
         ValueError("too many values to unpack (expected " + std::to_string(elts.size()) + ")");
       if (items.size() < elts.size())
@@ -616,20 +636,26 @@ void Interpreter::Assign(const ast::Expr& target, const Value& v) {
 
 // ---------------------------------------------------------------- calls
 
-Value FunctionObj::Call(Interpreter& in, CallArgs& args) { return in.CallUser(*this, args); }
+// A function from an imported file runs in its module's interpreter, with that module's globals.
+Value FunctionObj::Call(Interpreter& in, CallArgs& args) { return (home ? *home : in).CallUser(*this, args); }
 
 Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
   const ast::FunctionDef& def = *fn.def;
-  std::vector<std::string> names;
-  size_t required = 0;
-  for (size_t k = 0; k < def.params.size(); ++k) {
-    names.push_back(def.params[k].name);
-    if (!fn.has_default[k]) required = k + 1;
-  }
-  ArgBinder binder(def.name, args, names, required);
   auto locals = std::make_shared<std::map<std::string, Value>>();
-  for (size_t k = 0; k < names.size(); ++k)
-    (*locals)[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+  if (std::all_of(def.params.begin(), def.params.end(),
+                  [](const ast::Param& p) { return p.kind == ast::ParamKind::Positional; })) {
+    std::vector<std::string> names;
+    size_t required = 0;
+    for (size_t k = 0; k < def.params.size(); ++k) {
+      names.push_back(def.params[k].name);
+      if (!fn.has_default[k]) required = k + 1;
+    }
+    ArgBinder binder(def.name, args, names, required);
+    for (size_t k = 0; k < names.size(); ++k)
+      (*locals)[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+  } else {
+    BindStarredParams(fn, args, *locals);
+  }
   if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
   Frame frame;
   frame.chunk = fn.chunk.get();
@@ -639,6 +665,65 @@ Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
   frame.function = def.name;
   InFrame(frame, [&] { ExecBody(def.body); });
   return frame.return_value;
+}
+
+// Binding with `*args`, keyword-only parameters and `**kwargs`, in CPython's order and words.
+void Interpreter::BindStarredParams(const FunctionObj& fn, CallArgs& args, std::map<std::string, Value>& locals) {
+  const ast::FunctionDef& def = *fn.def;
+  const std::string f = def.name + "()";
+  std::vector<size_t> positional;
+  const ast::Param *varargs = nullptr, *varkw = nullptr;
+  for (size_t k = 0; k < def.params.size(); ++k) {
+    const ast::Param& p = def.params[k];
+    if (p.kind == ast::ParamKind::Positional) positional.push_back(k);
+    if (p.kind == ast::ParamKind::VarArgs) varargs = &p;
+    if (p.kind == ast::ParamKind::VarKeywords) varkw = &p;
+  }
+  std::vector<const Value*> bound(def.params.size(), nullptr);
+  std::vector<Value> extra;
+  for (size_t i = 0; i < args.pos.size(); ++i) {
+    if (i < positional.size()) bound[positional[i]] = &args.pos[i];
+    else extra.push_back(args.pos[i]);
+  }
+  if (!extra.empty() && !varargs)
+    TypeError(f + " takes " + std::to_string(positional.size()) + " positional argument" +
+              (positional.size() == 1 ? "" : "s") + " but " + std::to_string(args.pos.size()) +
+              (args.pos.size() == 1 ? " was" : " were") + " given");
+  auto kwargs = std::make_shared<DictObj>();
+  for (auto& [name, value] : args.kw) {
+    size_t k = 0;
+    while (k < def.params.size() &&
+           !(def.params[k].name == name && (def.params[k].kind == ast::ParamKind::Positional ||
+                                             def.params[k].kind == ast::ParamKind::KeywordOnly)))
+      ++k;
+    if (k == def.params.size()) {
+      if (!varkw) TypeError(f + " got an unexpected keyword argument '" + name + "'");
+      kwargs->Put(MakeStr(name), value);
+      continue;
+    }
+    if (bound[k]) TypeError(f + " got multiple values for argument '" + name + "'");
+    bound[k] = &value;
+  }
+  for (ast::ParamKind kind : {ast::ParamKind::Positional, ast::ParamKind::KeywordOnly}) {
+    std::vector<std::string> missing;
+    for (size_t k = 0; k < def.params.size(); ++k)
+      if (def.params[k].kind == kind && !bound[k] && !fn.has_default[k]) missing.push_back("'" + def.params[k].name + "'");
+    if (missing.empty()) continue;
+    std::string list;
+    for (size_t k = 0; k < missing.size(); ++k) {
+      if (k) list += k + 1 == missing.size() ? (missing.size() > 2 ? ", and " : " and ") : ", ";
+      list += missing[k];
+    }
+    TypeError(f + " missing " + std::to_string(missing.size()) + " required " +
+              (kind == ast::ParamKind::Positional ? "positional" : "keyword-only") + " argument" +
+              (missing.size() == 1 ? "" : "s") + ": " + list);
+  }
+  for (size_t k = 0; k < def.params.size(); ++k) {
+    const ast::Param& p = def.params[k];
+    if (&p == varargs) locals[p.name] = MakeTuple(std::move(extra));
+    else if (&p == varkw) locals[p.name] = Value(kwargs);
+    else locals[p.name] = bound[k] ? *bound[k] : fn.defaults[k];
+  }
 }
 
 std::string LambdaObj::Repr() const {

@@ -32,6 +32,7 @@ struct FunctionObj : Object {
   Value Call(Interpreter& in, CallArgs& args) override;
   const ast::FunctionDef* def = nullptr;
   ChunkRef chunk;
+  Interpreter* home = nullptr;  // the interpreter of the module that defined it
   std::vector<Value> defaults;  // one per parameter; None-kind Value with has_default false
   std::vector<bool> has_default;
   // The locals of the functions it was defined in, outermost first, shared with them: a nested
@@ -179,6 +180,7 @@ class Interpreter {
   }
 
   ChunkRef chunk_of(const Chunk* c) const;
+  std::optional<Value> ImportModuleFile(const std::string& name);  // imports.cpp
 
   std::ostream* out_;
   std::vector<ChunkRef> chunks_;  // every chunk run, so that functions can outlive their run
@@ -187,6 +189,8 @@ class Interpreter {
   Value wp_module_;
   std::vector<std::string> argv_;
   std::map<std::string, Value> std_modules_;  // sys, argparse, ...: one object per session
+  // The interpreters that ran imported Python files; their functions run in them.
+  std::vector<std::unique_ptr<Interpreter>> module_interpreters_;
   std::map<std::string, Value> globals_;
   std::map<std::string, Value> builtins_;
   std::shared_ptr<WpState> wp_;
@@ -203,6 +207,7 @@ class Interpreter {
   };
   std::vector<Handled> handling_;
 
+  void BindStarredParams(const FunctionObj& fn, CallArgs& args, std::map<std::string, Value>& locals);
   friend struct FunctionObj;
 };
 

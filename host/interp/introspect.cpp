@@ -182,8 +182,15 @@ std::string HelpText(Interpreter& in, const Value& v) {
   }
   if (auto* f = v.As<FunctionObj>()) {
     os << "Help on function " << f->def->name << ":\n\n" << f->def->name << "(";
-    for (size_t k = 0; k < f->def->params.size(); ++k)
-      os << (k ? ", " : "") << f->def->params[k].name << (f->has_default[k] ? "=" + Repr(f->defaults[k]) : "");
+    bool star = false;
+    for (size_t k = 0; k < f->def->params.size(); ++k) {
+      const ast::Param& p = f->def->params[k];
+      os << (k ? ", " : "");
+      if (p.kind == ast::ParamKind::KeywordOnly && !star) os << "*, ";
+      star |= p.kind == ast::ParamKind::KeywordOnly || p.kind == ast::ParamKind::VarArgs;
+      os << (p.kind == ast::ParamKind::VarArgs ? "*" : p.kind == ast::ParamKind::VarKeywords ? "**" : "") << p.name
+         << (f->has_default[k] ? "=" + Repr(f->defaults[k]) : "");
+    }
     os << ")\n";
     if (!f->def->body.empty())
       if (auto* e = f->def->body[0]->As<ast::ExprStmt>())

@@ -97,4 +97,21 @@ ModuleText BuildModuleText(const KernelCompileRequest& req) {
   return m;
 }
 
+std::string CompileErrorMessage(const std::string& what, const std::string& diagnostics) {
+  size_t errors = 0;
+  std::string first;
+  for (size_t at = 0; at < diagnostics.size();) {
+    size_t end = diagnostics.find('\n', at);
+    if (end == std::string::npos) end = diagnostics.size();
+    std::string_view line(diagnostics.data() + at, end - at);
+    if (size_t e = line.find("error["); e != std::string_view::npos && line.find("]: ", e) != std::string_view::npos) {
+      if (errors++ == 0) first = std::string(line.substr(e));
+    }
+    at = end + 1;
+  }
+  if (first.empty()) return what;
+  std::string more = errors > 1 ? " (and " + std::to_string(errors - 1) + " more error" + (errors > 2 ? "s" : "") + ")" : "";
+  return what + ": " + first + more;
+}
+
 }  // namespace tilec::host

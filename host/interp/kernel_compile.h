@@ -38,6 +38,10 @@ struct KernelCompileResult {
   std::string source;  // the module text that was compiled
 };
 
+// The message of the exception a failed compile raises: `what`, then the first error's code and
+// text, so that `str(e)` (and assertRaisesRegex) sees why as the printed diagnostics say it.
+std::string CompileErrorMessage(const std::string& what, const std::string& diagnostics);
+
 // The module text for a request, and the path / column base its diagnostics should carry.
 struct ModuleText {
   std::string text;

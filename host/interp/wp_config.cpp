@@ -168,8 +168,9 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     c["max_unroll"] = Value::Int(16);
     c["deterministic"] = Value::Bool(false);
     // Warp's CPU runs one lane per block unless this is set; tilec's CPU always runs whole
-    // blocks, so the flag is kept for programs that set it and read by none.
-    c["enable_cpu_blocks"] = Value::Bool(false);
+    // blocks, so it reads true: a program that asks which results to expect from the CPU
+    // (one lane's or the block's) learns the block's.
+    c["enable_cpu_blocks"] = Value::Bool(true);
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);

@@ -46,6 +46,19 @@ WpState::Definition DefinitionText(const Chunk& chunk, const ast::Stmt& stmt,
   return d;
 }
 
+// `wp.kernel(f)` and `wp.func(f)` called on a plain `def` (Warp's make_isolated_kernel, kernel
+// factories): the text is compiled as if decorated, the decorator on a line of its own just
+// above the `def` so that every position in the body stays where it is.
+void AddDecorator(WpState::Definition& d, const ast::FunctionDef& def, const std::string& attr) {
+  for (const auto& deco : def.decorators) {
+    const ast::Expr* callee = deco.get();
+    if (const auto* call = callee->As<ast::Call>()) callee = call->func.get();
+    if (const auto* a = callee->As<ast::Attribute>(); a && a->attr == attr) return;
+  }
+  d.text = "@wp." + attr + "\n" + d.text;
+  d.line -= 1;
+}
+
 // Kernels are compiled from their source text, so a default taken from wp.config rather than
 // from the decorator is written into the decorator: `@wp.kernel` becomes
 // `@wp.kernel(enable_backward=False)` (same line, so body positions are unchanged).
@@ -157,6 +170,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
   WpState& st = in.wp();
   WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel");
+  AddDecorator(def, *fn->def, "kernel");
   if (!enable_backward) ForceNoBackward(def.text);
   Remember(st, std::move(def));
   KernelCompileRequest req;
@@ -183,7 +197,8 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
       }
     }
   if (!res.ok) {
-    k->compile_error = std::make_shared<PyError>("tilec.CompileError", "kernel `" + req.kernel_name + "` failed to compile");
+    k->compile_error = std::make_shared<PyError>(
+        "tilec.CompileError", CompileErrorMessage("kernel `" + req.kernel_name + "` failed to compile", res.diagnostics));
     k->compile_error->diagnostics = res.diagnostics;
     // At the prompt the error is worth more at once than at a later launch.
     if (in.interactive()) throw *k->compile_error;
@@ -199,7 +214,9 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
 Value DefineFunc(Interpreter& in, const Value& fnv) {
   auto* fn = fnv.As<FunctionObj>();
   if (!fn) TypeError("func(): expected a function definition, got " + TypeName(fnv));
-  Remember(in.wp(), DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func"));
+  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func");
+  AddDecorator(def, *fn->def, "func");
+  Remember(in.wp(), std::move(def));
   auto f = std::make_shared<WpFuncObj>();
   f->name = fn->def->name;
   return Value(f);

@@ -145,7 +145,7 @@ const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& devic
   req.block_dim = block_dim;
   req.hybrid_launch = hybrid;
   auto failed = [&](const KernelCompileResult& r, const std::string& what) {
-    PyError e("tilec.CompileError", "kernel `" + k.name + "` failed to compile for " + what);
+    PyError e("tilec.CompileError", CompileErrorMessage("kernel `" + k.name + "` failed to compile for " + what, r.diagnostics));
     e.diagnostics = r.diagnostics;
     throw e;
   };

@@ -79,7 +79,10 @@ def run_tilec(tilec, path, expected, timeout):
     while True:
         args = [tilec, "run", path] + ([] if len(remaining) == len(expected) else remaining)
         try:
-            p = subprocess.run(args, capture_output=True, text=True, timeout=timeout)
+            # As for Warp's Python: its package's directory is on the module search path, so
+            # `from warp.tests import aux_...` finds Warp's helper files.
+            env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))))
+            p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
             text, rc = p.stderr, p.returncode
         except subprocess.TimeoutExpired as e:
             text = (e.stderr or b"").decode(errors="replace") if isinstance(e.stderr, bytes) else (e.stderr or "")

@@ -240,6 +240,23 @@ OUTPUTS = [
   "class Child(Base):\n    kind = 'child'\n"
   "c = Child()\nsetattr(Child, 'extra', lambda self: 42)\nsetattr(c, 'x', 7)\n"
   "print(c.hello(), c.extra(), c.x, isinstance(c, Base), isinstance(c, Child), isinstance(Base(), Child), isinstance(c, (int, Base)))\n"),
+ ("VariadicAndKeywordOnlyParameters",
+  "def f(a, *args, scale=2, **kw):\n    return a, args, scale, sorted(kw.items())\n"
+  "print(f(1), f(1, 2, 3), f(1, 2, scale=5, z=0, y=1), f(*range(4), **{'scale': 0}))\n"
+  "def g(*, key, flag=False):\n    return key, flag\n"
+  "def h(x, y=10, *rest):\n    return x + y + sum(rest)\n"
+  "def fwd(*args, **kwargs):\n    return f(*args, **kwargs)\n"
+  "print(g(key=3), g(flag=True, key='k'), h(1), h(1, 2, 3, 4), fwd(7, 8, scale=1, q=2))\n"),
+ ("StarredAssignmentTargets",
+  "first, *rest = [1, 2, 3, 4]\n*init, last = 'abc'\na, *mid, b = range(5)\nx, *empty = (9,)\n"
+  "print(first, rest, init, last, a, mid, b, x, empty)\n"
+  "for h, *t in [(1, 2, 3), (4,)]:\n    print(h, t)\n"
+  "[p, *q] = (1, 2)\nsource, *_ = ('src', 'x', 'y')\nprint(p, q, source, _)\n"),
+ ("ParenthesizedWithItems",
+  "class M:\n    def __init__(self, n):\n        self.n = n\n    def __enter__(self):\n        print('enter', self.n)\n        return self.n\n"
+  "    def __exit__(self, *exc):\n        print('exit', self.n)\n        return False\n"
+  "with (M(1) as a, M(2) as b):\n    print(a + b)\n"
+  "with (M(3) as c,\n      M(4)):\n    print(c)\n"),
  ("FromImportStarAndTyping",
   "from math import *\nfrom typing import Any, Literal\nprint(floor(2.5), sqrt(16.0), pi > 3)\n"
   "def g(x: Any, y: Literal[2] = 2):\n    return x * y\nprint(g(3))\n"),
@@ -247,6 +264,10 @@ OUTPUTS = [
 
 RAISES = [
  ("StarredNotIterable", "", "print(*5)"),
+ ("KeywordOnlyMissing", "def g(*, key):\n    return key\n", "g()"),
+ ("KeywordOnlyGivenPositionally", "def g(a, *, key):\n    return key\n", "g(1, 2)"),
+ ("VarKeywordsUnexpected", "def g(*args):\n    return args\n", "g(x=1)"),
+ ("StarredUnpackTooFew", "", "a, b, *c = [1]"),
  ("DoubleStarNotMapping", "", "print(**[1])"),
  ("RoundNdarrayBuiltin", "", "round(np.zeros(3))"),
  ("RoundStr", "", "round('a')"),
