@@ -1,5 +1,5 @@
-// np.linalg (solve, cholesky, inv, norm), np.testing (assert_allclose and the equality
-// asserts) and np.cross: what Warp's example programs check their kernels against. Dense
+// np.linalg (solve, cholesky, inv, norm), np.testing (assert_allclose, the equality asserts,
+// assert_array_less) and np.cross: what Warp's example programs check their kernels against. Dense
 // float64 arithmetic (partial pivoting), float32 results when every operand is float32, as
 // NumPy's LAPACK calls return them.
 #include <cmath>
@@ -272,6 +272,69 @@ Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool e
   return Value();
 }
 
+// A 0-d or one-element value as np.array2string prints it ("1", "2.", "0.5", "nan").
+std::string Array2String(const NdArray& v) {
+  std::string s = Str(WrapNd(v.Reshape({1}), false));
+  return s.substr(1, s.size() - 2);
+}
+
+// assert_array_less(x, y, err_msg=''): x < y everywhere, where NaNs in the same places are
+// left out; AssertionError with NumPy 1.24's report (mismatches, and the largest absolute and
+// relative differences over the compared elements) otherwise.
+Value AssertLess(Interpreter& in, CallArgs& args) {
+  ArgBinder b("assert_array_less", args, {"x", "y", "err_msg", "verbose"}, 2);
+  const NdArray ox = ToNdArray(in, b.Get(0), "assert_array_less"), oy = ToNdArray(in, b.Get(1), "assert_array_less");
+  const std::string err_msg = b.Has(2) ? Str(b.Get(2)) : "";
+  auto fail = [&](const std::string& remarks) {
+    Raise("AssertionError", "\nArrays are not less-ordered\n" + err_msg + "\n" + remarks + "\n x: " +
+                                Repr(WrapNd(ox, false)) + "\n y: " + Repr(WrapNd(oy, false)));
+  };
+  if (ox.shape() != oy.shape() && ox.ndim() != 0 && oy.ndim() != 0)
+    fail("(shapes " + ShapeString(ox.shape()) + ", " + ShapeString(oy.shape()) + " mismatch)");
+  NdArray x = ox, y = oy;
+  const NdArray xn = TestFloat(FloatTest::IsNan, x), yn = TestFloat(FloatTest::IsNan, y);
+  const NdArray nan_differs = Binary(BinaryOp::Ne, xn, yn);
+  for (int64_t k = 0; k < nan_differs.size(); ++k)
+    if (nan_differs.GetFlat(k).b) fail("x and y nan location mismatch:");
+  // Where one side is a scalar, its NaN flag stands for every element.
+  const bool scalar_flag = x.ndim() == 0 || y.ndim() == 0;
+  const NdArray flagged = x.ndim() == 0 ? xn : yn;
+  if (scalar_flag && flagged.Item().b) return Value();
+  if (!scalar_flag) {
+    IndexItem keep = IndexItem::Take(Unary(UnaryOp::Invert, flagged));
+    x = x.Select(std::span<const IndexItem>(&keep, 1));
+    y = y.Select(std::span<const IndexItem>(&keep, 1));
+    if (x.size() == 0) return Value();
+  }
+  const NdArray less = Binary(BinaryOp::Lt, x, y);
+  int64_t bad = 0;
+  for (int64_t k = 0; k < less.size(); ++k) bad += !less.GetFlat(k).b;
+  if (bad == 0) return Value();
+  const int64_t n = scalar_flag ? less.size() : flagged.size();
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.3g", 100.0 * double(bad) / double(n));
+  std::string remarks = "Mismatched elements: " + std::to_string(bad) + " / " + std::to_string(n) + " (" + pct + "%)";
+  try {
+    NdArray error = Unary(UnaryOp::Abs, Binary(BinaryOp::Sub, x, y));
+    if (IsInteger(x.dtype()) && !IsSigned(x.dtype()))
+      error = Extreme(Extremum::Minimum, error, Unary(UnaryOp::Abs, Binary(BinaryOp::Sub, y, x)));
+    remarks += "\nMax absolute difference: " + Array2String(Reduce(Reduction::Max, error, std::nullopt));
+    const NdArray by = y.BroadcastTo(error.shape());
+    IndexItem nonzero = IndexItem::Take(Binary(BinaryOp::Ne, by, NdArray::FromScalar(Scalar::Int(0))));
+    const NdArray e = error.Select(std::span<const IndexItem>(&nonzero, 1));
+    const NdArray d = by.Select(std::span<const IndexItem>(&nonzero, 1));
+    const NdArray rel = e.size() == 0 ? NdArray::FromScalar(Scalar::Float(INFINITY))
+                                      : Reduce(Reduction::Max, Binary(BinaryOp::TrueDiv, e, Unary(UnaryOp::Abs, d)),
+                                               std::nullopt);
+    remarks += "\nMax relative difference: " + Array2String(rel);
+  } catch (const NdError& err) {
+    // NumPy leaves the differences out where subtraction is undefined (booleans).
+    if (err.type() != "TypeError") throw;
+  }
+  fail(remarks);
+  return Value();
+}
+
 }  // namespace
 
 void DefineNumpyLinalgAndTesting(ModuleObj& np) {
@@ -285,6 +348,7 @@ void DefineNumpyLinalgAndTesting(ModuleObj& np) {
   auto testing = std::make_shared<ModuleObj>("numpy.testing");
   testing->Def("assert_allclose", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_allclose", false); });
   testing->Def("assert_array_equal", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_array_equal", true); });
+  testing->Def("assert_array_less", AssertLess);
   testing->Def("assert_equal", [](Interpreter& in, CallArgs& a) { return AssertClose(in, a, "assert_equal", true); });
   np.attrs["testing"] = Value(testing);
   np.Def("cross", Cross);

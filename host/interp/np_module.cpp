@@ -5,6 +5,7 @@
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/np_funcs.h"
 
 namespace tilec::host {
 
@@ -122,14 +123,6 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     ArgBinder b("clip", a, {"a", "a_min", "a_max"}, 3);
     return WrapNd(Clip(ToNdArray(in, b.Get(0), "np.clip"), OptArray(in, b, 1, "clip"), OptArray(in, b, 2, "clip")));
   });
-  for (const char* fname : {"minimum", "maximum"}) {
-    std::string name = fname;
-    m.Def(name, [name](Interpreter& in, CallArgs& a) {
-      ArgBinder b(name, a, {"x1", "x2"}, 2);
-      NdArray x = ToNdArray(in, b.Get(0), "np." + name), y = ToNdArray(in, b.Get(1), "np." + name);
-      return WrapNd(name == "minimum" ? Clip(x, std::nullopt, y) : Clip(x, y, std::nullopt));
-    });
-  }
   m.Def("concatenate", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("concatenate", a, {"arrays", "axis"}, 1);
     std::optional<int> axis = b.Has(1) ? AxisArg(b, 1) : std::optional<int>(0);
@@ -387,6 +380,8 @@ Value MakeNumpyModule() {
       {"rint", UnaryOp::Rint},     {"floor", UnaryOp::Floor},   {"ceil", UnaryOp::Ceil}};
   for (auto [name, op] : kFloatFunctions) Unary(*m, name, op);
   DefineNumpyArrayFunctions(*m);
+  DefineNumpyShapeFunctions(*m);
+  DefineNumpyUfuncs(*m);
   m->attrs["random"] = MakeNumpyRandomModule();
   DefineNumpyLinalgAndTesting(*m);
   m->Def("shape", [](Interpreter& in, CallArgs& a) {

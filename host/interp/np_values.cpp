@@ -513,6 +513,21 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       if (b.Has(0) && !b.Get(0).IsNone()) axis = int(ToInt(b.Get(0), "sum() axis"));
       return WrapNd(s.a.Sum(axis));
     });
+  if (name == "prod")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("prod", args, {"axis", "dtype"}, 0);
+      std::optional<ScalarType> dtype;
+      if (b.Has(1) && !b.Get(1).IsNone()) dtype = DTypeArg(b.Get(1), false, "");
+      return WrapNd(Prod(s.a, AxisArg(b, 0), dtype));
+    });
+  if (name == "repeat")
+    return Method(self, name, [](NdArrayObj& s, Interpreter& in, CallArgs& args) {
+      ArgBinder b("repeat", args, {"repeats", "axis"}, 1);
+      NdArray counts = ToNdArray(in, b.Get(0), "repeat").AsType(ScalarType::Int64).Reshape({-1});
+      std::vector<int64_t> reps;
+      for (int64_t k = 0; k < counts.size(); ++k) reps.push_back(counts.GetFlat(k).i);
+      return WrapNd(Repeat(s.a, reps, AxisArg(b, 1)), false);
+    });
   if (name == "round")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
       ArgBinder b("round", args, {"decimals"}, 0);

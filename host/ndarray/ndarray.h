@@ -247,6 +247,44 @@ NdArray IsClose(const NdArray& a, const NdArray& b, double rtol = 1e-5, double a
 // np.eye(n, m, k, dtype).
 NdArray Eye(int64_t n, int64_t m, int64_t k, ScalarType dtype);
 
+// np.prod / x.prod: sequential products in the accumulator dtype (`dtype`, else the dtype's
+// own, with bools and small integers widened to 64 bits as np.sum does); 1 for empty lanes.
+NdArray Prod(const NdArray& a, std::optional<int> axis, std::optional<ScalarType> dtype = std::nullopt);
+
+// --- shape functions (ndarray_shape.cpp); results are new C-ordered arrays unless noted ---
+// np.tile: `reps` and the array's shape are padded with leading 1s to the same length.
+NdArray Tile(const NdArray& a, const Shape& reps);
+// np.repeat: element i along `axis` (None: of the flattened array) repeated repeats[i]
+// times; a single entry applies to every element.
+NdArray Repeat(const NdArray& a, std::span<const int64_t> repeats, std::optional<int> axis);
+// np.roll: shifts[k] along axes[k] (the pairs broadcast); no axes rolls the flattened array.
+NdArray Roll(const NdArray& a, std::span<const int64_t> shifts, std::span<const int> axes);
+// np.flip over `axes` (every axis when absent): a view with negated strides.
+NdArray Flip(const NdArray& a, const std::optional<std::vector<int>>& axes);
+// np.expand_dims: a view with a length-1 axis at each of `axes` (positions in the result).
+NdArray ExpandDims(const NdArray& a, std::span<const int> axes);
+// np.outer: the flattened operands' products, one row per element of `a`.
+NdArray Outer(const NdArray& a, const NdArray& b);
+// np.asfortranarray: `a` itself when already Fortran-contiguous (and at least 1-D), else a
+// Fortran-ordered copy; a 0-d array becomes 1-D.
+NdArray AsFortran(const NdArray& a);
+bool IsFContiguous(const NdArray& a);
+// Normalizes each axis against `ndim`; ValueError "repeated axis" when one appears twice.
+std::vector<int> NormalizeAxes(std::span<const int> axes, int ndim);
+
+// --- ufunc extras (ndarray_ufuncs.cpp) ---
+enum class Extremum : uint8_t { Minimum, Maximum, FMin, FMax };  // fmin/fmax skip NaNs
+// np.fmin / np.fmax (and np.minimum / np.maximum) element-wise with broadcasting.
+NdArray Extreme(Extremum kind, const NdArray& a, const NdArray& b);
+// np.minimum.accumulate and friends along `axis` (the dtype is kept).
+NdArray Accumulate(Extremum kind, const NdArray& a, int axis);
+enum class FloatTest : uint8_t { IsNan, IsFinite, IsInf };
+// np.isnan / np.isfinite / np.isinf: a bool array (integers and bools are always finite).
+NdArray TestFloat(FloatTest test, const NdArray& a);
+// np.add.at(a, items, b): a[items] += b unbuffered, so that repeated indices accumulate;
+// the sums run in the ufunc's loop dtype and are cast back unsafely, as NumPy 1.24 does.
+void AddAt(NdArray& a, std::span<const IndexItem> items, const NdArray& b);
+
 // NumPy's name of a dtype ("float32", "bool"), as repr prints it.
 std::string DtypeName(ScalarType t);
 // Python's `(2, 3)` / `(4,)` spelling of a shape.

@@ -1,4 +1,4 @@
-// NumPy functions beyond the ufunc core: rounding, the max/min/argmax/argmin/mean/std
+// NumPy functions beyond the ufunc core: rounding, the max/min/argmax/argmin/mean/std/prod
 // reductions, cumsum, where/nonzero, clip, concatenate/stack, sort/argsort, isclose and eye.
 // Each follows the NumPy 1.24 code path it stands for, so dtypes and roundings come out alike.
 #include <algorithm>
@@ -209,6 +209,44 @@ NdArray CumSum(const NdArray& a, std::optional<int> axis) {
       }
       StoreScalar(o + i * out_stride, out_type, next);
       acc = LoadScalar(o + i * out_stride, out_type);
+    }
+  });
+  return out;
+}
+
+NdArray Prod(const NdArray& a, std::optional<int> axis, std::optional<ScalarType> dtype) {
+  Target tg = ReductionTarget(a, axis);
+  ScalarType t = dtype.value_or(SumResultType(a.dtype()));
+  NdArray x = Cast(tg.a, t);
+  Shape out_shape;
+  std::vector<int64_t> unused;
+  DropAxis(x, tg.ax, out_shape, unused);
+  NdArray out = NdArray::Empty(out_shape, t);
+  const int64_t count = x.shape()[tg.ax], stride = x.strides()[tg.ax];
+  // float16 multiplies in float32: within one inner loop (the reduced axis is the innermost
+  // in memory) the product stays float32 until the end, otherwise each step is stored back.
+  bool lane_in_float32 = true;
+  for (int k = 0; k < x.ndim(); ++k)
+    if (k != tg.ax && x.shape()[k] > 1 && std::llabs(x.strides()[k]) < std::llabs(stride)) lane_in_float32 = false;
+  ForEachLane(x, tg.ax, out, false, [&](const uint8_t* in, uint8_t* o) {
+    if (IsFloat(t)) {
+      double acc = 1.0;
+      for (int64_t i = 0; i < count; ++i) {
+        acc *= LoadFloat(in + i * stride, t);
+        // A product of two float32 values is exact in double, so this rounds it once.
+        if (t != ScalarType::Float64) acc = double(float(acc));
+        if (t == ScalarType::Float16 && !lane_in_float32) acc = double(RoundToFloatType(acc, t));
+      }
+      StoreScalar(o, t, Scalar::Float(acc));
+    } else if (t == ScalarType::Bool) {
+      bool acc = true;
+      for (int64_t i = 0; i < count; ++i) acc = acc && LoadScalar(in + i * stride, t).AsBool();
+      StoreScalar(o, t, Scalar::Bool(acc));
+    } else {
+      // Integer products wrap; reducing modulo 2^64 and storing narrows like each step would.
+      uint64_t acc = 1;
+      for (int64_t i = 0; i < count; ++i) acc *= LoadScalar(in + i * stride, t).AsUInt();
+      StoreScalar(o, t, IsSigned(t) ? Scalar::Int(int64_t(acc)) : Scalar::UInt(acc));
     }
   });
   return out;

@@ -260,6 +260,98 @@ OUTPUTS = [
  ("FromImportStarAndTyping",
   "from math import *\nfrom typing import Any, Literal\nprint(floor(2.5), sqrt(16.0), pi > 3)\n"
   "def g(x: Any, y: Literal[2] = 2):\n    return x * y\nprint(g(3))\n"),
+ ("NpTileAndRepeat",
+  "a = np.arange(6).reshape(2, 3)\n"
+  "print(np.tile(np.arange(3), 2), np.tile(a, (2, 1)), np.tile(5, 3), np.tile(np.array([1.5, 2.5], dtype=np.float32), (2, 2)))\n"
+  "print(np.tile(a, 2).shape, np.tile(np.arange(2), (2, 1, 2)).shape, np.tile(a, 0), np.tile([True, False], 2))\n"
+  "print(np.repeat(np.arange(3), 2), np.repeat(a, 2), np.repeat(a, 2, axis=0), np.repeat(a, [1, 0, 2], axis=1), np.repeat(7, 3), a.repeat(2, axis=-1))\n"
+  "print(np.repeat(np.array([1, 2], dtype=np.int8), 2).dtype, np.repeat(np.arange(3), 1.5), np.repeat(np.array(5), 2, axis=0))\n"),
+ ("NpOuterRollFlipExpandDims",
+  "a = np.arange(6).reshape(2, 3)\n"
+  "print(np.outer([1, 2, 3], [4, 5]), np.outer(a, [1, 10]), np.outer(np.arange(2, dtype=np.float32), np.arange(3, dtype=np.int8)).dtype, np.outer(2, 3))\n"
+  "print(np.roll(np.arange(5), 2), np.roll(np.arange(5), -7), np.roll(a, 1), np.roll(a, 1, axis=1), np.roll(a, -1, axis=0), np.roll(a, (1, 2), axis=(0, 1)), np.roll(a, (1, 2)), repr(np.roll(5, 1)))\n"
+  "print(np.flip(np.arange(4)), np.flip(a), np.flip(a, 0), np.flip(a, axis=1), np.flip(a, (0, 1)), repr(np.flip(5)))\n"
+  "f = np.flip(a, 1)\n"
+  "f[0, 0] = 99\n"
+  "print(a, f.T, np.expand_dims(np.arange(3), 0), np.expand_dims(np.arange(3), 1).shape, np.expand_dims(a, (0, 3)).shape, np.expand_dims(a, -1).shape, repr(np.expand_dims(5, 0)))\n"),
+ ("NpBroadcastToCopyEmptyLikeFortran",
+  "a = np.arange(6).reshape(2, 3)\n"
+  "b = np.broadcast_to(np.arange(3), (2, 3))\n"
+  "print(b, b.shape, np.broadcast_to(5, (2, 2)), np.broadcast_to(np.array([[1.5], [2.5]], dtype=np.float32), (2, 3)), np.broadcast_to(np.arange(3), 3))\n"
+  "c = np.copy(a)\n"
+  "c[0, 0] = 9\n"
+  "print(a[0, 0], c, repr(np.copy(5)), repr(np.copy([1.5, 2])), repr(np.copy(np.float32(2))))\n"
+  "e = np.empty_like(a, dtype=np.float32)\n"
+  "print(e.shape, e.dtype, np.empty_like([1.5, 2]).shape, np.empty_like(np.zeros((2, 2), dtype=np.int8)).dtype)\n"
+  "f = np.asfortranarray(a)\n"
+  "print(f, f.T, f[1], f[:, 1], f[1, 2], f.shape, f.dtype, f.reshape(-1), f.sum(axis=0), f + 1, repr(np.asfortranarray(5)), np.asfortranarray([[1, 2], [3, 4]], dtype=np.float32))\n"
+  "g = np.arange(3)\n"
+  "print(np.asfortranarray(g) is g, np.ndim(5), np.ndim([[1, 2]]), np.ndim(a), np.ndim(np.float32(1)))\n"),
+ ("NpProdAndCountNonzero",
+  "a = np.arange(1, 7).reshape(2, 3)\n"
+  "print(np.prod(a), np.prod(a, axis=0), a.prod(axis=1), np.prod([]), np.prod([True, True]), repr(np.prod(np.array([1, 2], dtype=np.uint8))), np.prod(3))\n"
+  "print(repr(np.prod(np.array([1.5, 2.5], dtype=np.float32))), np.prod(a, dtype=np.float32), np.prod(np.array([100, 100], dtype=np.int8), dtype=np.int8), a.prod(axis=-1, dtype=np.float64), np.prod(np.arange(1, 30)))\n"
+  "h = np.array([1.1, 1.3, 1.7, 1.9, 2.3, 1.01, 1.77, 3.3], dtype=np.float16)\n"
+  "print(np.prod(h), np.prod(h.reshape(2, 4), axis=1), np.prod(h.reshape(4, 2), axis=0), np.prod(h.reshape(2, 4).T, axis=0), np.prod(h.reshape(2, 2, 2), axis=1), np.prod(np.zeros((0, 2)), axis=0))\n"
+  "print(np.count_nonzero([1, 0, 2]), np.count_nonzero(np.eye(3), axis=0), repr(np.count_nonzero([1, 0, 2], axis=0)), np.count_nonzero(5), np.count_nonzero([[True, False], [True, True]], axis=1), type(np.count_nonzero([1])).__name__)\n"),
+ ("NpIsnanBitwiseAndDiagIndicesUfuncs",
+  "x = np.array([1.0, np.nan, np.inf, -np.inf, 0.0])\n"
+  "print(np.isnan(x), np.isfinite(x), np.isinf(x), repr(np.isnan(1.0)), repr(np.isnan(np.float32(np.nan))), np.isfinite([1, 2]), np.isnan(np.array([[1.5, np.nan]], dtype=np.float16)), repr(np.isfinite(3)))\n"
+  "print(np.bitwise_and(3, 5), np.bitwise_and([True, False], True), np.bitwise_and(np.array([3, 12], dtype=np.uint8), 255), np.bitwise_and(np.arange(6), 3), repr(np.bitwise_and(np.int32(7), 2)))\n"
+  "m = np.zeros((3, 3))\n"
+  "idx = np.diag_indices_from(m)\n"
+  "m[idx] = 1\n"
+  "print(idx, m, np.diag_indices_from(np.zeros((2, 2, 2))))\n"
+  "print(np.add, np.minimum, np.fmax, type(np.add).__name__, np.add(1, 2), np.add([1, 2], 0.5), np.minimum(np.array([1, 5]), 3), np.maximum([1, 5], 3.0), np.fmin([1, np.nan, 3], [np.nan, np.nan, 2]), np.fmax(np.float32(1), 2), np.fmin(1, 2))\n"),
+ ("NpAddAtAndAccumulate",
+  "a = np.zeros(4, dtype=int)\n"
+  "np.add.at(a, [0, 0, 2], 1)\n"
+  "print(a)\n"
+  "np.add.at(a, [1, 1], [5, 6])\n"
+  "np.add.at(a, 3, 2)\n"
+  "print(a, np.add.at(a, [0], 1), a)\n"
+  "b = np.zeros((2, 3))\n"
+  "np.add.at(b, (np.array([0, 0, 1]), np.array([1, 1, 2])), 1.5)\n"
+  "np.add.at(b, [0, 0], np.arange(3))\n"
+  "print(b)\n"
+  "c = np.zeros(3, dtype=np.float32)\n"
+  "np.add.at(c, [0, 0, 1], 0.1)\n"
+  "u = np.zeros(3, dtype=np.uint8)\n"
+  "np.add.at(u, [0, 0, 1], 200)\n"
+  "i = np.zeros(3, dtype=int)\n"
+  "np.add.at(i, [0, 0], 1.5)\n"
+  "bb = np.zeros(3, dtype=bool)\n"
+  "np.add.at(bb, [0, 0], True)\n"
+  "print(c, c.dtype, u, i, bb)\n"
+  "x = np.array([3, 1, 4, 1, 5, 0])\n"
+  "y = np.array([[3.0, np.nan, 1.0], [0.0, 2.0, np.nan]])\n"
+  "print(np.minimum.accumulate(x), np.maximum.accumulate(x), np.minimum.accumulate(y), np.maximum.accumulate(y, axis=1), np.fmin.accumulate(y, axis=1), np.fmax.accumulate(y, axis=-1))\n"
+  "print(np.minimum.accumulate([True, False]), np.minimum.accumulate([1, 2], dtype=np.float32), np.minimum.accumulate(np.zeros((0, 3))), np.maximum.accumulate(np.array([[3, 1]], dtype=np.int8), axis=1), np.fmin.accumulate(np.arange(3), axis=None))\n"),
+ ("NpFinfoAndAssertArrayLess",
+  "for t in (np.float16, np.float32, np.float64):\n"
+  "    f = np.finfo(t)\n"
+  "    print(f.eps, f.max, f.min, f.tiny, f.resolution, f.bits, f.dtype, repr(f.eps), f.smallest_normal, f.epsneg, f.precision)\n"
+  "    print(repr(f))\n"
+  "    print(f)\n"
+  "print(np.finfo(float).eps, np.finfo('float32').max, np.finfo(1.0).bits, np.finfo(np.float32(1)).dtype, np.finfo(np.dtype('float16')).tiny, np.finfo(np.float32).eps * 2, type(np.finfo(np.float32).max).__name__)\n"
+  "np.testing.assert_array_less([1, 2], [2, 3])\n"
+  "np.testing.assert_array_less(1, [2, 3])\n"
+  "np.testing.assert_array_less([1.0, np.nan], [2.0, np.nan])\n"
+  "np.testing.assert_array_less([1, 5], [2, np.inf])\n"
+  "for x, y in [([1, 2, 3], [2, 2, 4]), ([1.0, np.nan], [2.0, 3]), ([1.0, 2.0], [2.0, 3.0, 4]), (np.array([1, 5], dtype=np.float32), 3),\n"
+  "             ([[1, 4], [2, 0]], [[2, 3], [3, 1]]), ([1, np.inf], [2, np.inf]), (2, 1), (np.array([5, 1], dtype=np.uint8), np.array([3, 2], dtype=np.uint8)),\n"
+  "             ([0.5, 3.25], [0, 0]), ([True, True], [False, True])]:\n"
+  "    try:\n"
+  "        np.testing.assert_array_less(x, y)\n"
+  "    except AssertionError as e:\n"
+  "        print(str(e))\n"
+  "try:\n"
+  "    np.testing.assert_array_less([3, 4], [1, 2], err_msg='hi')\n"
+  "except AssertionError as e:\n"
+  "    print(str(e))\n"),
+ ("NpAddAtOnViewAndViewResults",
+  "v = np.arange(6)\nnp.add.at(v[2:], [0, 0], 10)\ne = np.expand_dims(v, 0)\ne[0, 1] = -1\nf = np.flip(v)\nf[0] = 50\n"
+  "np.add.at(v.reshape(2, 3), (1, [0, 2]), 100)\nprint(v, e.shape, np.asfortranarray(v.reshape(2, 3)).T.sum(axis=1))\n"),
 ]
 
 RAISES = [
@@ -401,6 +493,38 @@ RAISES = [
  ("AdvAssignMaskValueCount", "x = np.arange(5)\n", "x[x > 2] = [9, 8, 7]"),
  ("AdvAssignMaskValueDims", "x = np.arange(5)\n", "x[x > 2] = [[9, 8, 7]]"),
  ("AdvInplaceSameKindCasting", "x = np.arange(5)\n", "x[[0, 1]] += 1.5"),
+ ("TileNegativeReps", "", "np.tile(np.arange(3), -1)"),
+ ("TileFloatReps", "", "np.tile(np.arange(3), 1.5)"),
+ ("RepeatNegative", "", "np.repeat(np.arange(3), -1)"),
+ ("RepeatCountMismatch", "", "np.repeat(np.arange(3), [1, 2])"),
+ ("RepeatAxisOutOfBounds", "", "np.repeat(np.arange(6).reshape(2, 3), 2, axis=2)"),
+ ("RollAxisOutOfBounds", "", "np.roll(np.arange(5), 2, axis=1)"),
+ ("RollShiftAxisMismatch", "", "np.roll(np.arange(6).reshape(2, 3), (1, 1), axis=(0, 1, 1))"),
+ ("FlipAxisOutOfBounds", "", "np.flip(np.arange(3), axis=1)"),
+ ("FlipRepeatedAxis", "", "np.flip(np.arange(4).reshape(2, 2), (0, 0))"),
+ ("ExpandDimsOutOfBounds", "", "np.expand_dims(np.arange(3), 2)"),
+ ("ExpandDimsRepeatedAxis", "", "np.expand_dims(np.arange(3), (0, 0))"),
+ ("BroadcastToIncompatible", "", "np.broadcast_to(np.arange(3), (2, 2))"),
+ ("BroadcastToIncompatible2d", "", "np.broadcast_to(np.ones((2, 3)), (4, 3))"),
+ ("BroadcastToNegative", "", "np.broadcast_to(np.arange(3), (-1, 3))"),
+ ("BroadcastToTooFewDims", "", "np.broadcast_to(np.ones((2, 3)), (3,))"),
+ ("ProdAxisOutOfBounds", "", "np.prod(np.arange(6).reshape(2, 3), axis=2)"),
+ ("CountNonzeroAxisOutOfBounds", "", "np.count_nonzero(np.eye(3), axis=2)"),
+ ("IsnanString", "", "np.isnan('a')"),
+ ("BitwiseAndFloat", "", "np.bitwise_and(1.0, 2)"),
+ ("DiagIndicesFromNotSquare", "", "np.diag_indices_from(np.zeros((2, 3)))"),
+ ("DiagIndicesFrom1d", "", "np.diag_indices_from(np.zeros(3))"),
+ ("AddAtNotArray", "", "np.add.at([1, 2], [0, 0], 1)"),
+ ("AddAtOutOfBounds", "a = np.zeros(3)\n", "np.add.at(a, [0, 5], 1)"),
+ ("AddAtNotBroadcastable", "a = np.zeros(3)\n", "np.add.at(a, [0, 1], [1, 2, 3])"),
+ ("AddAtFloatIndex", "a = np.zeros(3)\n", "np.add.at(a, [0.5], 1)"),
+ ("AccumulateScalar", "", "np.minimum.accumulate(5)"),
+ ("AccumulateAxisNone", "", "np.maximum.accumulate(np.zeros((2, 2)), axis=None)"),
+ ("AccumulateAxisOutOfBounds", "", "np.fmin.accumulate([[1, 2], [0, 3]], axis=2)"),
+ ("UfuncNoAttribute", "", "np.add.foo"),
+ ("FinfoInteger", "", "np.finfo(np.int32)"),
+ ("FinfoPythonInt", "", "np.finfo(int)"),
+ ("FinfoArray", "", "np.finfo(np.zeros(2, dtype=np.float32))"),
 ]
 
 def run(code):
