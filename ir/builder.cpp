@@ -323,6 +323,16 @@ Value* Builder::ArraySlice(Value* array, const std::vector<Value*>& indices) {
   return Create(OpCode::ArraySlice, ops, {Type::Array(at.elem, at.ndim - int(indices.size()))})->result();
 }
 
+Value* Builder::ArrayView(Value* array, const std::vector<Value*>& bounds, const std::vector<int64_t>& steps) {
+  std::vector<Value*> ops{array};
+  ops.insert(ops.end(), bounds.begin(), bounds.end());
+  const Type& at = array->type();
+  const int dropped = int(std::count(steps.begin(), steps.end(), int64_t(0)));
+  Op* op = Create(OpCode::ArrayView, ops, {Type::Array(at.elem, at.ndim - dropped)});
+  op->steps() = steps;
+  return op->result();
+}
+
 Value* Builder::TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices) {
   std::vector<Value*> ops{tile, v};
   ops.insert(ops.end(), indices.begin(), indices.end());

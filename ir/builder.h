@@ -104,6 +104,8 @@ class Builder {
   Value* BlockDim();
   // The view of `array` at its leading `indices` (fewer than its dimensions).
   Value* ArraySlice(Value* array, const std::vector<Value*>& indices);
+  // `bounds` holds a start and a stop per entry of `steps` (ops.def, array_view).
+  Value* ArrayView(Value* array, const std::vector<Value*>& bounds, const std::vector<int64_t>& steps);
   // A copy of `tile` whose element `indices` is `v` (unchanged when outside).
   Value* TileInsert(Value* tile, Value* v, const std::vector<Value*>& indices);
   // The elements of `tile` at offsets[d] + steps[d] * r along each dimension (step 0 drops the

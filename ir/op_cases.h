@@ -24,7 +24,7 @@
   X(Trunc) X(Atan2) X(Fma)
 #define TILEC_OPS_Compare(X) X(Cmp)
 #define TILEC_OPS_Logic(X) X(And) X(Or)
-#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(AtomicRmw) X(ArrayDim) X(ArrayGrad) X(ArraySlice)
+#define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(AtomicRmw) X(ArrayDim) X(ArrayGrad) X(ArraySlice) X(ArrayView)
 #define TILEC_OPS_Struct(X) X(FieldGet) X(FieldSet)
 #define TILEC_OPS_TileBuild(X) X(TileFull) X(TileArange)
 #define TILEC_OPS_TileMap(X) X(TileMap)

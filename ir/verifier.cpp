@@ -2,6 +2,7 @@
 // (block arguments and earlier results of enclosing blocks) and checks each op's rule.
 #include "ir/verifier.h"
 
+#include <algorithm>
 #include <optional>
 #include <unordered_set>
 
@@ -320,7 +321,7 @@ class Verifier {
       case OpCode::TileAtomicAddIndexed:
         break;
       // Not memory ops: VerifyOp sends them elsewhere.
-      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: TILEC_CASES(Constant) TILEC_CASES(Tid)
       TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
       TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
       TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)
@@ -672,6 +673,26 @@ class Verifier {
         for (int i = 1; i <= k; ++i) ExpectInt(op, op.operand(i), "index " + std::to_string(i - 1));
         if (op.result()->type() != Type::Array(at.elem, at.ndim - k))
           Error(&op, "result must be " + T(Type::Array(at.elem, at.ndim - k)));
+        return;
+      }
+      case OpCode::ArrayView: {
+        if (op.num_operands() < 1 || !ExpectArray(op, op.operand(0))) return;
+        const Type& at = op.operand(0)->type();
+        const std::vector<int64_t>& steps = op.steps();
+        if (steps.empty() || int(steps.size()) > at.ndim) {
+          Error(&op, "expected 1 to " + std::to_string(at.ndim) + " steps for " + T(at) + ", found " + std::to_string(steps.size()));
+          return;
+        }
+        if (op.num_operands() != 1 + 2 * int(steps.size())) {
+          Error(&op, "expected a start and a stop per step (" + std::to_string(2 * steps.size()) + " operands after the array), found " +
+                         std::to_string(op.num_operands() - 1));
+          return;
+        }
+        for (int i = 1; i < op.num_operands(); ++i) ExpectInt(op, op.operand(i), "bound " + std::to_string(i - 1));
+        const int dropped = int(std::count(steps.begin(), steps.end(), int64_t(0)));
+        if (dropped == at.ndim) Error(&op, "every dimension is indexed: the result would be an element, not a view");
+        else if (op.result()->type() != Type::Array(at.elem, at.ndim - dropped))
+          Error(&op, "result must be " + T(Type::Array(at.elem, at.ndim - dropped)));
         return;
       }
       case OpCode::TileInsert: {

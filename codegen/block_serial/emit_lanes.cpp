@@ -33,7 +33,7 @@ bool PerLaneEffect(const ir::Op& op) {
     case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::ArrayStore: return true;
     case OpCode::Print: return !AnyTileValue(op);
     case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad:
-    case OpCode::ArraySlice:
+    case OpCode::ArraySlice: case OpCode::ArrayView:
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)

@@ -125,6 +125,60 @@ ArrayVal Emitter::SliceArray(const ArrayVal& a, int ndim, const std::vector<llvm
   return r;
 }
 
+ArrayVal Emitter::ViewArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& bounds,
+                            const std::vector<int64_t>& steps) {
+  llvm::Value* off = I64(0);
+  llvm::Value* inside = b_.getTrue();
+  ArrayVal r;
+  int out = 0;
+  auto clamp = [&](llvm::Value* v, int64_t lo, llvm::Value* hi) {
+    v = b_.CreateSelect(b_.CreateICmpSLT(v, I64(lo)), I64(lo), v);
+    return b_.CreateSelect(b_.CreateICmpSGT(v, hi), hi, v);
+  };
+  for (size_t d = 0; d < steps.size(); ++d) {
+    llvm::Value* start = bounds[2 * d];
+    const int64_t step = steps[d];
+    if (step == 0) {  // an integer index, as array_slice takes it
+      inside = b_.CreateAnd(inside, b_.CreateICmpULT(start, a.shape[d]));
+      off = b_.CreateAdd(off, b_.CreateMul(start, a.strides[d]));
+      continue;
+    }
+    // Python's slice.indices(len): negative bounds count from the end, then both clamp to
+    // [0, len] for a positive step and to [-1, len - 1] for a negative one.
+    llvm::Value* len = a.shape[d];
+    auto from_end = [&](llvm::Value* v) { return b_.CreateSelect(b_.CreateICmpSLT(v, I64(0)), b_.CreateAdd(v, len), v); };
+    llvm::Value* s = from_end(start);
+    llvm::Value* e = from_end(bounds[2 * d + 1]);
+    llvm::Value* count;
+    if (step > 0) {
+      s = clamp(s, 0, len);
+      e = clamp(e, 0, len);
+      llvm::Value* span = b_.CreateSub(e, s);
+      count = b_.CreateSelect(b_.CreateICmpSGT(span, I64(0)), b_.CreateSDiv(b_.CreateAdd(span, I64(step - 1)), I64(step)), I64(0));
+    } else {
+      llvm::Value* last = b_.CreateSub(len, I64(1));
+      s = clamp(s, -1, last);
+      e = clamp(e, -1, last);
+      llvm::Value* span = b_.CreateSub(s, e);
+      count = b_.CreateSelect(b_.CreateICmpSGT(span, I64(0)), b_.CreateSDiv(b_.CreateAdd(span, I64(-step - 1)), I64(-step)), I64(0));
+    }
+    // An empty dimension starts at the base, so that no address outside the array is formed.
+    s = b_.CreateSelect(b_.CreateICmpSGT(count, I64(0)), s, I64(0));
+    off = b_.CreateAdd(off, b_.CreateMul(s, a.strides[d]));
+    r.shape[out] = count;
+    r.strides[out] = b_.CreateMul(a.strides[d], I64(step));
+    ++out;
+  }
+  for (int d = int(steps.size()); d < ndim; ++d, ++out) {
+    r.shape[out] = a.shape[d];
+    r.strides[out] = a.strides[d];
+  }
+  // An integer index outside its dimension: the base pointer itself with zero extents.
+  r.data = b_.CreateGEP(b_.getInt8Ty(), a.data, {b_.CreateSelect(inside, off, I64(0))});
+  for (int d = 0; d < out; ++d) r.shape[d] = b_.CreateSelect(inside, r.shape[d], I64(0));
+  return r;
+}
+
 llvm::Value* Emitter::EmitElemAtomicAdd(llvm::Value* ptr, llvm::Value* v, const ir::ElemType& e) {
   if (!e.is_struct()) return EmitAtomicAdd(ptr, v, e.scalar);
   // Field by field: fields of the eight atomic types are added; any other field is left
@@ -204,6 +258,13 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       std::vector<llvm::Value*> idx;
       for (int i = 1; i < op.num_operands(); ++i) idx.push_back(AsI64(Get(op.operand(i)), op.operand(i)->type().elem.scalar));
       arrays_[op.result()] = SliceArray(GetArray(op.operand(0)), op.operand(0)->type().ndim, idx);
+      array_loop_[op.result()] = lane_loop_;
+      return;
+    }
+    case OpCode::ArrayView: {
+      std::vector<llvm::Value*> bounds;
+      for (int i = 1; i < op.num_operands(); ++i) bounds.push_back(AsI64(Get(op.operand(i)), op.operand(i)->type().elem.scalar));
+      arrays_[op.result()] = ViewArray(GetArray(op.operand(0)), op.operand(0)->type().ndim, bounds, op.steps());
       array_loop_[op.result()] = lane_loop_;
       return;
     }

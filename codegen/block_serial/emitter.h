@@ -146,6 +146,9 @@ class Emitter : public OpDispatcher {
   // array_slice: the view of `a` (ndim dimensions) at its leading indices (i64); an index
   // outside gives zero extents. Shared with SIMT.
   ArrayVal SliceArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& idx);
+  // array_view (ops.def): a start and a stop (int64) per entry of `steps`.
+  ArrayVal ViewArray(const ArrayVal& a, int ndim, const std::vector<llvm::Value*>& bounds,
+                     const std::vector<int64_t>& steps);
   void EmitArrayOp(const ir::Op& op) override;
   void EmitTileMemoryOp(const ir::Op& op) override;
   llvm::Value* EmitAtomicAdd(llvm::Value* ptr, llvm::Value* v, ScalarType t);

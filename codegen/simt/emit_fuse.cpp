@@ -55,7 +55,8 @@ bool PureScalar(const ir::Op& op) {
 }
 
 const ir::Value* RootArray(const ir::Value* array) {
-  while (array->def() && array->def()->code() == OpCode::ArraySlice) array = array->def()->operand(0);
+  while (array->def() && (array->def()->code() == OpCode::ArraySlice || array->def()->code() == OpCode::ArrayView))
+    array = array->def()->operand(0);
   return array;
 }
 
@@ -82,7 +83,7 @@ int64_t Emitter::FusedElems(const ir::Op& op, bool& heavy, FusedMemory& mem) con
         switch (o->code()) {
           case OpCode::ArrayLoad: mem.reads.push_back(RootArray(o->operand(0))); break;
           case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::Print: ok = false; break;
-          case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
+          case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView:
           TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
           TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
           TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)

@@ -56,6 +56,13 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       arrays_[op.result()] = scalar_.SliceArray(arrays_.at(op.operand(0)), op.operand(0)->type().ndim, idx);
       return;
     }
+    case OpCode::ArrayView: {
+      std::vector<llvm::Value*> bounds;
+      for (int i = 1; i < op.num_operands(); ++i)
+        bounds.push_back(scalar_.AsI64(Get(op.operand(i)), op.operand(i)->type().elem.scalar));
+      arrays_[op.result()] = scalar_.ViewArray(arrays_.at(op.operand(0)), op.operand(0)->type().ndim, bounds, op.steps());
+      return;
+    }
     case OpCode::ArrayGrad: {
       // The grad buffer with the array's strides; without one, zero extents make every
       // bounds-checked access a no-op (ops.def).
@@ -127,7 +134,7 @@ void Emitter::EmitArrayOp(const ir::Op& op) {
       Set(op.result(), scalar_.EmitAtomicRmw(op.rmw(), ptr, v, cmp, at.elem.scalar));
       return;
     }
-    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:  // returned above
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView:  // returned above
     TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
     TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(TileMemory)

@@ -351,7 +351,8 @@ class PlanBuilder {
   // Views (array_slice) share their base's memory: accesses through them race with the
   // base's, so they are keyed by the array they were sliced from.
   static const ir::Value* RootArray(const ir::Value* array) {
-    while (array->def() && array->def()->code() == OpCode::ArraySlice) array = array->def()->operand(0);
+    while (array->def() && (array->def()->code() == OpCode::ArraySlice || array->def()->code() == OpCode::ArrayView))
+    array = array->def()->operand(0);
     return array;
   }
 
@@ -374,7 +375,7 @@ class PlanBuilder {
           out.push_back(Global(op->operand(0), true, true, Pattern::Any));
           break;
         // Nothing else in a map region touches global memory (per-element code: no tiles).
-        case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
+        case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView:
         TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise)
         TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap)
         TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
@@ -449,7 +450,7 @@ class PlanBuilder {
       case OpCode::TileAtomicAddIndexed: pre.push_back(Global(op.operand(0), true, true, Pattern::Any)); break;
       case OpCode::TileMap: MapRegionAccesses(op.region(0), pre); break;
       // No global memory; their tile operands and results were added above.
-      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice:
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView:
       TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
       TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort)
       case OpCode::TileDiagAdd: case OpCode::TileCholesky: case OpCode::TileLowerSolve:

@@ -81,6 +81,43 @@ ir::Value* Lowerer::ArrayOf(const ast::Expr* e) {
   return v && v->type().is_array() ? v : nullptr;
 }
 
+// `a[lo:hi:step, i]`: array_view with Python's defaults for absent bounds written out (from
+// the array's extent), so that the view's rule reads only ints; null when no entry is a slice.
+ir::Value* Lowerer::ArrayViewOf(ir::Value* arr, const ast::Expr* index) {
+  std::vector<const ast::Expr*> entries;
+  if (const auto* t = index->As<ast::Tuple>())
+    for (auto& e : t->elts) entries.push_back(e.get());
+  else
+    entries.push_back(index);
+  if (std::none_of(entries.begin(), entries.end(), [](const ast::Expr* e) { return e->Is<ast::Slice>(); }))
+    return nullptr;
+  const ir::Type i32 = ir::Type::Scalar(ScalarType::Int32);
+  std::vector<ir::Value*> bounds;
+  std::vector<int64_t> steps;
+  for (size_t d = 0; d < entries.size(); ++d) {
+    const auto* sl = entries[d]->As<ast::Slice>();
+    if (!sl) {
+      ir::Value* i = Convert(Expr(entries[d]), i32);
+      bounds.insert(bounds.end(), {i, i});
+      steps.push_back(0);
+      continue;
+    }
+    const int64_t step = sl->step ? cm_.Info(sl->step.get())->value->AsInt() : 1;
+    ir::Value* len = b_.ArrayDim(arr, int(d));
+    // Absent bounds: the whole dimension in the step's direction; an absent stop going down is
+    // "before element 0", which -len - 1 becomes once counted from the end.
+    ir::Value* start = sl->lower ? Convert(Expr(sl->lower.get()), i32)
+                       : step > 0 ? b_.ConstInt(ScalarType::Int32, 0)
+                                  : b_.Binary(ir::OpCode::Sub, len, b_.ConstInt(ScalarType::Int32, 1));
+    ir::Value* stop = sl->upper ? Convert(Expr(sl->upper.get()), i32)
+                      : step > 0 ? len
+                                 : b_.Binary(ir::OpCode::Sub, b_.ConstInt(ScalarType::Int32, -1), len);
+    bounds.insert(bounds.end(), {start, stop});
+    steps.push_back(step);
+  }
+  return b_.ArrayView(arr, bounds, steps);
+}
+
 std::vector<ir::Value*> Lowerer::IndexList(const ast::Expr* index) {
   if (const auto* t = index->As<ast::Tuple>()) {
     std::vector<ir::Value*> out;
@@ -266,6 +303,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       }
       ir::Value* arr = ArrayOf(s->value.get());
       if (!arr) break;
+      if (ir::Value* view = ArrayViewOf(arr, s->index.get())) return view;
       std::vector<ir::Value*> idx = IndexList(s->index.get());
       if (int(idx.size()) < arr->type().ndim) {
         for (ir::Value*& i : idx) i = Convert(i, ir::Type::Scalar(ScalarType::Int32));

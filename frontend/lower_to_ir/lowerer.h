@@ -141,6 +141,7 @@ class Lowerer {
   ir::Value* CompositeWithPart(const sema::CallInfo& ci, ir::Value* base, ir::Value* v);
   std::vector<ir::Value*> last_tuple_;  // the elements a tuple-returning func call returned
   std::vector<ir::Value*> IndexList(const ast::Expr* index);
+  ir::Value* ArrayViewOf(ir::Value* arr, const ast::Expr* index);
 
   // ---- tile views, gathers and in-place writes (lower_tile_access.cpp)
   // The region a view expression (a view subscript or wp.tile_view) reads, and its tile.

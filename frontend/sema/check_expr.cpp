@@ -531,11 +531,43 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
   }
   std::vector<ExprInfo> infos;
   bool poisoned = bt->IsError();
+  bool sliced = false;
   for (const ast::Expr* e : idx) {
-    if (e->Is<ast::Slice>()) {
-      Error(Code::UnsupportedExpression, e->range, "slices are not supported in kernels");
-      poisoned = true;
-      infos.push_back(Poison());
+    if (const auto* sl = e->As<ast::Slice>()) {
+      if (!bt->IsArray()) {
+        if (!bt->IsError()) Error(Code::UnsupportedExpression, e->range, "slices are not supported in kernels");
+        poisoned = true;
+        infos.push_back(Poison());
+        continue;
+      }
+      // An array slice `a[lo:hi:step]` (Warp's array view): runtime int bounds, a constant step.
+      sliced = true;
+      ExprInfo si;
+      si.type = types_.Void();
+      si.uniform = true;
+      for (const ast::Expr* part : {sl->lower.get(), sl->upper.get(), sl->step.get()}) {
+        if (!part) continue;
+        ExprInfo pi = CheckExpr(part);
+        if (pi.type->IsError()) {
+          poisoned = true;
+          continue;
+        }
+        if (!pi.type->IsInt() && !Convert(part, pi, types_.Int32())) {
+          Error(Code::BadIndex, part->range, "an array slice bound must be an integer, found `" + TypeName(pi.type) + "`");
+          poisoned = true;
+        } else if (part == sl->step.get() && (!pi.value || pi.value->kind != ConstValue::Kind::Int || pi.value->i == 0)) {
+          if (pi.value) {
+            Error(Code::BadIndex, part->range, "an array slice step cannot be zero");
+          } else {
+            auto b = Error(Code::BadIndex, part->range,
+                           "an array slice step must be a compile-time constant int, found `" + Text(part) + "`");
+            NoteProvenance(b, pi);
+          }
+          poisoned = true;
+        }
+        si.uniform &= pi.uniform;
+      }
+      infos.push_back(si);
       continue;
     }
     infos.push_back(CheckExpr(e));
@@ -550,6 +582,30 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
   }
   if (bt->IsError()) return Poison();
   if (CompositeOf(bt)) return poisoned ? Poison() : CompositeSubscript(s, base, idx, infos);
+  if (bt->IsArray() && sliced) {
+    // a[lo:hi:step, i, ...]: a view of the array; an int entry drops its dimension.
+    if (poisoned) return Poison();
+    if (int(idx.size()) > bt->ndim) {
+      Error(Code::BadIndex, s.index->range,
+            "array `" + Text(s.value.get()) + "` has " + std::to_string(bt->ndim) + " dimension" +
+                (bt->ndim == 1 ? "" : "s") + " but is indexed with " + std::to_string(idx.size()) + " entries");
+      return Poison();
+    }
+    ExprInfo info;
+    int kept = bt->ndim;
+    info.uniform = base.uniform;
+    for (size_t k = 0; k < idx.size(); ++k) {
+      info.uniform &= infos[k].uniform;
+      if (idx[k]->Is<ast::Slice>()) continue;
+      --kept;
+      if (!infos[k].type->IsInt() && !Convert(idx[k], infos[k], types_.Int32())) {
+        Error(Code::BadIndex, idx[k]->range, "array index must be an integer, found `" + TypeName(infos[k].type) + "`");
+        return Poison();
+      }
+    }
+    info.type = types_.Array(bt->elem, kept);
+    return info;
+  }
   if (bt->IsArray()) {
     if (int(idx.size()) < bt->ndim && !poisoned) {
       // a[i] of an n-D array: the (n-k)-D view at those leading indices (Warp's array view).

@@ -208,6 +208,22 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     if (v.size() == 3 && v[2] == 0) ValueError("range() arg 3 must not be zero");
     return Value(std::make_shared<RangeObj>(v[0], v[1], v.size() == 3 ? v[2] : 1));
   });
+  // slice(stop) and slice(start, stop[, step]): what `a[start:stop:step]` builds.
+  DefType(t, "slice", [](Interpreter&, CallArgs& a) {
+    if (!a.kw.empty()) TypeError("slice() takes no keyword arguments");
+    if (a.pos.empty() || a.pos.size() > 3)
+      TypeError(std::string(a.pos.empty() ? "slice expected at least 1 argument, got 0"
+                                          : "slice expected at most 3 arguments, got " + std::to_string(a.pos.size())));
+    auto s = std::make_shared<SliceObj>();
+    if (a.pos.size() == 1) {
+      s->upper = a.pos[0];
+    } else {
+      s->lower = a.pos[0];
+      s->upper = a.pos[1];
+      if (a.pos.size() == 3) s->step = a.pos[2];
+    }
+    return Value(s);
+  });
   Def(t, "len", [](Interpreter&, CallArgs& a) {
     ArgBinder b("len", a, {"obj"}, 1);
     const Value& v = b.Get(0);

@@ -754,6 +754,7 @@ Value Interpreter::MakeLambda(const ast::Lambda& l) {
   fn->stmt = frame_->stmt;
   for (const auto& p : l.params) fn->defaults.push_back(p.default_value ? Eval(*p.default_value) : Value());
   if (frame_->locals) fn->captured = std::make_shared<std::map<std::string, Value>>(*frame_->locals);
+  if (frame_->enclosing) fn->enclosing = *frame_->enclosing;
   return Value(fn);
 }
 
@@ -773,6 +774,7 @@ Value Interpreter::CallLambda(LambdaObj& fn, CallArgs& args) {
   Frame frame;
   frame.chunk = fn.chunk.get();
   frame.locals = &locals;
+  frame.enclosing = &fn.enclosing;
   frame.function = "<lambda>";
   // Tracebacks show the lambda's own line: the statement that made it.
   frame.stmt = fn.stmt;
@@ -788,6 +790,7 @@ Value Interpreter::EvalComprehension(const ast::Comprehension& c) {
   Frame frame;
   frame.chunk = frame_->chunk;
   frame.locals = &locals;
+  frame.enclosing = frame_->enclosing;  // a comprehension in a nested def sees what the def sees
   frame.function = c.form == ast::Comprehension::Form::List  ? "<listcomp>"
                    : c.form == ast::Comprehension::Form::Dict ? "<dictcomp>"
                    : c.form == ast::Comprehension::Form::Set  ? "<setcomp>"

@@ -52,6 +52,7 @@ struct LambdaObj : Object {
   const ast::Stmt* stmt = nullptr;  // the statement that made it (traceback line)
   std::vector<Value> defaults;
   std::shared_ptr<std::map<std::string, Value>> captured;  // null at module level
+  std::vector<std::shared_ptr<std::map<std::string, Value>>> enclosing;  // as FunctionObj's
 };
 
 // A generator expression (or a map/filter object), evaluated when it is made; like Python's

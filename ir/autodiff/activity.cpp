@@ -150,7 +150,7 @@ class Graph {
         all_to_result(0, op.num_operands());
         return;
       // No differentiable data flows from operands to results.
-      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::TileArange: TILEC_CASES(Constant)
+      case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: case OpCode::TileArange: TILEC_CASES(Constant)
       TILEC_CASES(Tid) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Print)
       TILEC_CASES(Terminator)
         return;

@@ -70,7 +70,7 @@ RuleFamily RuleOf(OpCode c) {
     case OpCode::TileReshape: case OpCode::TilePermute:
       return RuleFamily::TileShape;
     // Piecewise constant, or no differentiable operand: nothing flows back.
-    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::TileArange: TILEC_CASES(Constant)
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: case OpCode::TileArange: TILEC_CASES(Constant)
     TILEC_CASES(Tid) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Print)
     TILEC_CASES(Terminator)
       return RuleFamily::None;

@@ -150,7 +150,7 @@ void Generator::MemoryRule(const ir::Op& op) {
       Accum(t, read);
       return;
     }
-    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Constant) TILEC_CASES(Tid)
+    case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: TILEC_CASES(Constant) TILEC_CASES(Tid)
     TILEC_CASES(Elementwise) TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic)
     TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
     TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement) TILEC_CASES(Print)

@@ -57,7 +57,7 @@ void Generator::ReplayBlock(const ir::Block& src) {
         primal_[op.result()] = z;
         continue;
       }
-      case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::TileLoad:
+      case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: case OpCode::TileLoad:
       case OpCode::TileLoadIndexed: TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Elementwise)
       TILEC_CASES(Select) TILEC_CASES(Compare) TILEC_CASES(Logic) TILEC_CASES(Struct)
       TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul)
@@ -169,6 +169,11 @@ ir::Value* Generator::Grad(const ir::Value* array) {
     std::vector<ir::Value*> idx;
     for (int i = 1; i < def->num_operands(); ++i) idx.push_back(P(def->operand(i)));
     return b_.ArraySlice(Grad(def->operand(0)), idx);
+  }
+  if (const ir::Op* def = array->def(); def && def->code() == OpCode::ArrayView) {
+    std::vector<ir::Value*> bounds;
+    for (int i = 1; i < def->num_operands(); ++i) bounds.push_back(P(def->operand(i)));
+    return b_.ArrayView(Grad(def->operand(0)), bounds, def->steps());
   }
   auto it = grads_.find(array);
   if (it != grads_.end()) return it->second;

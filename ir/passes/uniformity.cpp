@@ -32,7 +32,7 @@ class Uniformity {
     const Op* def = array->def();
     if (!def) return false;
     if (def->code() == OpCode::ArrayGrad) return true;
-    return def->code() == OpCode::ArraySlice && ReadsGradient(def->operand(0));
+    return (def->code() == OpCode::ArraySlice || def->code() == OpCode::ArrayView) && ReadsGradient(def->operand(0));
   }
   void MarkResults(Op& op) {
     for (auto& r : op.results()) Mark(r.get());
@@ -120,7 +120,7 @@ class Uniformity {
       case OpCode::LaneId: case OpCode::BlockDim:
       TILEC_CASES(Constant) TILEC_CASES(Select) TILEC_CASES(Elementwise)
       TILEC_CASES(Compare) TILEC_CASES(Logic) case OpCode::ArrayStore: case OpCode::ArrayDim:
-      case OpCode::ArrayGrad: case OpCode::ArraySlice: TILEC_CASES(Struct) TILEC_CASES(TileBuild)
+      case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView: TILEC_CASES(Struct) TILEC_CASES(TileBuild)
       TILEC_CASES(TileReduce) TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape) TILEC_CASES(TileElement)
       TILEC_CASES(TileMemory) TILEC_CASES(Print) TILEC_CASES(Terminator)
         if (any) MarkResults(op);

@@ -252,6 +252,12 @@ OUTPUTS = [
   "print(first, rest, init, last, a, mid, b, x, empty)\n"
   "for h, *t in [(1, 2, 3), (4,)]:\n    print(h, t)\n"
   "[p, *q] = (1, 2)\nsource, *_ = ('src', 'x', 'y')\nprint(p, q, source, _)\n"),
+ ("ComprehensionsAndLambdasInNestedDefsSeeOuterScopes",
+  "def outer(size, n=3):\n    def inner():\n        f = lambda k: k * size\n        return [size * i for i in range(n)], tuple(slice(0, size, 2) for _ in range(2)), f(2), {i: size for i in range(2)}\n    return inner\n"
+  "print(outer(5)())\n"),
+ ("SliceBuiltin",
+  "x = np.arange(12).reshape(3, 4)\ns = slice(1, None)\nprint(s, slice(3), slice(0, 4, 2), x[s], x[slice(None, 2), slice(0, 4, 2)], list(range(10))[slice(2, 8, 3)])\n"
+  "print(x[tuple(slice(0, d, 2) for d in x.shape)], 'abcdef'[slice(None, None, -2)])\n"),
  ("ParenthesizedWithItems",
   "class M:\n    def __init__(self, n):\n        self.n = n\n    def __enter__(self):\n        print('enter', self.n)\n        return self.n\n"
   "    def __exit__(self, *exc):\n        print('exit', self.n)\n        return False\n"
