@@ -2,6 +2,7 @@
 // rounding to a float type's precision, and a strided odometer over several arrays at once.
 // Not part of the public API.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -39,6 +40,18 @@ void ForEachStrided(const Shape& shape, const std::vector<std::vector<int64_t>>&
 // hands such keys over.
 void AssignAdvanced(const NdArray& target, std::span<const IndexItem> items, const NdArray& value);
 void AssignAdvanced(const NdArray& target, std::span<const IndexItem> items, const Scalar& value);
+
+// Whether a scalar is a float NaN; `x < y` for two scalars loaded from one dtype (no NaNs).
+inline bool ScalarIsNan(const Scalar& s) { return s.kind == Scalar::Kind::Float && std::isnan(s.f); }
+inline bool ScalarLess(const Scalar& x, const Scalar& y) {
+  switch (x.kind) {
+    case Scalar::Kind::Bool: return !x.b && y.b;
+    case Scalar::Kind::Int: return x.i < y.i;
+    case Scalar::Kind::UInt: return x.u < y.u;
+    case Scalar::Kind::Float: return x.f < y.f;
+  }
+  return false;
+}
 
 // Grants the implementation files access to NdArray's representation.
 class NdAccess {

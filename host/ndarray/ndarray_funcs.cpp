@@ -53,18 +53,8 @@ Target ReductionTarget(const NdArray& a, std::optional<int> axis) {
   return {a, NormalizeAxis(*axis, a.ndim())};
 }
 
-bool IsNan(const Scalar& s) { return s.kind == Scalar::Kind::Float && std::isnan(s.f); }
-
-// `x < y` on scalars of one dtype.
-bool Less(const Scalar& x, const Scalar& y) {
-  switch (x.kind) {
-    case Scalar::Kind::Bool: return !x.b && y.b;
-    case Scalar::Kind::Int: return x.i < y.i;
-    case Scalar::Kind::UInt: return x.u < y.u;
-    case Scalar::Kind::Float: return x.f < y.f;
-  }
-  return false;
-}
+bool IsNan(const Scalar& s) { return ScalarIsNan(s); }
+bool Less(const Scalar& x, const Scalar& y) { return ScalarLess(x, y); }
 
 // NumPy's sort order: NaNs after everything else.
 bool SortLess(const Scalar& x, const Scalar& y) {

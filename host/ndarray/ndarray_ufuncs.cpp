@@ -9,28 +9,15 @@ namespace tilec::host {
 
 namespace {
 
-bool IsNanScalar(const Scalar& s) { return s.kind == Scalar::Kind::Float && std::isnan(s.f); }
-
-// `x < y` for two scalars loaded from one dtype (no NaNs).
-bool LessThan(const Scalar& x, const Scalar& y) {
-  switch (x.kind) {
-    case Scalar::Kind::Bool: return !x.b && y.b;
-    case Scalar::Kind::Int: return x.i < y.i;
-    case Scalar::Kind::UInt: return x.u < y.u;
-    case Scalar::Kind::Float: return x.f < y.f;
-  }
-  return false;
-}
-
 // NumPy's loops: minimum keeps x when `x <= y || isnan(x)` (NaNs propagate), fmin when
 // `x <= y || isnan(y)` (a NaN loses to a number); maximum and fmax mirror them.
 Scalar Pick(Extremum kind, const Scalar& x, const Scalar& y) {
-  const bool xn = IsNanScalar(x), yn = IsNanScalar(y);
+  const bool xn = ScalarIsNan(x), yn = ScalarIsNan(y);
   switch (kind) {
-    case Extremum::Minimum: return xn || (!yn && !LessThan(y, x)) ? x : y;
-    case Extremum::Maximum: return xn || (!yn && !LessThan(x, y)) ? x : y;
-    case Extremum::FMin: return yn || (!xn && !LessThan(y, x)) ? x : y;
-    case Extremum::FMax: return yn || (!xn && !LessThan(x, y)) ? x : y;
+    case Extremum::Minimum: return xn || (!yn && !ScalarLess(y, x)) ? x : y;
+    case Extremum::Maximum: return xn || (!yn && !ScalarLess(x, y)) ? x : y;
+    case Extremum::FMin: return yn || (!xn && !ScalarLess(y, x)) ? x : y;
+    case Extremum::FMax: return yn || (!xn && !ScalarLess(x, y)) ? x : y;
   }
   return x;
 }
