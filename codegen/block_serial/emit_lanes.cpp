@@ -24,24 +24,7 @@ bool AnyTileValue(const ir::Op& op) {
   return false;
 }
 
-// Scalar work whose count is observable: it runs once per lane even when its operands are
-// uniform (LANGUAGE.md §4). A print with a tile operand is one cooperative print. A store runs
-// per lane too: a later lane's load may see an earlier lane's store (an adjoint reads a
-// gradient and zeroes it, so exactly one lane receives it).
-bool PerLaneEffect(const ir::Op& op) {
-  switch (op.code()) {
-    case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::ArrayStore: return true;
-    case OpCode::Print: return !AnyTileValue(op);
-    case OpCode::ArrayLoad: case OpCode::ArrayDim: case OpCode::ArrayGrad:
-    case OpCode::ArraySlice: case OpCode::ArrayView:
-    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
-    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
-    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)
-    TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Control) TILEC_CASES(Terminator)
-      return false;
-  }
-  return false;
-}
+bool PerLaneEffect(const ir::Op& op) { return OpDispatcher::LaneEffect(op); }
 
 bool LaneScalar(const ir::Value* v) { return v->lane_varying() && !v->type().is_tile() && !v->type().is_array(); }
 
@@ -264,7 +247,7 @@ void Emitter::EmitScatterLanes(const ir::Op& op) {
   // per-lane buffer that keeps x.
   const ir::Op* idx_def = rt.ndim == 1 ? op.operand(3)->def() : nullptr;
   const ir::Op* has_def = op.operand(2)->def();
-  if (!op.accumulate() && lanes_ && rt.shape[0] == lanes_ && idx_def && idx_def->code() == OpCode::LaneId &&
+  if (!op.accumulate() && !Kernel().hybrid_launch && lanes_ && rt.shape[0] == lanes_ && idx_def && idx_def->code() == OpCode::LaneId &&
       has_def && has_def->code() == OpCode::Const && has_def->value().i != 0 && IsLaneBuffer(op.operand(1))) {
     CopyTile(dst, vals_.at(op.operand(1)), rt);
     Set(op.result(), dst);
@@ -276,6 +259,7 @@ void Emitter::EmitScatterLanes(const ir::Op& op) {
   EmitCountedLoop(I64(lanes_ ? lanes_ : 1), [&](llvm::Value* lane) {
     lane_ = lane;
     llvm::Value* go = Get(op.operand(2));
+    if (llvm::Value* active = LaneActive()) go = b_.CreateAnd(go, active);
     llvm::Value* lin = I64(0);
     for (int d = 0; d < rt.ndim; ++d) {
       const ir::Value* iv = op.operand(3 + d);

@@ -9,6 +9,71 @@ namespace tilec::codegen {
 
 void OpDispatcher::EmitOp(const ir::Op& op) {
   BeforeOp(op);
+  llvm::Value* active = LaneEffect(op) ? LaneActive() : nullptr;
+  if (!active) {
+    Dispatch(op);
+    AfterOp(op);
+    return;
+  }
+  // An inactive lane skips the effect; an atomic's result there is zero.
+  llvm::IRBuilder<>& b = Builder();
+  llvm::Function* fn = b.GetInsertBlock()->getParent();
+  llvm::BasicBlock* from = b.GetInsertBlock();
+  llvm::BasicBlock* run = llvm::BasicBlock::Create(b.getContext(), "lane.active", fn);
+  llvm::BasicBlock* join = llvm::BasicBlock::Create(b.getContext(), "lane.join", fn);
+  b.CreateCondBr(active, run, join);
+  b.SetInsertPoint(run);
+  Dispatch(op);
+  std::vector<llvm::Value*> results;
+  for (auto& r : op.results()) results.push_back(ValueOf(r.get()));
+  llvm::BasicBlock* end = b.GetInsertBlock();
+  b.CreateBr(join);
+  b.SetInsertPoint(join);
+  for (size_t k = 0; k < results.size(); ++k) {
+    llvm::PHINode* phi = b.CreatePHI(results[k]->getType(), 2);
+    phi->addIncoming(results[k], end);
+    phi->addIncoming(llvm::Constant::getNullValue(results[k]->getType()), from);
+    Define(op.result(int(k)), phi);
+  }
+  AfterOp(op);
+}
+
+bool OpDispatcher::LaneEffect(const ir::Op& op) {
+  switch (op.code()) {
+    case ir::OpCode::ArrayStore: case ir::OpCode::AtomicAdd: case ir::OpCode::AtomicRmw: return true;
+    case ir::OpCode::Print:
+      for (const ir::Value* v : op.operands())
+        if (v->type().is_tile()) return false;  // one cooperative print of the block's tile
+      return true;
+    case ir::OpCode::ArrayLoad: case ir::OpCode::ArrayDim: case ir::OpCode::ArrayGrad:
+    case ir::OpCode::ArraySlice: case ir::OpCode::ArrayView:
+    TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
+    TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)
+    TILEC_CASES(TileScan) TILEC_CASES(TileSort) TILEC_CASES(TileMatmul) TILEC_CASES(TileShape)
+    TILEC_CASES(TileElement) TILEC_CASES(TileMemory) TILEC_CASES(Control) TILEC_CASES(Terminator)
+      return false;
+  }
+  return false;
+}
+
+llvm::Value* OpDispatcher::ThreadIndex() {
+  llvm::IRBuilder<>& b = Builder();
+  llvm::Value* index = ProgramIndex();
+  const ir::Function& f = Kernel();
+  if (f.tiled && f.hybrid_launch) index = b.CreateAdd(b.CreateMul(index, b.getInt64(uint64_t(Lanes()))), LaneIndex(), "thread");
+  return index;
+}
+
+llvm::Value* OpDispatcher::LaneActive() {
+  const ir::Function& f = Kernel();
+  if (!f.tiled || !f.hybrid_launch) return nullptr;
+  llvm::IRBuilder<>& b = Builder();
+  llvm::Value* threads = b.getInt64(1);
+  for (int d = 0; d < ir::kMaxDims; ++d) threads = b.CreateMul(threads, LaunchDim(d));
+  return b.CreateICmpULT(ThreadIndex(), threads, "lane.active");
+}
+
+void OpDispatcher::Dispatch(const ir::Op& op) {
   switch (ir::FamilyOf(op.code())) {
     case ir::OpFamily::Constant: Define(op.result(), Scalar().EmitConst(op)); break;
     case ir::OpFamily::Tid: EmitTid(op); break;
@@ -40,7 +105,6 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
     case ir::OpFamily::Control: EmitControl(op); break;
     case ir::OpFamily::Terminator: ir::op_cases::NotHandledHere(op, "op dispatch (terminators end regions)");
   }
-  AfterOp(op);
 }
 
 // tid's results are coordinates of the running thread (LANGUAGE.md §4). A kernel without tile
@@ -62,8 +126,14 @@ void OpDispatcher::EmitTid(const ir::Op& op) {
   }
   const ir::Function& f = Kernel();
   bool hybrid = f.tiled && f.hybrid_launch;
-  llvm::Value* index = ProgramIndex();
-  if (hybrid) index = b.CreateAdd(b.CreateMul(index, b.getInt64(uint64_t(Lanes()))), LaneIndex(), "thread");
+  llvm::Value* index = ThreadIndex();
+  // An inactive lane (past the threads of a hybrid launch) takes the coordinates of a thread
+  // that runs, so that what it computes stays in bounds; LaneActive keeps it from effects.
+  if (hybrid) {
+    llvm::Value* threads = b.getInt64(1);
+    for (int d = 0; d < ir::kMaxDims; ++d) threads = b.CreateMul(threads, LaunchDim(d));
+    index = b.CreateURem(index, threads);
+  }
   // One name: the linear index of the thread (or of the block, in a tiled launch).
   if (op.num_results() == 1) {
     Define(op.result(), b.CreateTrunc(index, b.getInt32Ty(), "tid"));

@@ -14,6 +14,11 @@ struct ArrayVal;
 class OpDispatcher : public StructuredEmitter {
  public:
   void EmitOp(const ir::Op& op);
+  // Scalar work whose count is observable, so that it runs once per lane even when its
+  // operands are uniform (LANGUAGE.md §4): a store (a later lane's load may see an earlier
+  // lane's store; an adjoint reads a gradient and zeroes it, so exactly one lane receives it),
+  // an atomic, a print of scalars (one of a tile is one cooperative print).
+  static bool LaneEffect(const ir::Op& op);
 
  protected:
   // Scalar arithmetic, constants, casts, compares, logic and structs: one implementation, so
@@ -40,12 +45,20 @@ class OpDispatcher : public StructuredEmitter {
   // An array value (data, shape, byte strides) as the lowering made it.
   virtual const bs::ArrayVal& ArrayValueOf(const ir::Value* v) = 0;
 
+  // In a hybrid launch, whether this lane runs one of the launch's threads (i1): a last block
+  // that the threads do not fill has inactive lanes. Null in every other kernel.
+  llvm::Value* LaneActive();
+
   // ---- placement hooks (SIMT barriers and cross-lane copies) ----
   virtual void BeforeOp(const ir::Op& op) { (void)op; }
   virtual void AfterOp(const ir::Op& op) { (void)op; }
 
  private:
+  void Dispatch(const ir::Op& op);
   void EmitTid(const ir::Op& op);
+  // The linear index of the running thread (of the block outside hybrid launches).
+  llvm::Value* ThreadIndex();
+
   // atomic_rmw on an array of vectors or matrices: one scalar atomic per component (Warp's
   // vec.h/mat.h loops), the same code on every lowering.
   void EmitComponentAtomicRmw(const ir::Op& op);

@@ -555,6 +555,7 @@ void Emitter::EmitScatterLanes(const ir::Op& op) {
   llvm::Value* stage = SharedPtr(plan_->slot(plan_->Staging(&op)).offset);
   llvm::Value* stage_at = b_.CreateConstInBoundsGEP1_64(b_.getInt8Ty(), stage, plan_->StagingIndexOffset(op));
   llvm::Value* go = Get(op.operand(2));
+  if (llvm::Value* active = LaneActive()) go = b_.CreateAnd(go, active);
   llvm::Value* at = I64(0);
   for (int d = 0; d < rt.ndim; ++d) {
     const ir::Value* iv = op.operand(3 + d);

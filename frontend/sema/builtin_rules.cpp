@@ -159,8 +159,8 @@ bool AtomicDType(CallContext& c) {
   ElemType e = c.TypeOf(Param::T)->elem;
   if (e.is_struct() || SupportsAtomicAdd(e.scalar)) return true;
   c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::T),
-          c.bname + " does not support `" + std::string(ScalarName(e.scalar)) +
-              "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");
+          c.bname + " only supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64, not `" +
+              std::string(ScalarName(e.scalar)) + "`");
   return false;
 }
 

@@ -37,8 +37,8 @@ bool AtomicIndexRank(CallContext& c) {
     }
   } else if (!SupportsAtomicAdd(array->elem.scalar)) {
     c.Error(Code::AtomicAddUnsupportedDType, c.Range(Param::A),
-            "`wp.atomic_add` does not support `" + std::string(ScalarName(array->elem.scalar)) +
-                "`; atomic add supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64");
+            "`wp.atomic_add` only supports int32, uint32, int64, uint64, float16, bfloat16, float32 and float64, not `" +
+                std::string(ScalarName(array->elem.scalar)) + "`");
     return false;
   }
   if (c.checker.Convert(v.expr, v.info, c.types.FromElem(array->elem))) return true;

@@ -229,13 +229,10 @@ Packed Prepare(const Kernel& kernel, const std::vector<int64_t>& dim,
     out.total *= out.launch.dim[d];
   }
   // A hybrid launch runs its threads as whole blocks: the block programs are the groups of
-  // block_dim consecutive threads.
-  if (hybrid) {
-    if (out.total % block_dim != 0)
-      throw Error("kernel `" + k.name + "` uses tile operations, so its launch runs whole blocks: `dim` has " +
-                  std::to_string(out.total) + " threads, not a multiple of block_dim " + std::to_string(block_dim));
-    out.total /= block_dim;
-  }
+  // block_dim consecutive threads. As in Warp, a last block that the threads do not fill runs
+  // with its extra lanes inactive: they take part in the block's tile operations and have no
+  // effects of their own (the kernel guards them, see codegen/common/dispatch.cpp).
+  if (hybrid) out.total = (out.total + block_dim - 1) / block_dim;
   return out;
 }
 

@@ -33,12 +33,14 @@ struct Compiled {
 
 // Under TILEC_SIMT_EMULATION=B the kernels (and their adjoints, where every one has one) run
 // through the GPU lowering with B lanes on the host instead of the CPU lowering.
-inline void EmulateIfAsked(Compiled& c) {
+inline void EmulateIfAsked(Compiled& c, const compiler::CompileOptions& copts = {}) {
   const char* lanes = std::getenv("TILEC_SIMT_EMULATION");
   if (!lanes || std::atoi(lanes) < 1 || std::atoi(lanes) > 1024) return;
   compiler::PipelineResult r;
+  compiler::PipelineOptions popts;
+  popts.compile = copts;
   for (compiler::Stage stage : {compiler::Stage::GradIr, compiler::Stage::TileIr}) {
-    r = compiler::Run(*c.file, compiler::PipelineOptions{}, stage);
+    r = compiler::Run(*c.file, popts, stage);
     if (r.ok() && r.ir) break;
   }
   ASSERT_TRUE(r.ok() && r.ir) << r.ice.message;
@@ -53,12 +55,12 @@ inline void EmulateIfAsked(Compiled& c) {
 // With TILEC_EXEC_PTXAS set (CTest's exec_ptxas), every kernel an execution test compiles is
 // also compiled to PTX, forward and adjoint, and must be accepted by ptxas for sm_75, sm_80 and
 // sm_90.
-inline void CheckPtxas(const SourceFile& file) {
+inline void CheckPtxas(const SourceFile& file, const compiler::CompileOptions& copts = {}) {
   if (!HavePtxas()) GTEST_SKIP() << "ptxas not found at " << PtxasPath();
   for (const char* arch : {"sm_75", "sm_80", "sm_90"}) {
     diag::DiagnosticEngine diags;
     compiler::InternalError ice;
-    auto gpu = compiler::CompileSourcePtx(file, diags, {}, arch, 64, ice);
+    auto gpu = compiler::CompileSourcePtx(file, diags, copts, arch, 64, ice);
     ASSERT_TRUE(gpu && !gpu->signature.kernels.empty()) << arch << ": " << ice.message;
     PtxasResult r = RunPtxas(gpu->signature.kernels[0].ptx, arch, false);
     EXPECT_EQ(r.status, 0) << arch << ":\n" << r.log;
@@ -103,18 +105,19 @@ inline void RegisterSourceForGpuRecord(const Compiled& c) {
   for (const rt::KernelSignature& k : module->host.kernels) GpuRecordRegister(c.Entry(k.name), module, k.name);
 }
 
-inline Compiled CompileText(const std::string& text) {
+// `copts`: e.g. hybrid_launch for the variant of Warp's wp.launch with block_dim.
+inline Compiled CompileText(const std::string& text, const compiler::CompileOptions& copts = {}) {
   Compiled c;
   c.file = std::make_unique<SourceFile>("test.tile", "import warp as wp\nimport numpy as np\n" + text);
   diag::DiagnosticEngine diags;
   compiler::InternalError ice;
-  c.module = compiler::CompileSource(*c.file, diags, {}, ice);
+  c.module = compiler::CompileSource(*c.file, diags, copts, ice);
   std::ostringstream os;
   diags.Render(os);
   EXPECT_TRUE(c.module.has_value()) << os.str() << ice.message;
   if (c.module && GpuRecordDir()) RegisterSourceForGpuRecord(c);
-  if (c.module && std::getenv("TILEC_EXEC_PTXAS")) CheckPtxas(*c.file);
-  if (c.module) EmulateIfAsked(c);
+  if (c.module && std::getenv("TILEC_EXEC_PTXAS")) CheckPtxas(*c.file, copts);
+  if (c.module) EmulateIfAsked(c, copts);
   return c;
 }
 

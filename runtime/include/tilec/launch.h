@@ -71,8 +71,9 @@ void LaunchTiled(const Kernel& kernel, const std::vector<int64_t>& dim,
                  std::optional<Device> device = std::nullopt);
 
 // Warp's hybrid launch of a kernel with tile operations (`wp.launch(k, dim, block_dim=B)`):
-// one thread per index of `dim`, in blocks of `block_dim` consecutive threads (the element
-// count must be a multiple of block_dim). The kernel must be its hybrid variant
+// one thread per index of `dim`, in blocks of `block_dim` consecutive threads; the lanes of a
+// last block past the element count are inactive (no stores, atomics or prints of their own,
+// and nothing they put in a tile). The kernel must be its hybrid variant
 // (KernelSignature::hybrid).
 void LaunchHybrid(const Kernel& kernel, const std::vector<int64_t>& dim,
                   const std::vector<KernelArg>& args, int block_dim,
