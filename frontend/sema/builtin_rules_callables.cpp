@@ -19,10 +19,19 @@ bool ReduceCombiner(CallContext& c) {
   const char* supported = "; the builtin combiners are `wp.add`, `wp.mul`, `wp.min`, `wp.max`, `wp.bit_and`, "
                           "`wp.bit_or` and `wp.bit_xor` (or pass a `@wp.func` of two elements)";
   if (ft->callee.kind == CalleeKind::UserFunc) {
-    // A @wp.func combines two elements of the tile's type into one of that type.
-    c.EnsureFuncChecked(ft->callee.index);
-    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    // A @wp.func combines two elements of the tile's type into one of that type (a generic
+    // one, its instance for two elements).
     const Type* et = c.types.FromElem(t->elem);
+    int index = c.checker.FuncInstance(ft->callee.index, {et, et}, c.Range(Param::Op));
+    if (index < 0) return false;
+    c.EnsureFuncChecked(index);
+    const FunctionInfo& f = c.out().funcs[size_t(index)];
+    if (index != ft->callee.index) {
+      CallInfo fci;
+      fci.kind = CallInfo::Kind::UserFunc;
+      fci.func_index = index;
+      c.out().call_info[c.Arg(Param::Op).expr] = std::move(fci);
+    }
     bool ok = et && f.num_params == 2 && f.Param(0)->type == et && f.Param(1)->type == et && f.return_type == et;
     if (!ok) {
       c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
@@ -30,7 +39,7 @@ bool ReduceCombiner(CallContext& c) {
                   ": a combiner takes two `" + (et ? TypeName(et) : std::string("?")) + "` and returns one");
       return false;
     }
-    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    if (c.fn()) c.fn()->called_funcs.push_back(index);
     return true;
   }
   const Builtin& b = BuiltinTable()[ft->callee.index];
@@ -96,8 +105,25 @@ bool TileMapArgs(CallContext& c) {
     return true;
   };
   if (ft->callee.kind == CalleeKind::UserFunc) {
-    c.EnsureFuncChecked(ft->callee.index);
-    const FunctionInfo& f = c.out().funcs[ft->callee.index];
+    // A generic func maps through its instance for the elements' types.
+    int index = ft->callee.index;
+    if (c.out().funcs[size_t(index)].is_generic()) {
+      if (c.out().funcs[size_t(index)].num_params != int(elems.size())) {
+        c.Error(Code::BadTileMap, fa.range,
+                "`" + c.out().funcs[size_t(index)].name + "` takes " +
+                    std::to_string(c.out().funcs[size_t(index)].num_params) + " parameters, mapped over " +
+                    std::to_string(elems.size()));
+        return false;
+      }
+      index = c.checker.FuncInstance(index, elems, fa.range);
+      if (index < 0) return false;
+      CallInfo fci;
+      fci.kind = CallInfo::Kind::UserFunc;
+      fci.func_index = index;
+      c.out().call_info[fa.expr] = std::move(fci);
+    }
+    c.EnsureFuncChecked(index);
+    const FunctionInfo& f = c.out().funcs[size_t(index)];
     bool match = f.num_params == int(elems.size());
     for (int k = 0; match && k < f.num_params; ++k) match = fit(size_t(k), f.Param(k)->type);
     if (!match || !f.return_type || !(f.return_type->IsScalar() || f.return_type->kind == TypeKind::Struct)) {
@@ -109,7 +135,7 @@ bool TileMapArgs(CallContext& c) {
       return false;
     }
     c.map_elem = f.return_type;
-    if (c.fn()) c.fn()->called_funcs.push_back(ft->callee.index);
+    if (c.fn()) c.fn()->called_funcs.push_back(index);
     return true;
   }
   // Warp's vector builtins (wp.length, wp.normalize, wp.add on vectors, ...) and the prelude's

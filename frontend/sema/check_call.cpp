@@ -248,8 +248,9 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Expr* node, SourceRange cal
           "`" + out_.funcs[index].name + "` calls itself; recursion is not supported in kernels");
     return Poison();
   }
-  EnsureFuncChecked(index);
-  const FunctionInfo& f = out_.funcs[index];
+  if (!out_.funcs[size_t(index)].is_generic()) EnsureFuncChecked(index);
+  const FunctionInfo* fp = &out_.funcs[size_t(index)];
+  const FunctionInfo& f = *fp;
   const ast::FunctionDef& def = *f.def;
   std::vector<int> bound(f.num_params, -1);
   size_t pos = 0;
@@ -285,6 +286,30 @@ ExprInfo Checker::CallUserFunc(int index, const ast::Expr* node, SourceRange cal
     Error(Code::MissingArgument, callee_range, "call of `" + f.name + "` is missing argument `" + f.Param(k)->name + "`");
     ok = false;
   }
+  if (ok && f.is_generic()) {
+    // Warp's generic func: the instance for the arguments' types, which then type them as
+    // any func's parameters do.
+    std::vector<const Type*> types(size_t(f.num_params), nullptr);
+    std::vector<SourceRange> ranges(size_t(f.num_params));
+    for (int k = 0; k < f.num_params; ++k)
+      if (bound[size_t(k)] >= 0) {
+        types[size_t(k)] = args[size_t(bound[size_t(k)])].info.type;
+        ranges[size_t(k)] = args[size_t(bound[size_t(k)])].range;
+      }
+    index = FuncInstance(index, types, callee_range, &ranges);
+    if (index < 0) return Poison();
+    if (func_state_[size_t(index)] == 1) {
+      Error(Code::RecursiveCall, callee_range, "`" + f.name + "` calls itself; recursion is not supported in kernels");
+      return Poison();
+    }
+    fp = &out_.funcs[size_t(index)];
+    if (fp->has_errors) return Poison();  // reported in the instance's body
+  }
+  return CallUserFuncBound(index, *fp, node, args, bound, ok);
+}
+
+ExprInfo Checker::CallUserFuncBound(int index, const FunctionInfo& f, const ast::Expr* node, std::vector<CallArg>& args,
+                                    const std::vector<int>& bound, bool ok) {
   CallInfo ci;
   ci.kind = CallInfo::Kind::UserFunc;
   ci.func_index = index;

@@ -344,6 +344,12 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
                                  a.range, true};
     return info;
   }
+  // `a.dtype` names the element type, as in Warp's generic code (`wp.tile_zeros(..., dtype=A.dtype)`,
+  // `a.dtype(1)`): a compile-time type, also where the array itself is known only at launch.
+  if ((bt->IsArray() || bt->IsTile()) && a.attr == "dtype") {
+    const Type* t = types_.FromElem(bt->elem);
+    return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+  }
   if (bt->IsTile() && a.attr == "shape") {
     std::vector<ConstValue> dims;
     for (int64_t d : bt->shape) dims.push_back(ConstValue::MakeInt(d));
@@ -352,7 +358,7 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
   }
   Error(Code::UnknownAttribute, a.attr_range,
         "`" + TypeName(bt) + "` has no attribute `" + a.attr + "`" +
-            (bt->IsArray() || bt->IsTile() ? " (expected `shape`)" : ""));
+            (bt->IsArray() || bt->IsTile() ? " (expected `shape` or `dtype`)" : ""));
   return Poison();
 }
 

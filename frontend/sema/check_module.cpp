@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <set>
 
+#include "frontend/ast/clone.h"
 #include "frontend/sema/checker.h"
 
 namespace tilec::sema {
@@ -25,6 +26,47 @@ std::string DecoratorName(const ast::Expr* d, const ast::Call** call_out) {
 }
 
 uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// Whether a type annotation names `Any` (`Any`, `typing.Any`, `wp.array2d[Any]`,
+// `wp.array(dtype=Any)`): the parameter is generic, as in Warp.
+bool MentionsAny(const ast::Expr* e) {
+  if (!e) return false;
+  if (const auto* n = e->As<ast::Name>()) return n->id == "Any";
+  if (const auto* a = e->As<ast::Attribute>()) return a->attr == "Any" || MentionsAny(a->value.get());
+  if (const auto* s = e->As<ast::Subscript>()) return MentionsAny(s->value.get()) || MentionsAny(s->index.get());
+  if (const auto* t = e->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& x : t->elts)
+      if (MentionsAny(x.get())) return true;
+    return false;
+  }
+  if (const auto* c = e->As<ast::Call>()) {
+    for (const ast::ExprPtr& x : c->args)
+      if (MentionsAny(x.get())) return true;
+    for (const ast::Keyword& kw : c->keywords)
+      if (MentionsAny(kw.value.get())) return true;
+  }
+  return false;
+}
+
+// For a generic array annotation, the dimensions it fixes (0: any); -1 for other annotations.
+int ArrayPatternNdim(const ast::Expr* e) {
+  const ast::Expr* base = e;
+  const ast::Call* call = e->As<ast::Call>();
+  if (call) base = call->func.get();
+  if (const auto* s = e->As<ast::Subscript>()) base = s->value.get();
+  std::string name;
+  if (const auto* a = base->As<ast::Attribute>()) name = a->attr;
+  else if (const auto* n = base->As<ast::Name>()) name = n->id;
+  if (name == "array") {
+    if (call)
+      for (const ast::Keyword& kw : call->keywords)
+        if (const auto* lit = kw.value->As<ast::IntLit>(); kw.name == "ndim" && lit) return int(lit->value);
+    return 1;  // Warp's default
+  }
+  if (name.size() == 7 && name.starts_with("array") && name[6] == 'd' && name[5] >= '1' && name[5] <= '4')
+    return name[5] - '0';
+  return -1;
+}
 
 }  // namespace
 
@@ -54,7 +96,7 @@ void Checker::Run() {
   // Bodies in source order: funcs first when a kernel calls them (EnsureFuncChecked); the
   // prelude's only when called.
   for (size_t i = 0; i < out_.funcs.size(); ++i)
-    if (!out_.funcs[i].is_prelude()) EnsureFuncChecked(int(i));
+    if (!out_.funcs[i].is_prelude() && !out_.funcs[i].is_generic()) EnsureFuncChecked(int(i));
   for (FunctionInfo& k : out_.kernels) CheckFunction(k);
   CheckHostLaunches(ast_.body);
   for (const auto& [name, e] : scope_)
@@ -132,10 +174,8 @@ void Checker::RegisterDefinitions() {
         Error(Code::DuplicateDefinition, fd->name_range,
               "`" + fd->name + "` is already defined at line " + std::to_string(Line(it->second.range)));
       bool is_kernel = kind == "kernel";
-      std::vector<FunctionInfo>& list = is_kernel ? out_.kernels : out_.funcs;
-      int index = int(list.size());
-      list.emplace_back();
-      FunctionInfo& fn = list.back();
+      int index = int(is_kernel ? out_.kernels.size() : out_.funcs.size());
+      FunctionInfo& fn = is_kernel ? out_.kernels.emplace_back() : out_.funcs.emplace_back();
       if (deco_call) {
         for (const ast::Keyword& kw : deco_call->keywords) {
           // Warp's options for its CUDA build and module grouping; results do not depend on them.
@@ -216,19 +256,25 @@ void Checker::DefineStruct(int index) {
   si.size = AlignUp(std::max<uint32_t>(offset, 1), align);
 }
 
-void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel) {
+void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel,
+                              const std::vector<const Type*>* bound) {
   fn.name = def.name;
   fn.def = &def;
   fn.is_kernel = is_kernel;
   std::set<std::string> seen;
   for (const ast::Param& p : def.params) {
     const Type* t = types_.Error();
+    size_t k = fn.generic_params.size();
+    fn.generic_params.push_back(!is_kernel && p.annotation && MentionsAny(p.annotation.get()));
     if (!seen.insert(p.name).second) {
       Error(Code::DuplicateDefinition, p.name_range, "parameter `" + p.name + "` is declared twice");
     } else if (!p.annotation) {
       Error(Code::MissingAnnotation, p.name_range,
             "parameter `" + p.name + "` of " + (is_kernel ? "kernel `" : "function `") + def.name +
                 "` needs a type annotation");
+    } else if (fn.generic_params[k]) {
+      // The template's parameter has no type; an instance's is its argument's.
+      if (bound && k < bound->size() && (*bound)[k]) t = (*bound)[k];
     } else {
       t = ResolveAnnotation(p.annotation.get(), true);
       if (is_kernel && t->IsTile()) {
@@ -245,7 +291,7 @@ void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, boo
     sym->type = t;
     sym->decl_range = p.name_range;
     sym->index = int(fn.locals.size()) - 1;
-    if (p.default_value && !t->IsError()) {
+    if (p.default_value && !t->IsError() && !fn.generic_params[k]) {
       // A default is a compile-time constant of the parameter's type, as Warp's are.
       ExprInfo dv = CheckExpr(p.default_value.get());
       if (!dv.type->IsError() && (!dv.value || !t->IsScalar() || !Convertible(dv, t)))
@@ -261,6 +307,8 @@ void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, boo
     if (is_kernel) {
       if (!def.returns->Is<ast::NoneLit>())
         Error(Code::BadReturn, def.returns->range, "kernels return nothing; write results to arrays");
+    } else if (MentionsAny(def.returns.get())) {
+      fn.return_type = nullptr;  // a generic func returns what its body returns
     } else {
       fn.return_type = ResolveAnnotation(def.returns.get(), false);
     }
@@ -360,6 +408,53 @@ std::optional<ConstValue> Checker::EvalModuleExpr(const ast::Expr* e, bool& host
   silent_ = saved;
   host_dependent = !info.value.has_value();
   return info.value;
+}
+
+int Checker::FuncInstance(int index, const std::vector<const Type*>& types, SourceRange where,
+                          const std::vector<SourceRange>* arg_ranges) {
+  const FunctionInfo& tmpl = out_.funcs[size_t(index)];
+  if (!tmpl.is_generic()) return index;
+  std::vector<const Type*> bound(size_t(tmpl.num_params), nullptr);
+  for (int k = 0; k < tmpl.num_params; ++k) {
+    if (!tmpl.generic_params[size_t(k)]) continue;
+    const ast::Param& p = tmpl.def->params[size_t(k)];
+    const Type* t = size_t(k) < types.size() ? types[size_t(k)] : nullptr;
+    if (!t && p.default_value) t = CheckExpr(p.default_value.get()).type;
+    if (!t || t->IsError()) return -1;
+    if (arg_ranges && size_t(k) < arg_ranges->size() && (*arg_ranges)[size_t(k)].end > (*arg_ranges)[size_t(k)].begin)
+      where = (*arg_ranges)[size_t(k)];
+    if (t->kind == TypeKind::TypeRef || t->kind == TypeKind::Function || t->kind == TypeKind::Void) {
+      Error(Code::ArgumentTypeMismatch, where,
+            "argument `" + p.name + "` of `" + tmpl.name + "` is `" + TypeName(t) + "`, which is not a value");
+      return -1;
+    }
+    // `wp.array2d[Any]` and the like take arrays (of that many dimensions); `Any` takes anything.
+    int ndim = ArrayPatternNdim(p.annotation.get());
+    if (ndim >= 0 && (!t->IsArray() || (ndim > 0 && t->ndim != ndim))) {
+      Error(Code::ArgumentTypeMismatch, where,
+            "argument `" + p.name + "` of `" + tmpl.name + "` must be " +
+                (ndim > 0 ? "a " + std::to_string(ndim) + "-d array" : std::string("an array")) + ", found `" +
+                TypeName(t) + "`");
+      return -1;
+    }
+    bound[size_t(k)] = t;
+  }
+  auto key = std::make_pair(index, bound);
+  if (auto it = func_instances_.find(key); it != func_instances_.end()) return it->second;
+  out_.instance_defs.push_back(ast::Clone(*tmpl.def));
+  const auto* def = out_.instance_defs.back()->As<ast::FunctionDef>();
+  int inst = int(out_.funcs.size());
+  func_instances_[key] = inst;
+  FunctionInfo& fn = out_.funcs.emplace_back();
+  DeclareFunction(fn, *def, false, &bound);
+  for (int k = 0; k < fn.num_params; ++k)
+    if (fn.generic_params[size_t(k)] && def->params[size_t(k)].default_value)
+      fn.locals[size_t(k)]->default_value = CheckExpr(def->params[size_t(k)].default_value.get()).value;
+  fn.generic_params.assign(fn.generic_params.size(), false);
+  func_snapshot_.push_back(func_snapshot_[size_t(index)]);
+  func_state_.push_back(0);
+  EnsureFuncChecked(inst);
+  return inst;
 }
 
 void Checker::EnsureFuncChecked(int index) {

@@ -80,7 +80,8 @@ void Checker::CheckFunction(FunctionInfo& fn) {
   if (fn.is_kernel) {
     snapshot_ = &snapshots_[kernel_snapshot_[&fn - out_.kernels.data()]];
   } else {
-    func_index = int(&fn - out_.funcs.data());
+    for (size_t k = 0; k < out_.funcs.size() && func_index < 0; ++k)
+      if (&out_.funcs[k] == &fn) func_index = int(k);
     func_state_[func_index] = 1;
     snapshot_ = &snapshots_[func_snapshot_[func_index]];
   }

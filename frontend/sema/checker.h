@@ -50,13 +50,23 @@ class Checker {
   // check_module.cpp
   void RegisterDefinitions();
   void DefineStruct(int index);
-  void DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel);
+  // `bound`: an instance of a generic func, the type of each generic parameter.
+  void DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel,
+                       const std::vector<const Type*>* bound = nullptr);
   void ModuleAssign(const ast::Stmt& s);
   void CheckHostLaunches(const ast::Body& body);
   void CheckHostLaunchExpr(const ast::Expr* e);
   const Type* ResolveAnnotation(const ast::Expr* e, bool allow_array);
   std::optional<ConstValue> EvalModuleExpr(const ast::Expr* e, bool& host_dependent);
   void EnsureFuncChecked(int index);
+ public:
+  // The func to call for `index` with arguments of `types` (one per parameter, null where a
+  // default applies): `index` itself unless it is generic, else its instance for those types,
+  // declared and checked on first use. -1 after an error at `where`.
+  int FuncInstance(int index, const std::vector<const Type*>& types, SourceRange where,
+                   const std::vector<SourceRange>* arg_ranges = nullptr);
+
+ private:
 
   // check_stmt.cpp
   void CheckFunction(FunctionInfo& fn);
@@ -172,6 +182,10 @@ class Checker {
   ExprInfo CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRange callee_range,
                        std::vector<CallArg> args);
   ExprInfo CallUserFunc(int index, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg> args);
+  // The call once `bound` maps each parameter of `f` (an instance where the func is generic)
+  // to its argument (-1: the default).
+  ExprInfo CallUserFuncBound(int index, const FunctionInfo& f, const ast::Expr* node, std::vector<CallArg>& args,
+                             const std::vector<int>& bound, bool ok);
 
  private:
   const ast::Module& ast_;
@@ -211,6 +225,7 @@ class Checker {
   std::vector<const ast::FunctionDef*> func_defs_, kernel_defs_;
   std::vector<const ast::ClassDef*> struct_defs_;
   std::vector<int> func_state_;  // 0 unchecked, 1 checking, 2 done
+  std::map<std::pair<int, std::vector<const Type*>>, int> func_instances_;  // (template, types) -> func
 
   // The function being checked.
   FunctionInfo* fn_ = nullptr;

@@ -3,6 +3,7 @@
 // @wp.kernel, applies the rules of LANGUAGE.md §2-§5 and the two spec pages, and returns a
 // CheckedModule whose side tables (keyed by AST node) say everything lowering needs.
 #pragma once
+#include <deque>
 #include <map>
 #include <set>
 #include <memory>
@@ -174,6 +175,15 @@ struct FunctionInfo {
   int prelude_instance = -1;  // which instantiation (float32, float64, random): helpers stay within one
   bool declared = true;
   bool is_prelude() const { return prelude_instance >= 0; }
+  // A func whose parameter annotations mention `typing.Any` is a template (Warp's generic
+  // functions): per parameter, whether it is generic. Calls check an instance per argument
+  // types (Checker::FuncInstance), never the template itself.
+  std::vector<bool> generic_params;
+  bool is_generic() const {
+    for (bool g : generic_params)
+      if (g) return true;
+    return false;
+  }
   const LocalSymbol* Param(int i) const { return locals[i].get(); }
 };
 
@@ -198,7 +208,11 @@ class CheckedModule {
   const ast::Module& module;
   TypeContext types;
   std::vector<StructInfo> structs;
-  std::vector<FunctionInfo> funcs;    // @wp.func, in source order
+  // @wp.func in source order, then the prelude's, then instances of generic funcs as calls
+  // need them: a deque, so that a func being checked stays where it is while instances are
+  // added.
+  std::deque<FunctionInfo> funcs;
+  std::vector<ast::StmtPtr> instance_defs;  // each instance's own copy of its template's def
   std::vector<FunctionInfo> kernels;  // @wp.kernel, in source order
   // The prelude's builtins by name: the funcs (indices into `funcs`) of one name, one per
   // signature, tried in order (float32 before float64).
