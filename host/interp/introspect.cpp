@@ -200,7 +200,7 @@ std::string HelpText(Interpreter& in, const Value& v) {
         }
     return os.str();
   }
-  if (auto* k = v.As<KernelObj>(); k && !k->compile_error) {
+  if (auto* k = v.As<KernelObj>(); k && !k->compile_error && !k->generic) {
     os << "Help on kernel " << k->name << ":\n\n" << k->name << "(";
     const auto& params = k->kernel.signature().params;
     for (size_t i = 0; i < params.size(); ++i) os << (i ? ", " : "") << params[i].name;

@@ -1,25 +1,22 @@
 // What Warp programs and Warp's own test files ask of `wp` beyond the kernel API:
 // wp.overload, wp.func_native, wp.get_module, the dtype conversions and the internals they
-// query to pick a path. Each answers as tilec is: no generic kernels, no CUDA C++ snippets,
-// one kernel per compile, no MathDx.
+// query to pick a path. Each answers as tilec is: no CUDA C++ snippets, one kernel per
+// compile, no MathDx.
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/wp_generic.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
 
 void DefineWarpCompat(ModuleObj& module) {
   ModuleObj* m = &module;
-  // Warp instantiates generic kernels (`Any` parameters) per overload; tilec has no generic
-  // kernels, so an overload of a kernel names the kernel itself, and a generic one fails at
-  // its launch with the checker's error.
+  // A generic kernel's instance for the given types (wp_generic.cpp); a wp.func stays itself.
   m->Def("overload", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("overload", a, {"kernel", "arg_types"}, 1);
-    if (!b.Get(0).As<KernelObj>() && !b.Get(0).As<WpFuncObj>())
-      TypeError("overload(): expected a kernel or a wp.func, got " + TypeName(b.Get(0)));
-    return b.Get(0);
+    return OverloadKernel(in, b.Get(0), b.Has(1) ? std::optional<Value>(b.Get(1)) : std::nullopt);
   });
   // Warp's dtype conversions: wp.float32 <-> np.float32 (the NumPy scalar type).
   m->Def("dtype_to_numpy", [](Interpreter&, CallArgs& a) {

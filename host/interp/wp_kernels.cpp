@@ -1,6 +1,8 @@
 // `@wp.kernel`, `@wp.func` and `@wp.struct` in host code: each definition's source text is
 // kept in the session, and a kernel is compiled when its `def` runs, together with every
-// func and struct seen so far and the module constants' values at that moment.
+// func and struct seen so far and the module constants' values at that moment (a generic one
+// per overload instead, wp_generic.cpp).
+#include <algorithm>
 #include <cctype>
 #include <sstream>
 
@@ -9,22 +11,31 @@
 #include "host/interp/kernel_compile.h"
 #include "host/interp/array_values.h"
 #include "host/interp/wp_composite.h"
+#include "host/interp/wp_generic.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
 
 namespace {
 
-// The definition's full text (decorators included), dedented, and its first line.
+using TextEdits = std::vector<std::pair<SourceRange, std::string>>;
+
+// The definition's full text (decorators included), dedented, and its first line; `edits`
+// replace byte ranges of the file within it (a generic kernel's annotations).
 WpState::Definition DefinitionText(const Chunk& chunk, const ast::Stmt& stmt,
                                    const std::vector<ast::ExprPtr>& decorators, const std::string& name,
-                                   const std::string& kind) {
+                                   const std::string& kind, TextEdits edits = {}) {
   const SourceFile& file = chunk.file;
   uint32_t begin = stmt.range.begin;
   for (const auto& d : decorators) begin = std::min(begin, d->range.begin);
   begin = file.LineStart(begin);
   uint32_t end = std::min<uint32_t>(stmt.range.end, uint32_t(file.text().size()));
   std::string text = file.text().substr(begin, end - begin);
+  // From the last edit back, so that the earlier ranges still hold.
+  std::sort(edits.begin(), edits.end(), [](const auto& a, const auto& b) { return a.first.begin > b.first.begin; });
+  for (const auto& [range, with] : edits)
+    if (range.begin >= begin && range.end <= end && range.begin <= range.end)
+      text.replace(range.begin - begin, range.end - range.begin, with);
   // Dedent by the first line's indentation (a definition nested in an `if`).
   size_t indent = 0;
   while (indent < text.size() && text[indent] == ' ') ++indent;
@@ -163,24 +174,9 @@ bool LaneShaped(const std::string& text) {
   return false;
 }
 
-}  // namespace
-
-Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
-  auto* fn = fnv.As<FunctionObj>();
-  if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
-  WpState& st = in.wp();
-  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel");
-  AddDecorator(def, *fn->def, "kernel");
-  if (!enable_backward) ForceNoBackward(def.text);
-  Remember(st, std::move(def));
-  KernelCompileRequest req;
-  req.kernel_name = fn->def->name;
-  req.enable_backward = enable_backward;
-  req.max_unroll = WarpConfigInt(in, "max_unroll", 16);
-  req.checked_access = WarpDebugMode(in);
-  req.deterministic = WarpConfigFlag(in, "deterministic");
-  req.constants = ConstantsSnapshot(in);
-  req.definitions = ReachableDefinitions(st.definitions, req.kernel_name);
+// Compiles a kernel request into a kernel object; a compile error is kept on it (raised at once
+// only when `raise_now`).
+std::shared_ptr<KernelObj> CompileKernelObj(Interpreter& in, KernelCompileRequest req, bool raise_now) {
   auto k = std::make_shared<KernelObj>();
   k->name = req.kernel_name;
   KernelCompileResult res = CompileKernel(req);
@@ -200,15 +196,65 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
     k->compile_error = std::make_shared<PyError>(
         "tilec.CompileError", CompileErrorMessage("kernel `" + req.kernel_name + "` failed to compile", res.diagnostics));
     k->compile_error->diagnostics = res.diagnostics;
-    // At the prompt the error is worth more at once than at a later launch.
-    if (in.interactive()) throw *k->compile_error;
-    return Value(k);
+    if (raise_now) throw *k->compile_error;
+    return k;
   }
   k->kernel = res.kernel;
   k->source = res.source;
   k->request = std::make_shared<KernelCompileRequest>(std::move(req));
-  st.kernels.push_back(k);
-  return Value(k);
+  in.wp().kernels.push_back(k);
+  return k;
+}
+
+}  // namespace
+
+Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
+  auto* fn = fnv.As<FunctionObj>();
+  if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
+  WpState& st = in.wp();
+  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel");
+  AddDecorator(def, *fn->def, "kernel");
+  if (!enable_backward) ForceNoBackward(def.text);
+  Remember(st, std::move(def));
+  KernelCompileRequest req;
+  req.kernel_name = fn->def->name;
+  req.enable_backward = enable_backward;
+  req.max_unroll = WarpConfigInt(in, "max_unroll", 16);
+  req.checked_access = WarpDebugMode(in);
+  req.deterministic = WarpConfigFlag(in, "deterministic");
+  req.constants = ConstantsSnapshot(in);
+  // A generic kernel compiles per overload, as Warp does, at wp.overload or the first launch.
+  if (std::shared_ptr<GenericKernel> g = GenericKernelOf(fnv)) {
+    auto k = std::make_shared<KernelObj>();
+    k->name = req.kernel_name;
+    g->base = std::move(req);
+    k->generic = std::move(g);
+    st.kernels.push_back(k);
+    return Value(k);
+  }
+  req.definitions = ReachableDefinitions(st.definitions, req.kernel_name);
+  // At the prompt the error is worth more at once than at a later launch.
+  return Value(CompileKernelObj(in, std::move(req), in.interactive()));
+}
+
+std::shared_ptr<KernelObj> InstantiateKernel(Interpreter& in, const KernelObj& k, const TextEdits& edits) {
+  const GenericKernel& g = *k.generic;
+  const auto* fn = g.fn.As<FunctionObj>();
+  WpState::Definition def =
+      DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel", edits);
+  AddDecorator(def, *fn->def, "kernel");
+  if (!g.base.enable_backward) ForceNoBackward(def.text);
+  // The definitions of the kernel's own module now (it may be launched from another), with
+  // this instance in the generic kernel's place.
+  Interpreter& home = fn->home ? *fn->home : in;
+  std::vector<WpState::Definition> all = home.wp().definitions;
+  bool placed = false;
+  for (auto& d : all)
+    if (d.kind == "kernel" && d.name == def.name) d = def, placed = true;
+  if (!placed) all.push_back(def);
+  KernelCompileRequest req = g.base;
+  req.definitions = ReachableDefinitions(all, req.kernel_name);
+  return CompileKernelObj(home, std::move(req), false);
 }
 
 Value DefineFunc(Interpreter& in, const Value& fnv) {

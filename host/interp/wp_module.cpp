@@ -8,6 +8,7 @@
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
 #include "host/interp/wp_composite.h"
+#include "host/interp/wp_generic.h"
 #include "host/interp/np_records.h"
 #include "host/ndarray/print.h"
 #include "host/interp/wp_values.h"
@@ -171,15 +172,28 @@ const rt::Kernel& KernelFor(KernelObj& k, const std::optional<rt::Device>& devic
   return k.gpu_variants.emplace(key, r.kernel).first->second;
 }
 
-KernelObj& KernelArg0(const Value& v, const std::string& fname) {
-  auto* k = v.As<KernelObj>();
-  if (!k) TypeError(fname + "(): expected a kernel (a function decorated with @wp.kernel), got " + TypeName(v));
-  if (k->compile_error) {
-    PyError e(k->compile_error->type(), k->compile_error->message());
-    e.diagnostics = k->compile_error->diagnostics;
+// A kernel that failed to compile raises its error where it is used.
+KernelObj& Compiled(KernelObj& k) {
+  if (k.compile_error) {
+    PyError e(k.compile_error->type(), k.compile_error->message());
+    e.diagnostics = k.compile_error->diagnostics;
     throw e;
   }
-  return *k;
+  return k;
+}
+
+// The kernel a launch runs: the one given, or for a generic kernel the instance for the types
+// of the arguments (inputs, then outputs).
+KernelObj& LaunchedKernel(Interpreter& in, const ArgBinder& b, const std::string& fname) {
+  const Value& v = b.Get(0);
+  auto* k = v.As<KernelObj>();
+  if (!k) TypeError(fname + "(): expected a kernel (a function decorated with @wp.kernel), got " + TypeName(v));
+  if (!k->generic) return Compiled(*k);
+  std::vector<Value> values;
+  for (size_t idx : {2, 3})
+    if (b.Has(idx) && !b.Get(idx).IsNone())
+      for (Value& item : IterateValue(in, b.Get(idx))) values.push_back(std::move(item));
+  return Compiled(GenericInstanceForArgs(in, *k, values));
 }
 
 // wp.array(data, dtype=vec3): data of shape (..., 3) (or (..., R, C) / (..., R*C) for
@@ -236,11 +250,17 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
   if (ndim < 0 || ndim > 4) ValueError("array(): ndim must be 1 to 4, got " + std::to_string(ndim));
   std::optional<rt::Device> device = b.Has(4) ? DeviceArg(b.Get(4), "array()") : std::nullopt;
   bool requires_grad = b.Has(3) && Truth(b.Get(3));
+  const bool no_data = !b.Has(0) || b.Get(0).IsNone(), no_shape = !b.Has(2) || b.Get(2).IsNone();
+  // `wp.array(dtype=T, ndim=N)` alone is how Warp writes an array type for wp.overload: an empty
+  // array, or with dtype Any the generic type.
+  if (no_data && no_shape && b.Has(1) && IsTypingAny(b.Get(1)))
+    return Value(std::make_shared<ArrayAnnotationObj>("array", ndim ? int(ndim) : 1, b.Get(1)));
   std::optional<rt::ArrayDType> dtype;
   if (b.Has(1) && !b.Get(1).IsNone()) dtype = WpDTypeArg(b.Get(1), "array()");
   std::optional<Shape> shape;
-  if (b.Has(2) && !b.Get(2).IsNone()) shape = WpShapeArg(b.Get(2), "array");
-  if (!b.Has(0) || b.Get(0).IsNone()) {
+  if (!no_shape) shape = WpShapeArg(b.Get(2), "array");
+  if (no_data) {
+    if (!shape && dtype) shape = Shape(ndim ? size_t(ndim) : 1, 0);
     if (!shape) TypeError("array(): give `data` or `shape`");
     return Wrap(rt::Array::Zeros(*shape, dtype.value_or(rt::ArrayDType(ScalarType::Float32)), device, requires_grad));
   }
@@ -807,20 +827,11 @@ Value WpFuncObj::Call(Interpreter&, CallArgs&) {
 
 std::shared_ptr<WpState> MakeWpState() { return std::make_shared<WpState>(); }
 
-// `wp.array2d[float]` on the host: the annotation as a value, for wp.overload's type lists and
-// annotations evaluated by host code (kernels read their annotations from their own text).
-struct ArrayAnnotationObj : Object {
-  explicit ArrayAnnotationObj(std::string text) : text(std::move(text)) {}
-  std::string TypeName() const override { return "warp.types.array"; }
-  std::string Repr() const override { return text; }
-  std::string text;
-};
-
 // wp.array and wp.array1d..4d: constructors that a subscript turns into an annotation.
 struct ArrayConstructorObj : BuiltinFn {
   using BuiltinFn::BuiltinFn;
   Value GetItem(Interpreter&, const Value& key) override {
-    return Value(std::make_shared<ArrayAnnotationObj>(name + "[" + host::Repr(key) + "]"));
+    return Value(std::make_shared<ArrayAnnotationObj>(name, name == "array" ? 1 : name[5] - '0', key));
   }
 };
 
@@ -854,7 +865,7 @@ Value MakeWarpModule(Interpreter& in) {
   m->Def("copy", CopyArrays);
   m->Def("launch", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("launch", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
-    KernelObj& k = KernelArg0(b.Get(0), "launch");
+    KernelObj& k = LaunchedKernel(in, b, "launch");
     auto dim = DimArg(b.Get(1), "launch()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch");
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
@@ -874,7 +885,7 @@ Value MakeWarpModule(Interpreter& in) {
   });
   m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("launch_tiled", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
-    KernelObj& k = KernelArg0(b.Get(0), "launch_tiled");
+    KernelObj& k = LaunchedKernel(in, b, "launch_tiled");
     auto dim = DimArg(b.Get(1), "launch_tiled()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch_tiled");
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch_tiled()") : std::nullopt;

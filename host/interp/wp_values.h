@@ -36,21 +36,34 @@ struct DeviceObj : Object {
   rt::Device d;
 };
 
-// A compiled `@wp.kernel`.
+// A compiled `@wp.kernel`, or a generic one (`generic` set), which compiles nothing itself.
 struct KernelObj : Object {
   std::string TypeName() const override { return "warp.Kernel"; }
   std::string Repr() const override { return "<warp.Kernel " + name + ">"; }
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;  // wp_generic.cpp
   std::string name;
   rt::Kernel kernel;
   std::string source;  // the module text it was compiled from
   std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`
-  // CUDA variants compiled on first launch, by (PTX architecture, block_dim).
   // CUDA variants compiled on first launch, by (PTX architecture, block_dim, hybrid launch).
   std::map<std::tuple<std::string, int, bool>, rt::Kernel> gpu_variants;
   std::map<std::pair<int, bool>, rt::Kernel> cpu_variants;  // by block_dim and hybrid, other than `kernel`
   // A kernel that failed to compile is still defined, as in Warp, which compiles at the first
   // launch: the error is raised where the kernel is first used.
   std::shared_ptr<PyError> compile_error;
+  // A kernel with `Any` in its annotations: its instances are compiled per overload.
+  std::shared_ptr<struct GenericKernel> generic;
+};
+
+// `wp.array2d[wp.float32]`, `wp.array(dtype=Any)` on the host: an array type as a value, for
+// wp.overload's type lists (kernels read their annotations from their own text).
+struct ArrayAnnotationObj : Object {
+  ArrayAnnotationObj(std::string ctor, int ndim, Value dtype) : ctor(std::move(ctor)), ndim(ndim), dtype(std::move(dtype)) {}
+  std::string TypeName() const override { return "warp.types.array"; }
+  std::string Repr() const override;  // wp_generic.cpp
+  std::string ctor;  // "array", "array2d", ...
+  int ndim;
+  Value dtype;
 };
 
 // A `@wp.func`: callable only from kernels.
