@@ -553,7 +553,19 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       ir::Value* prod = b_.TileMatmul(a, bm, ZeroValue(o->type().WithStorage(ir::Storage::Register)), tf32);
       if (alpha) prod = TileBinaryOp(OpCode::Mul, prod, Convert(Expr(alpha), et));
       ir::Value* r = prod;
-      if (!beta_zero) r = b_.Binary(OpCode::Add, prod, beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o);
+      if (beta && !beta_value) {
+        // A beta known only at run time: zero still leaves out unread, as BLAS and Warp do.
+        ir::Value* bv = Convert(Expr(beta), et);
+        ir::Op* op = b_.If(b_.Cmp(ir::CmpPred::Eq, bv, Convert(b_.ConstFloat(ScalarType::Float64, 0.0), et)), {prod->type()});
+        ir::Builder::InsertionGuard g(b_);
+        b_.SetInsertionPoint(op->region(0));
+        b_.Yield({prod});
+        b_.SetInsertionPoint(op->region(1));
+        b_.Yield({b_.Binary(OpCode::Add, prod, TileBinaryOp(OpCode::Mul, o, bv))});
+        r = op->result(0);
+      } else if (!beta_zero) {
+        r = b_.Binary(OpCode::Add, prod, beta ? TileBinaryOp(OpCode::Mul, o, Convert(Expr(beta), et)) : o);
+      }
       WriteTile(out, r);
       return nullptr;
     }

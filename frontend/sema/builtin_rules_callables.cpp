@@ -285,7 +285,12 @@ bool ArithElemTile(CallContext& c, bool ordered) {
   return true;
 }
 bool ArithElemTile(CallContext& c) { return ArithElemTile(c, false); }
-bool ReduceElemTile(CallContext& c) { return ArithElemTile(c, true); }
+bool ReduceElemTile(CallContext& c) {
+  // A @wp.func combiner takes whatever its parameters do (structs too); ReduceCombiner checks.
+  if (c.overload.Index(Param::Op) >= 0 && c.Has(Param::Op) && c.TypeOf(Param::Op)->callee.kind == CalleeKind::UserFunc)
+    return true;
+  return ArithElemTile(c, true);
+}
 
 }  // namespace
 

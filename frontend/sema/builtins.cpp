@@ -245,7 +245,7 @@ std::vector<Builtin> MakeTable() {
     ParamSpec f = Req(N::Op, K::Runtime, P::Callable);
     std::vector<const RuleSpec*> rules = {&R::ReduceElemTile, &R::ReduceCombiner};
     std::vector<const RuleSpec*> axis_rules = {&R::ReduceElemTile, &R::TileAxisInRange, &R::ReduceCombiner};
-    // Differentiable with wp.add, wp.min and wp.max (which Warp is not); a `mul` or bitwise
+    // Differentiable with wp.add, wp.mul, wp.min and wp.max (which Warp is not); a bitwise
     // combiner has no adjoint, and a gradient through one is E0502.
     add({"tile_reduce", "wp",
          {{{f, ta}, &Res::OneElementOfA, rules}, {{f, ta, axis}, &Res::ReducedAlongAxis, axis_rules}}, true,

@@ -224,17 +224,53 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   }
   if (t->kind == TypeKind::TypeRef && CompositeOf(t->referent)) return CompositeCtor(c, t->referent, args);
   if (t->kind == TypeKind::TypeRef && t->referent->kind == TypeKind::Struct) {
-    if (!args.empty()) {
-      Error(Code::TooManyArguments, args[0].range,
-            "struct `" + t->referent->struct_name + "` is constructed without arguments; assign its fields");
-      return Poison();
-    }
+    // `S()` is zeroed; `S(a, b)` and `S(x=a)` set fields in order or by name, as Warp's
+    // struct constructors do, the others zeroed.
+    const StructInfo& si = out_.structs[size_t(t->referent->struct_index)];
     CallInfo ci;
     ci.kind = CallInfo::Kind::StructCtor;
     ci.struct_index = t->referent->struct_index;
+    ci.args.assign(si.fields.size(), nullptr);
+    size_t pos = 0;
+    bool ok = true;
+    for (CallArg& a : args) {
+      size_t k = si.fields.size();
+      if (a.keyword.empty()) {
+        k = pos++;
+      } else {
+        for (size_t f = 0; f < si.fields.size(); ++f)
+          if (si.fields[f].name == a.keyword) k = f;
+        if (k == si.fields.size()) {
+          Error(Code::UnknownKeyword, a.name_range, "struct `" + si.name + "` has no field `" + a.keyword + "`");
+          ok = false;
+          continue;
+        }
+      }
+      if (k >= si.fields.size()) {
+        Error(Code::TooManyArguments, a.range,
+              "struct `" + si.name + "` has " + std::to_string(si.fields.size()) + " field" +
+                  (si.fields.size() == 1 ? "" : "s") + ", got " + std::to_string(args.size()) + " arguments");
+        return Poison();
+      }
+      if (ci.args[k]) {
+        Error(Code::DuplicateArgument, a.range, "field `" + si.fields[k].name + "` of `" + si.name + "` is given twice");
+        ok = false;
+        continue;
+      }
+      ci.args[k] = a.expr;
+      if (a.info.type->IsError()) { ok = false; continue; }
+      if (!Convert(a.expr, a.info, si.fields[k].type)) {
+        Error(Code::ArgumentTypeMismatch, a.range,
+              "field `" + si.fields[k].name + "` of `" + si.name + "` is `" + TypeName(si.fields[k].type) + "`, found `" +
+                  TypeName(a.info.type) + "`");
+        ok = false;
+      }
+    }
+    if (!ok) return Poison();
     out_.call_info[&c] = ci;
     ExprInfo r;
     r.type = t->referent;
+    for (const CallArg& a : args) r.uniform &= a.info.uniform;
     r.provenance = Provenance{"`" + Text(&c) + "` is a struct value", c.range, true};
     return r;
   }

@@ -601,7 +601,10 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
     });
   if (name == "any" || name == "all")
     return Method(self, name, [name](NdArrayObj& s, Interpreter&, CallArgs& args) {
-      ArgBinder b(name, args, {}, 0);
+      ArgBinder b(name, args, {"axis"}, 0);
+      // Along an axis: the largest (any) or smallest (all) truth value of each lane.
+      if (std::optional<int> axis = AxisArg(b, 0); axis && s.a.size() > 0)
+        return WrapNd(Reduce(name == "any" ? Reduction::Max : Reduction::Min, s.a.AsType(ScalarType::Bool), axis));
       bool any = false, all = true;
       for (int64_t i = 0, n = s.a.size(); i < n; ++i) {
         bool v = s.a.GetFlat(i).AsBool();

@@ -59,12 +59,31 @@ void Generator::TileShapeRule(const ir::Op& op) {
           Accum(t, b_.SelectWhereEqual(lin, first, b_.TileBroadcast(d, shape), Zero(tt.ElemValueType())));
           return;
         }
-        case ir::ReduceKind::Mul: case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr:
-        case ir::ReduceKind::BitXor:
-          Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) +
-                              "` reduction is not supported yet");
+        case ir::ReduceKind::Mul: {
+          if (tt.elem.is_struct() || !IsFloat(tt.elem.scalar)) break;
+          // r = prod(t)  =>  dt_k = d * (the product of the others), without dividing by a
+          // zero: with P the product of the nonzero elements and z the zeros among them, it
+          // is d * P / t_k where z = 0, d * P at the zero where z = 1, and 0 where z > 1.
+          const ScalarType s = tt.elem.scalar;
+          ir::Value* zero = b_.ConstFloat(s, 0.0);
+          ir::Value* one = b_.ConstFloat(s, 1.0);
+          ir::Value* zeros = b_.TileFull(zero, shape);
+          ir::Value* ones = b_.TileFull(one, shape);
+          ir::Value* x = P(t);
+          ir::Value* at_zero = b_.SelectWhereEqual(x, zeros, ones, zero);
+          ir::Value* safe = b_.Binary(OpCode::Add, x, at_zero);
+          ir::Value* dp = b_.Binary(OpCode::Mul, spread(d), spread(b_.TileReduce(ir::ReduceKind::Mul, safe, axis)));
+          ir::Value* count = spread(b_.TileReduce(ir::ReduceKind::Add, at_zero, axis));
+          ir::Value* none = b_.Binary(OpCode::Mul, b_.Binary(OpCode::Div, dp, safe), b_.SelectWhereEqual(count, zeros, ones, zero));
+          ir::Value* single = b_.Binary(OpCode::Mul, b_.Binary(OpCode::Mul, dp, at_zero), b_.SelectWhereEqual(count, ones, ones, zero));
+          Accum(t, b_.Binary(OpCode::Add, none, single));
           return;
+        }
+        case ir::ReduceKind::BitAnd: case ir::ReduceKind::BitOr: case ir::ReduceKind::BitXor:
+          break;
       }
+      Unsupported(op, "the gradient of a `" + std::string(ir::ReduceKindName(op.kind())) +
+                          "` reduction is not supported yet");
       return;
     }
     case OpCode::TileScan: {

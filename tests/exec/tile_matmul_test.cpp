@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "ir/autodiff/autodiff.h"
 #include "support/half.h"
 #include "tests/exec/exec_util.h"
 #include "tests/exec/source_util.h"
@@ -285,6 +286,55 @@ def mm(a: wp.array2d[float], b: wp.array2d[float], c: wp.array2d[float], d: wp.a
     ASSERT_EQ(out2[o], ref2[o]) << "@" << o << (tensor_cores ? " (tf32)" : "");
   }
 }
+// A beta known only at launch: zero leaves out unread (NaN and inf there do not reach the
+// result), as BLAS and Warp do; otherwise out = a @ b + beta * out. Gradients of both branches.
+TEST(TileMatmulShapes, RuntimeBetaZeroLeavesOutUnread) {
+  constexpr int M = 5, K = 6, N = 3;
+  auto c = CompileText(R"(
+@wp.kernel
+def mm(a: wp.array2d[wp.float64], b: wp.array2d[wp.float64], c: wp.array2d[wp.float64], d: wp.array2d[wp.float64],
+       beta: wp.float64):
+    ta = wp.tile_load(a, shape=(5, 6))
+    tb = wp.tile_load(b, shape=(6, 3))
+    tc = wp.tile_load(c, shape=(5, 3))
+    wp.tile_matmul(ta, tb, tc, beta=beta)
+    wp.tile_store(d, tc)
+)");
+  ASSERT_TRUE(c.module);
+  void* adj = c.Entry(autodiff::AdjointName("mm"));
+  ASSERT_NE(adj, nullptr);
+  std::vector<double> a = Random<double>(size_t(M * K), 31), b = Random<double>(size_t(K * N), 32),
+                      g = Random<double>(size_t(M * N), 33);
+  for (double beta : {0.0, 0.5}) {
+    std::vector<double> out(size_t(M * N), std::nan("")), d(size_t(M * N), -1.0);
+    for (size_t e = 0; e < out.size(); e += 2) out[e] = INFINITY;
+    if (beta != 0.0) out = Random<double>(size_t(M * N), 34);
+    tilec_array aa = View(a.data(), {M, K}), ba = View(b.data(), {K, N}), ca = View(out.data(), {M, N}),
+                da = View(d.data(), {M, N});
+    Launch(c.Entry("mm"), {&aa, &ba, &ca, &da, &beta}, {1}, 32);
+    for (int i = 0; i < M; ++i)
+      for (int j = 0; j < N; ++j) {
+        double acc = 0.0;
+        for (int k = 0; k < K; ++k) acc = std::fma(a[size_t(i * K + k)], b[size_t(k * N + j)], acc);
+        double want = beta == 0.0 ? acc : acc + beta * out[size_t(i * N + j)];
+        ASSERT_EQ(d[size_t(i * N + j)], want) << "beta " << beta << " @" << i << "," << j;
+      }
+    std::vector<double> ga(a.size(), 0.0), gb(b.size(), 0.0), gc(out.size(), 0.0), gd = g;
+    aa.grad = ga.data();
+    ba.grad = gb.data();
+    ca.grad = gc.data();
+    da.grad = gd.data();
+    Launch(adj, {&aa, &ba, &ca, &da, &beta, nullptr, nullptr, nullptr, nullptr, nullptr}, {1}, 32);
+    for (int i = 0; i < M; ++i)
+      for (int k = 0; k < K; ++k) {
+        double want = 0;
+        for (int j = 0; j < N; ++j) want += g[size_t(i * N + j)] * b[size_t(k * N + j)];
+        EXPECT_NEAR(ga[size_t(i * K + k)], want, 1e-12) << "beta " << beta;
+      }
+    for (size_t e = 0; e < gc.size(); ++e) EXPECT_EQ(gc[e], beta * g[e]) << "beta " << beta;
+  }
+}
+
 TEST(TileMatmulShapes, ReturningForm) {
   Check<float, float, float>(33, 17, 65, true);
   Check<half_bits, half_bits, half_bits>(3, 5, 7, true);

@@ -245,6 +245,58 @@ def k(out: wp.array2d[float]):
   }
 }
 
+// Struct constructors with field values, as Warp's: in order, by name, and mixed; the fields
+// not given are zero. A struct made per thread from its index, and a tile_reduce over them.
+TEST(ScalarCode, StructConstructorsWithFieldValues) {
+  auto c = CompileText(R"(
+@wp.struct
+class KV:
+    key: int
+    value: float
+    weight: wp.float64
+
+@wp.func
+def larger(a: KV, b: KV) -> KV:
+    if b.value > a.value:
+        return b
+    return a
+
+@wp.kernel
+def k(x: wp.array[float], out: wp.array2d[float], best: wp.array[float]):
+    i = wp.tid()
+    a = KV(i, x[i])
+    b = KV(value=x[i] * 2.0, key=-i)
+    d = KV(7, weight=wp.float64(0.5))
+    out[i, 0] = float(a.key) + a.value + float(a.weight)
+    out[i, 1] = float(b.key) + b.value + float(b.weight)
+    out[i, 2] = float(d.key) + d.value + float(d.weight)
+
+@wp.func
+def pair(k: int, v: float) -> KV:
+    return KV(k, v)
+
+@wp.kernel
+def top(x: wp.array[float], best: wp.array[float]):
+    t = wp.tile_map(pair, wp.tile_arange(8, dtype=int), wp.tile_load(x, shape=8))
+    m = wp.tile_reduce(larger, t)
+    best[0] = float(m[0].key)
+    best[1] = m[0].value
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 8;
+  std::vector<float> x = {0.5f, -2.0f, 3.25f, 1.0f, 9.5f, -7.0f, 2.0f, 4.0f}, out(n * 3, -1), best(2, -1);
+  tilec_array xa = View(x.data(), {n}), oa = View(out.data(), {n, 3}), ba = View(best.data(), {2});
+  Launch(c.Entry("k"), {&xa, &oa, &ba}, {n});
+  for (int i = 0; i < n; ++i) {
+    EXPECT_EQ(out[size_t(i * 3 + 0)], float(i) + x[size_t(i)]) << i;
+    EXPECT_EQ(out[size_t(i * 3 + 1)], float(-i) + x[size_t(i)] * 2.0f) << i;
+    EXPECT_EQ(out[size_t(i * 3 + 2)], 7.5f) << i;
+  }
+  Launch(c.Entry("top"), {&xa, &ba}, {1}, n);
+  EXPECT_EQ(best[0], 4.0f);
+  EXPECT_EQ(best[1], 9.5f);
+}
+
 TEST(ScalarCode, EarlyReturnAndTid2D) {
   auto c = CompileText(R"(
 @wp.kernel(enable_backward=False)

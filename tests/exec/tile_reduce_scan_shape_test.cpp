@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "ir/autodiff/autodiff.h"
 #include "tests/exec/exec_util.h"
 #include "tests/exec/source_util.h"
 
@@ -256,6 +258,64 @@ def k(row: wp.array2d[{T}], col: wp.array2d[{T}], vec: wp.array[{T}], one: wp.ar
 
 TEST(TileShapeBuiltins, BroadcastReshapeSqueezeInt32) { ShapeBuiltins<int32_t>("int"); }
 TEST(TileShapeBuiltins, BroadcastReshapeSqueezeFloat32) { ShapeBuiltins<float>("float"); }
+
+// The gradient of a product reduction, whole and along each axis, with rows holding no zero,
+// one zero and two zeros: each element receives the upstream gradient times the product of the
+// others (central differences of the same products).
+TEST(TileReduceBuiltins, ProductGradientWithZeros) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[wp.float64], whole: wp.array[wp.float64], rows: wp.array[wp.float64], cols: wp.array[wp.float64]):
+    t = wp.tile_load(x, shape=(3, 4))
+    wp.tile_store(whole, wp.tile_reduce(wp.mul, t))
+    wp.tile_store(rows, wp.tile_reduce(wp.mul, t, axis=1))
+    wp.tile_store(cols, wp.tile_reduce(wp.mul, t, axis=0))
+)");
+  ASSERT_TRUE(c.module);
+  void* adj = c.Entry(autodiff::AdjointName("k"));
+  ASSERT_NE(adj, nullptr);
+  for (int zeros_case = 0; zeros_case < 2; ++zeros_case) {
+    // Row 0 has no zero, row 1 one, row 2 two; the second case has no zero anywhere.
+    std::vector<double> x = {1.5, -0.5, 2.0, 0.75, 0.0, 1.25, -2.0, 0.5, 0.0, 3.0, 0.0, -1.0};
+    if (zeros_case == 1)
+      for (double& v : x)
+        if (v == 0.0) v = 0.3;
+    std::vector<double> whole(1), rows(3), cols(4), gx(12, 0.0);
+    std::vector<double> gw = {0.7}, gr = {1.0, -2.0, 0.5}, gc = {0.25, 1.5, -1.0, 2.0};
+    tilec_array vx = View(x.data(), {3, 4}), vw = View(whole.data(), {1}), vr = View(rows.data(), {3}),
+                vc = View(cols.data(), {4});
+    vx.grad = gx.data();
+    vw.grad = gw.data();
+    vr.grad = gr.data();
+    vc.grad = gc.data();
+    const std::vector<double> w0 = gw, r0 = gr, c0 = gc;
+    Launch(adj, {&vx, &vw, &vr, &vc, nullptr, nullptr, nullptr, nullptr}, {1}, 8);
+    auto loss = [&](const std::vector<double>& v) {
+      double all = 1, l = 0;
+      for (double e : v) all *= e;
+      l += w0[0] * all;
+      for (int i = 0; i < 3; ++i) {
+        double p = 1;
+        for (int j = 0; j < 4; ++j) p *= v[size_t(i * 4 + j)];
+        l += r0[size_t(i)] * p;
+      }
+      for (int j = 0; j < 4; ++j) {
+        double p = 1;
+        for (int i = 0; i < 3; ++i) p *= v[size_t(i * 4 + j)];
+        l += c0[size_t(j)] * p;
+      }
+      return l;
+    };
+    for (size_t e = 0; e < x.size(); ++e) {
+      const double h = 1e-6;
+      std::vector<double> up = x, down = x;
+      up[e] += h;
+      down[e] -= h;
+      const double fd = (loss(up) - loss(down)) / (2 * h);
+      EXPECT_NEAR(gx[e], fd, 1e-6 * (1 + std::abs(fd))) << "element " << e << " case " << zeros_case;
+    }
+  }
+}
 
 }  // namespace
 }  // namespace tilec

@@ -300,6 +300,11 @@ OUTPUTS = [
   "h = np.array([1.1, 1.3, 1.7, 1.9, 2.3, 1.01, 1.77, 3.3], dtype=np.float16)\n"
   "print(np.prod(h), np.prod(h.reshape(2, 4), axis=1), np.prod(h.reshape(4, 2), axis=0), np.prod(h.reshape(2, 4).T, axis=0), np.prod(h.reshape(2, 2, 2), axis=1), np.prod(np.zeros((0, 2)), axis=0))\n"
   "print(np.count_nonzero([1, 0, 2]), np.count_nonzero(np.eye(3), axis=0), repr(np.count_nonzero([1, 0, 2], axis=0)), np.count_nonzero(5), np.count_nonzero([[True, False], [True, True]], axis=1), type(np.count_nonzero([1])).__name__)\n"),
+ ("NpAnyAllAlongAnAxis",
+  "m = np.array([[0, 1, 0], [0, 0, 0]])\n"
+  "print(np.any(m, axis=0), np.any(m, axis=1), m.all(axis=0), np.all(m == 0, axis=-1), np.any(m), m.any(axis=1).dtype)\n"
+  "f = np.array([[0.0, np.nan], [0.5, 0.0]])\n"
+  "print(np.any(f, axis=0), f.all(axis=1), np.any(np.ones((2, 2, 2)) > 0, axis=2))\n"),
  ("NpIsnanBitwiseAndDiagIndicesUfuncs",
   "x = np.array([1.0, np.nan, np.inf, -np.inf, 0.0])\n"
   "print(np.isnan(x), np.isfinite(x), np.isinf(x), repr(np.isnan(1.0)), repr(np.isnan(np.float32(np.nan))), np.isfinite([1, 2]), np.isnan(np.array([[1.5, np.nan]], dtype=np.float16)), repr(np.isfinite(3)))\n"
