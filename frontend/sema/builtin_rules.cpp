@@ -633,7 +633,7 @@ bool TileIndexCount(CallContext& c) {
     ExprInfo ei = c.out().expr_info[e];
     if (ei.type->IsError()) return false;
     if (!ei.type->IsInt() && !c.checker.Convert(e, ei, c.types.Int32())) {
-      c.Error(Code::TileIndexCount, e->range, "a tile index must be an integer, found `" + TypeName(ei.type) + "`");
+      c.Error(Code::TileIndexCount, e->range, "tile indices must be integers or slices, found `" + TypeName(ei.type) + "`");
       return false;
     }
   }

@@ -66,7 +66,7 @@ bool ViewArgs(CallContext& c) {
     if (o && (*o < 0 || *o + extent > t->shape[d])) {
       c.Error(Code::BadTileRegion, offs[d].first->range,
               c.bname + ": offset " + std::to_string(*o) + (with_shape ? " plus extent " + std::to_string(extent) : "") +
-                  " does not fit dimension " + std::to_string(d) + " of " + c.Quoted(Param::T) + ", of extent " +
+                  " is out of bounds for dimension " + std::to_string(d) + " of " + c.Quoted(Param::T) + ", of extent " +
                   std::to_string(t->shape[d]));
       return false;
     }

@@ -422,7 +422,7 @@ ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base,
       continue;
     }
     if (!infos[k].type->IsInt() && !Convert(idx[k], infos[k], types_.Int32())) {
-      Error(Code::TileIndexCount, idx[k]->range, "a tile index must be an integer, found `" + TypeName(infos[k].type) + "`");
+      Error(Code::TileIndexCount, idx[k]->range, "tile indices must be integers or slices, found `" + TypeName(infos[k].type) + "`");
       poisoned = true;
     }
   }
@@ -437,7 +437,7 @@ ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base,
     const Type* it = infos[size_t(tile_entry)].type;
     if (it->ndim != 1 || it->elem.is_struct() || !IsInteger(it->elem.scalar)) {
       Error(Code::BadTileGather, idx[size_t(tile_entry)]->range,
-            "an index tile must be a 1-D tile of integers, found `" + TypeName(it) + "`");
+            "a gather takes a 1-D integer index tile, found `" + TypeName(it) + "`");
       return Poison();
     }
     for (size_t k = 0; k < idx.size(); ++k) {
@@ -445,7 +445,7 @@ ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base,
       const auto* sl = idx[k]->As<ast::Slice>();
       if (!sl || sl->lower || sl->upper || sl->step) {
         Error(Code::BadTileGather, idx[k]->range,
-              "with an index tile, every other entry must be a full slice `:`, found `" + Text(idx[k]) + "`");
+              "an index tile requires ':' on all other axes, found `" + Text(idx[k]) + "`");
         return Poison();
       }
     }
@@ -470,7 +470,7 @@ ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base,
           start = ei.value->i < 0 ? ei.value->i + len : ei.value->i;
           if (start < 0 || start >= len) {
             Error(Code::BadTileRegion, e->range,
-                  "index " + std::to_string(ei.value->i) + " is out of range for dimension " + std::to_string(d) +
+                  "index " + std::to_string(ei.value->i) + " is out of bounds for dimension " + std::to_string(d) +
                       " of " + tname + ", of extent " + std::to_string(len));
             return Poison();
           }
@@ -498,7 +498,7 @@ ExprInfo Checker::CheckTileAccess(const ast::Subscript& s, const ExprInfo& base,
       if (count <= 0) {
         Error(Code::BadTileSlice, e->range,
               "slice `" + Text(e) + "` of dimension " + std::to_string(d) + " of " + tname + " (extent " +
-                  std::to_string(len) + ") selects no elements; a tile has at least one element per dimension");
+                  std::to_string(len) + ") selects no elements: an empty tile, but a tile has at least one element per dimension");
         return Poison();
       }
       acc.index.push_back(nullptr);

@@ -337,7 +337,7 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
                                         : Convert(value, info, types_.FromElem(slot.type->elem));
         if (!fits)
           Error(Code::OperandTypeMismatch, value ? value->range : target->range,
-                "cannot assign a `" + TypeName(info.type) + "` to `" + Text(target) + "` of type `" +
+                "shape mismatch: cannot assign a `" + TypeName(info.type) + "` to `" + Text(target) + "` of type `" +
                     TypeName(slot.type) + "` (a tile of its shape or a scalar)");
         return;
       }
