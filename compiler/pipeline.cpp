@@ -40,6 +40,13 @@ constexpr StageEntry kStages[] = {
 
 bool Before(Stage a, Stage b) { return static_cast<int>(a) < static_cast<int>(b); }
 
+// Removes every `assert` op of `b` and of the regions within.
+void DropAsserts(ir::Block& b) {
+  for (auto& op : b.ops())
+    for (auto& r : op->regions()) DropAsserts(*r);
+  std::erase_if(b.ops(), [](const std::unique_ptr<ir::Op>& op) { return op->code() == ir::OpCode::Assert; });
+}
+
 std::string Joined(const std::string& head, const std::vector<std::string>& lines) {
   std::string s = head;
   for (const std::string& l : lines) s += "\n  " + l;
@@ -103,6 +110,10 @@ bool RunFrontEnd(const SourceFile& source, const PipelineOptions& o, Stage stop,
   r.ir = lower::LowerToIr(*r.checked, &source, r.diags);
   if (r.ir) {
     r.ir->checked_access = o.compile.checked_access;
+    // `assert` runs in debug mode only (Warp compiles it out elsewhere): its condition goes
+    // with it, as dead code.
+    if (!o.compile.checked_access)
+      for (auto& f : r.ir->functions()) DropAsserts(*f->body());
     if (o.compile.deterministic)
       for (auto& f : r.ir->functions())
         ir::Walk(f->body(), [&](ir::Op* op) {

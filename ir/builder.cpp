@@ -424,6 +424,8 @@ void Builder::Print(std::vector<std::string> strs, const std::vector<Value*>& va
   Create(OpCode::Print, values, {})->texts() = std::move(strs);
 }
 
+void Builder::Assert(Value* cond) { Create(OpCode::Assert, {cond}, {}); }
+
 Op* Builder::If(Value* cond, const std::vector<Type>& result_types) {
   Op* op = Create(OpCode::If, {cond}, result_types);
   op->AddRegion();

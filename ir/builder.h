@@ -135,6 +135,7 @@ class Builder {
   Op* TileMap(const std::vector<Value*>& tiles, ElemType result_elem);
   // texts.size() == values.size() + 1: text before each value and after the last.
   void Print(std::vector<std::string> strs, const std::vector<Value*>& values);
+  void Assert(Value* cond);
 
   // --- control flow; the caller fills the regions and their terminators ---
   Op* If(Value* cond, const std::vector<Type>& result_types);  // regions: then, else

@@ -37,7 +37,7 @@
   X(TileExtract) X(TileInsert) X(TileView) X(TileAssign) X(TileGather) X(TileScatterAdd) X(TileScatterLanes)
 #define TILEC_OPS_TileMemory(X) \
   X(TileLoad) X(TileStore) X(TileAtomicAdd) X(TileLoadIndexed) X(TileStoreIndexed) X(TileAtomicAddIndexed)
-#define TILEC_OPS_Print(X) X(Print)
+#define TILEC_OPS_Print(X) X(Print) X(Assert)
 #define TILEC_OPS_Control(X) X(If) X(For) X(While)
 #define TILEC_OPS_Terminator(X) X(Yield) X(Condition) X(Return)
 

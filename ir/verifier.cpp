@@ -756,6 +756,10 @@ class Verifier {
         CheckYield(op, body, OpCode::Yield, {rt.ElemValueType()}, "map");
         return;
       }
+      case OpCode::Assert:
+        if (!Arity(op, 1, 0)) return;
+        if (!op.operand(0)->type().is_bool()) Error(&op, "operand must be a bool, found " + T(op.operand(0)->type()));
+        return;
       case OpCode::Print:
         if (!Arity(op, -1, 0)) return;
         if (int(op.texts().size()) != op.num_operands() + 1)

@@ -83,7 +83,7 @@ bool Emitter::BlockLevel(const ir::Op& op) {
   // A read of a tile element runs inside the lanes' loop: each lane may read its own element,
   // and lanes may read under their own conditions.
   if (op.code() == OpCode::TileExtract) level = false;
-  if (op.code() == OpCode::Print && !AnyTileValue(op)) level = false;
+  if (FamilyOf(op.code()) == ir::OpFamily::Print && !AnyTileValue(op)) level = false;
   for (auto& r : op.regions())
     level = level || AnyOp(*r, [&](const ir::Op& inner) { return BlockLevel(inner); });
   return block_level_[&op] = level;

@@ -7,6 +7,7 @@
 #include <functional>
 
 #include "codegen/block_serial/emitter.h"
+#include "codegen/common/checked_access.h"
 #include "ir/op_cases.h"
 
 namespace tilec::codegen::bs {
@@ -424,6 +425,10 @@ std::string EscapePercent(const std::string& s) {
 }
 
 void Emitter::EmitPrint(const ir::Op& op) {
+  if (op.code() == ir::OpCode::Assert) {
+    CheckedAssert(b_, LaunchErrorPtr(b_, fn_->getArg(1)), Get(op.operand(0)), op.loc());
+    return;
+  }
   llvm::FunctionCallee printf_fn = mod_.getOrInsertFunction(
       "printf", llvm::FunctionType::get(b_.getInt32Ty(), {b_.getPtrTy()}, true));
   // Scalars print as Warp does (%g for floats); a tile prints its elements in brackets.

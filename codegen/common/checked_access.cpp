@@ -15,24 +15,29 @@ llvm::Value* LaunchErrorPtr(llvm::IRBuilder<>& b, llvm::Value* launch) {
                       "access.error");
 }
 
-llvm::Value* CheckedAccess(llvm::IRBuilder<>& b, llvm::Value* error, const std::vector<llvm::Value*>& index,
-                           const std::vector<llvm::Value*>& shape, const ir::Loc& where,
-                           const std::function<llvm::Value*()>& access, llvm::Value* zero) {
+namespace {
+
+// Where `bad`: the first failure of the launch claims the record (a compare-and-swap on its
+// line) and `fill` writes the rest. Leaves the builder in the block after the test; returns
+// the blocks that branch there on the bad path, and the block that continues on the good one.
+struct Reported {
+  llvm::BasicBlock *report, *claim, *fill, *ok, *join;
+};
+Reported Report(llvm::IRBuilder<>& b, llvm::Value* error, llvm::Value* bad, const ir::Loc& where,
+                const std::function<void(const std::function<void(size_t, llvm::Value*)>&)>& fill) {
   llvm::LLVMContext& ctx = b.getContext();
   llvm::Function* fn = b.GetInsertBlock()->getParent();
-  // One unsigned compare per dimension also catches negative indices.
-  llvm::Value* bad = b.getFalse();
-  for (size_t d = 0; d < index.size(); ++d) bad = b.CreateOr(bad, b.CreateICmpUGE(index[d], shape[d]));
-  llvm::BasicBlock* report = llvm::BasicBlock::Create(ctx, "access.bad", fn);
-  llvm::BasicBlock* claim = llvm::BasicBlock::Create(ctx, "access.claim", fn);
-  llvm::BasicBlock* fill = llvm::BasicBlock::Create(ctx, "access.fill", fn);
-  llvm::BasicBlock* ok = llvm::BasicBlock::Create(ctx, "access.ok", fn);
-  llvm::BasicBlock* join = llvm::BasicBlock::Create(ctx, "access.join", fn);
-  b.CreateCondBr(bad, report, ok, llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
+  Reported r;
+  r.report = llvm::BasicBlock::Create(ctx, "check.bad", fn);
+  r.claim = llvm::BasicBlock::Create(ctx, "check.claim", fn);
+  r.fill = llvm::BasicBlock::Create(ctx, "check.fill", fn);
+  r.ok = llvm::BasicBlock::Create(ctx, "check.ok", fn);
+  r.join = llvm::BasicBlock::Create(ctx, "check.join", fn);
+  b.CreateCondBr(bad, r.report, r.ok, llvm::MDBuilder(ctx).createBranchWeights(1, 1 << 20));
 
-  b.SetInsertPoint(report);
-  b.CreateCondBr(b.CreateIsNull(error), join, claim);
-  b.SetInsertPoint(claim);
+  b.SetInsertPoint(r.report);
+  b.CreateCondBr(b.CreateIsNull(error), r.join, r.claim);
+  b.SetInsertPoint(r.claim);
   int line = 0, column = 0;
   if (where.file) {
     LineCol lc = where.file->Locate(where.range.begin);
@@ -43,29 +48,50 @@ llvm::Value* CheckedAccess(llvm::IRBuilder<>& b, llvm::Value* error, const std::
       b.CreateAtomicCmpXchg(line_ptr, b.getInt32(0), b.getInt32(line > 0 ? line : -1), llvm::MaybeAlign(4),
                             llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic),
       1);
-  b.CreateCondBr(won, fill, join);
-  b.SetInsertPoint(fill);
-  auto put32 = [&](size_t off, llvm::Value* v) { b.CreateStore(v, b.CreateConstGEP1_64(b.getInt8Ty(), error, off)); };
-  put32(offsetof(tilec_access_error, column), b.getInt32(column));
-  put32(offsetof(tilec_access_error, ndim), b.getInt32(int(index.size())));
-  for (size_t d = 0; d < index.size(); ++d) {
-    put32(offsetof(tilec_access_error, index) + 8 * d, index[d]);
-    put32(offsetof(tilec_access_error, shape) + 8 * d, shape[d]);
-  }
-  b.CreateBr(join);
+  b.CreateCondBr(won, r.fill, r.join);
+  b.SetInsertPoint(r.fill);
+  auto put = [&](size_t off, llvm::Value* v) { b.CreateStore(v, b.CreateConstGEP1_64(b.getInt8Ty(), error, off)); };
+  put(offsetof(tilec_access_error, column), b.getInt32(column));
+  fill(put);
+  b.CreateBr(r.join);
+  b.SetInsertPoint(r.ok);
+  return r;
+}
 
-  b.SetInsertPoint(ok);
+}  // namespace
+
+llvm::Value* CheckedAccess(llvm::IRBuilder<>& b, llvm::Value* error, const std::vector<llvm::Value*>& index,
+                           const std::vector<llvm::Value*>& shape, const ir::Loc& where,
+                           const std::function<llvm::Value*()>& access, llvm::Value* zero) {
+  // One unsigned compare per dimension also catches negative indices.
+  llvm::Value* bad = b.getFalse();
+  for (size_t d = 0; d < index.size(); ++d) bad = b.CreateOr(bad, b.CreateICmpUGE(index[d], shape[d]));
+  Reported r = Report(b, error, bad, where, [&](const std::function<void(size_t, llvm::Value*)>& put) {
+    put(offsetof(tilec_access_error, ndim), b.getInt32(int(index.size())));
+    for (size_t d = 0; d < index.size(); ++d) {
+      put(offsetof(tilec_access_error, index) + 8 * d, index[d]);
+      put(offsetof(tilec_access_error, shape) + 8 * d, shape[d]);
+    }
+  });
   llvm::Value* v = access();
   llvm::BasicBlock* ok_end = b.GetInsertBlock();
-  b.CreateBr(join);
-  b.SetInsertPoint(join);
+  b.CreateBr(r.join);
+  b.SetInsertPoint(r.join);
   if (!v) return nullptr;
   llvm::PHINode* phi = b.CreatePHI(v->getType(), 4);
   phi->addIncoming(v, ok_end);
-  phi->addIncoming(zero, report);
-  phi->addIncoming(zero, claim);
-  phi->addIncoming(zero, fill);
+  phi->addIncoming(zero, r.report);
+  phi->addIncoming(zero, r.claim);
+  phi->addIncoming(zero, r.fill);
   return phi;
+}
+
+void CheckedAssert(llvm::IRBuilder<>& b, llvm::Value* error, llvm::Value* cond, const ir::Loc& where) {
+  Reported r = Report(b, error, b.CreateNot(cond), where, [&](const std::function<void(size_t, llvm::Value*)>& put) {
+    put(offsetof(tilec_access_error, ndim), b.getInt32(TILEC_ASSERT_FAILED));
+  });
+  b.CreateBr(r.join);
+  b.SetInsertPoint(r.join);
 }
 
 }  // namespace tilec::codegen

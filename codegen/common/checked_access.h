@@ -19,6 +19,11 @@ llvm::Value* CheckedAccess(llvm::IRBuilder<>& b, llvm::Value* error, const std::
                            const std::vector<llvm::Value*>& shape, const ir::Loc& where,
                            const std::function<llvm::Value*()>& access, llvm::Value* zero);
 
+// `assert cond` in debug mode: where `cond` is false, records the assert's line and column
+// with ndim TILEC_ASSERT_FAILED (the first failure of a launch wins), for the runtime to raise
+// AssertionError.
+void CheckedAssert(llvm::IRBuilder<>& b, llvm::Value* error, llvm::Value* cond, const ir::Loc& where);
+
 // The error record pointer of a launch, from a pointer to its tilec_launch.
 llvm::Value* LaunchErrorPtr(llvm::IRBuilder<>& b, llvm::Value* launch);
 

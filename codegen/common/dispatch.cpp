@@ -41,6 +41,7 @@ void OpDispatcher::EmitOp(const ir::Op& op) {
 bool OpDispatcher::LaneEffect(const ir::Op& op) {
   switch (op.code()) {
     case ir::OpCode::ArrayStore: case ir::OpCode::AtomicAdd: case ir::OpCode::AtomicRmw: return true;
+    case ir::OpCode::Assert: return true;
     case ir::OpCode::Print:
       for (const ir::Value* v : op.operands())
         if (v->type().is_tile()) return false;  // one cooperative print of the block's tile

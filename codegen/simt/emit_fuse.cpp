@@ -82,7 +82,8 @@ int64_t Emitter::FusedElems(const ir::Op& op, bool& heavy, FusedMemory& mem) con
         heavy = heavy || CallsMathLibrary(o->code());
         switch (o->code()) {
           case OpCode::ArrayLoad: mem.reads.push_back(RootArray(o->operand(0))); break;
-          case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::Print: ok = false; break;
+          case OpCode::ArrayStore: case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::Print:
+          case OpCode::Assert: ok = false; break;
           case OpCode::ArrayDim: case OpCode::ArrayGrad: case OpCode::ArraySlice: case OpCode::ArrayView:
           TILEC_CASES(Constant) TILEC_CASES(Tid) TILEC_CASES(Select) TILEC_CASES(Elementwise) TILEC_CASES(Compare)
           TILEC_CASES(Logic) TILEC_CASES(Struct) TILEC_CASES(TileBuild) TILEC_CASES(TileMap) TILEC_CASES(TileReduce)

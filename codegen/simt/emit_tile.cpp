@@ -4,6 +4,7 @@
 // row-major order, the same order as the CPU, so results agree bit for bit), shape ops,
 // element reads, the per-lane scatter into a tile, and print.
 #include "ir/op_cases.h"
+#include "codegen/common/checked_access.h"
 #include "codegen/simt/emitter.h"
 
 namespace tilec::codegen::simt {
@@ -595,6 +596,10 @@ void Emitter::EmitScatterLanes(const ir::Op& op) {
 // elements in brackets, rows on separate lines. A print of scalars runs on every lane, as on
 // Warp's GPU; one of a tile is the block's, printed by lane 0.
 void Emitter::EmitPrint(const ir::Op& op) {
+  if (op.code() == OpCode::Assert) {
+    CheckedAssert(b_, LaunchErrorPtr(b_, frame_.launch), Get(op.operand(0)), op.loc());
+    return;
+  }
   bool of_tile = false;
   for (const ir::Value* v : op.operands()) of_tile |= v->type().is_tile();
   auto lanes = [&](const std::function<void()>& body) {

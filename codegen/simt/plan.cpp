@@ -128,7 +128,7 @@ bool LaneVaryingControl(const ir::Op& op) {
 // The ops the lanes of a block perform together (the verifier's rule): those that make, read
 // or write a tile. Control flow and terminators carry tiles but compute nothing from scalars.
 bool Cooperative(const ir::Op& op) {
-  if (IsControl(op.code()) || ir::IsTerminator(op.code()) || op.code() == OpCode::Print) return false;
+  if (IsControl(op.code()) || ir::IsTerminator(op.code()) || ir::FamilyOf(op.code()) == ir::OpFamily::Print) return false;
   if (op.code() == OpCode::TileExtract) return false;  // a lane's own read of a shared copy
   for (const ir::Value* v : op.operands())
     if (v->type().is_tile()) return true;

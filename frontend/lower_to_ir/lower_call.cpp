@@ -467,8 +467,8 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       ir::ReduceKind kind = lw.reduce;
       if (const ast::Expr* f = arg(P::Op)) {
         const sema::Type* ft = cm_.TypeOf(f);
-        if (ft && ft->callee.kind == sema::CalleeKind::UserFunc) {
-          // A generic combiner: the checker kept its instance on the argument.
+        if (ft && (ft->callee.kind == sema::CalleeKind::UserFunc || ft->callee.kind == sema::CalleeKind::Overloads)) {
+          // A generic or overloaded combiner: the checker kept the func it calls on the argument.
           const sema::CallInfo* fci = cm_.Call(f);
           int index = fci && fci->kind == sema::CallInfo::Kind::UserFunc ? fci->func_index : ft->callee.index;
           return ReduceWithFunc(index, Expr(arg(P::A)), ci.overload->Index(P::Axis) >= 0 ? axis() : -1);

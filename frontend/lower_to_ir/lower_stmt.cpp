@@ -581,9 +581,13 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       return;
     }
     case ast::StmtKind::Pass: return;
+    case ast::StmtKind::Assert:
+      // Kept for debug mode; the pipeline drops it from the other variants.
+      b_.Assert(ToBool(Expr(s.As<ast::Assert>()->test.get())));
+      return;
     // The checker rejects these in kernels (E0117); lowering never sees them in a checked body.
     case ast::StmtKind::FunctionDef: case ast::StmtKind::ClassDef: case ast::StmtKind::Import:
-    case ast::StmtKind::ImportFrom: case ast::StmtKind::With: case ast::StmtKind::Assert:
+    case ast::StmtKind::ImportFrom: case ast::StmtKind::With:
     case ast::StmtKind::Try: case ast::StmtKind::Raise:
       Unsupported(s.range, "this statement");
       return;

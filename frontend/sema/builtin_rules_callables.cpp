@@ -42,6 +42,24 @@ bool ReduceCombiner(CallContext& c) {
     if (c.fn()) c.fn()->called_funcs.push_back(index);
     return true;
   }
+  if (ft->callee.kind == CalleeKind::Overloads) {
+    // Overloaded funcs: the definition that takes two elements and returns one.
+    const Type* et = c.types.FromElem(t->elem);
+    for (int index : c.out().overloads[size_t(ft->callee.index)]) {
+      c.EnsureFuncChecked(index);
+      const FunctionInfo& f = c.out().funcs[size_t(index)];
+      if (f.num_params != 2 || f.Param(0)->type != et || f.Param(1)->type != et || f.return_type != et) continue;
+      CallInfo fci;
+      fci.kind = CallInfo::Kind::UserFunc;
+      fci.func_index = index;
+      c.out().call_info[c.Arg(Param::Op).expr] = std::move(fci);
+      if (c.fn()) c.fn()->called_funcs.push_back(index);
+      return true;
+    }
+    c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
+            "no definition of " + c.Quoted(Param::Op) + " combines two `" + TypeName(et) + "` into one");
+    return false;
+  }
   const Builtin& b = BuiltinTable()[ft->callee.index];
   ir::ReduceKind kind;
   if (!ReduceKindOf(b, kind)) {
@@ -287,7 +305,9 @@ bool ArithElemTile(CallContext& c, bool ordered) {
 bool ArithElemTile(CallContext& c) { return ArithElemTile(c, false); }
 bool ReduceElemTile(CallContext& c) {
   // A @wp.func combiner takes whatever its parameters do (structs too); ReduceCombiner checks.
-  if (c.overload.Index(Param::Op) >= 0 && c.Has(Param::Op) && c.TypeOf(Param::Op)->callee.kind == CalleeKind::UserFunc)
+  if (c.overload.Index(Param::Op) >= 0 && c.Has(Param::Op) &&
+      (c.TypeOf(Param::Op)->callee.kind == CalleeKind::UserFunc ||
+       (c.TypeOf(Param::Op)->callee.kind == CalleeKind::Overloads && !c.out().funcs[size_t(c.out().overloads[size_t(c.TypeOf(Param::Op)->callee.index)][0])].is_prelude())))
     return true;
   return ArithElemTile(c, true);
 }

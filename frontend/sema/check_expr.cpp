@@ -78,6 +78,7 @@ const Checker::ModuleEntry* Checker::LookupModule(const std::string& name) const
   auto late = scope_.find(name);
   if (late != scope_.end() && (late->second.kind == ModuleEntry::Kind::Struct ||
                                late->second.kind == ModuleEntry::Kind::Func ||
+                               late->second.kind == ModuleEntry::Kind::FuncSet ||
                                late->second.kind == ModuleEntry::Kind::Kernel))
     return &late->second;
   return it != view.end() ? &it->second : nullptr;
@@ -247,6 +248,8 @@ ExprInfo Checker::CheckName(const ast::Name& n) {
       }
       case ModuleEntry::Kind::Func:
         return ConstInfo(ConstValue{}, types_.Function({CalleeKind::UserFunc, e->index}), false);
+      case ModuleEntry::Kind::FuncSet:
+        return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, e->index}), false);
       case ModuleEntry::Kind::Kernel:
         return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Kernel, e->index}), false);
       case ModuleEntry::Kind::Module: return ConstInfo(ConstValue{}, types_.Module(e->module), false);

@@ -168,12 +168,15 @@ void Checker::RegisterDefinitions() {
         continue;
       }
       auto it = scope_.find(fd->name);
-      if (it != scope_.end() && (it->second.kind == ModuleEntry::Kind::Func ||
-                                 it->second.kind == ModuleEntry::Kind::Kernel ||
-                                 it->second.kind == ModuleEntry::Kind::Struct))
+      bool is_kernel = kind == "kernel";
+      // A func of a func's name overloads it (or replaces the one of the same parameter types).
+      const bool overloads = !is_kernel && it != scope_.end() &&
+                             (it->second.kind == ModuleEntry::Kind::Func || it->second.kind == ModuleEntry::Kind::FuncSet);
+      if (it != scope_.end() && !overloads &&
+          (it->second.kind == ModuleEntry::Kind::Func || it->second.kind == ModuleEntry::Kind::FuncSet ||
+           it->second.kind == ModuleEntry::Kind::Kernel || it->second.kind == ModuleEntry::Kind::Struct))
         Error(Code::DuplicateDefinition, fd->name_range,
               "`" + fd->name + "` is already defined at line " + std::to_string(Line(it->second.range)));
-      bool is_kernel = kind == "kernel";
       int index = int(is_kernel ? out_.kernels.size() : out_.funcs.size());
       FunctionInfo& fn = is_kernel ? out_.kernels.emplace_back() : out_.funcs.emplace_back();
       if (deco_call) {
@@ -199,8 +202,32 @@ void Checker::RegisterDefinitions() {
       }
       DeclareFunction(fn, *fd, is_kernel);
       if (is_kernel) kernel_defs_.push_back(fd); else func_defs_.push_back(fd);
-      scope_[fd->name] = {is_kernel ? ModuleEntry::Kind::Kernel : ModuleEntry::Kind::Func, index, {},
-                          ModuleId::Warp, fd->name_range};
+      if (overloads && !fn.is_generic()) {
+        std::vector<int> members;
+        if (it->second.kind == ModuleEntry::Kind::FuncSet) members = out_.overloads[size_t(it->second.index)];
+        else members.push_back(it->second.index);
+        auto same_params = [&](int other) {
+          const FunctionInfo& o = out_.funcs[size_t(other)];
+          if (o.is_generic() || o.num_params != fn.num_params) return false;
+          for (int k = 0; k < fn.num_params; ++k)
+            if (o.Param(k)->type != fn.Param(k)->type) return false;
+          return true;
+        };
+        bool generic_member = false;
+        for (int m : members) generic_member |= out_.funcs[size_t(m)].is_generic();
+        std::erase_if(members, same_params);
+        if (!generic_member && !members.empty()) {
+          members.push_back(index);
+          out_.overloads.push_back(members);
+          scope_[fd->name] = {ModuleEntry::Kind::FuncSet, int(out_.overloads.size()) - 1, {}, ModuleId::Warp,
+                              fd->name_range};
+        } else {
+          scope_[fd->name] = {ModuleEntry::Kind::Func, index, {}, ModuleId::Warp, fd->name_range};
+        }
+      } else {
+        scope_[fd->name] = {is_kernel ? ModuleEntry::Kind::Kernel : ModuleEntry::Kind::Func, index, {},
+                            ModuleId::Warp, fd->name_range};
+      }
       snapshots_.push_back(scope_);
       (is_kernel ? kernel_snapshot_ : func_snapshot_).push_back(int(snapshots_.size()) - 1);
     } else if (s.Is<ast::Assign>() || s.Is<ast::AnnAssign>() || s.Is<ast::AugAssign>()) {

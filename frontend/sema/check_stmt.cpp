@@ -237,6 +237,21 @@ void Checker::CheckStmt(const ast::Stmt& s) {
       returns_.push_back({v.type, r.value->range});
       break;
     }
+    case ast::StmtKind::Assert: {
+      // Checked here everywhere; it runs only in debug mode, as Warp compiles it out otherwise.
+      const auto& a = *s.As<ast::Assert>();
+      ExprInfo t = CheckExpr(a.test.get());
+      if (!t.type->IsError() && !t.type->IsScalar())
+        Error(Code::OperandTypeMismatch, a.test->range,
+              "an `assert` condition must be a scalar, found `" + TypeName(t.type) + "`");
+      if (a.msg) {
+        ExprInfo m = CheckExpr(a.msg.get());
+        if (!m.type->IsError() && m.type->kind != TypeKind::String)
+          Error(Code::OperandTypeMismatch, a.msg->range,
+                "an `assert` message must be a string, found `" + TypeName(m.type) + "`");
+      }
+      break;
+    }
     default: {
       const char* what = "this statement";
       switch (s.kind) {
@@ -244,7 +259,6 @@ void Checker::CheckStmt(const ast::Stmt& s) {
         case ast::StmtKind::ClassDef: what = "class definitions"; break;
         case ast::StmtKind::Import: case ast::StmtKind::ImportFrom: what = "imports"; break;
         case ast::StmtKind::With: what = "`with` statements"; break;
-        case ast::StmtKind::Assert: what = "`assert` statements"; break;
         default: break;
       }
       Error(Code::UnsupportedStatement, s.range,

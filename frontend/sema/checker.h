@@ -37,7 +37,9 @@ class Checker {
 
   // ---- module level
   struct ModuleEntry {
-    enum class Kind : uint8_t { Constant, Struct, Func, Kernel, Module, Host };
+    // FuncSet: @wp.func definitions of one name with different parameter types (Warp's
+    // overloads), `index` into CheckedModule::overloads.
+    enum class Kind : uint8_t { Constant, Struct, Func, FuncSet, Kernel, Module, Host };
     Kind kind = Kind::Constant;
     int index = -1;
     ConstValue value;

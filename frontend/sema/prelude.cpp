@@ -344,7 +344,8 @@ ExprInfo Checker::CallOverloads(int set, const ast::Expr* node, SourceRange call
     }
     return r;
   }
-  const std::string& name = out_.funcs[cands[0]].name;
+  // The prelude's builtins are `wp.` names; a module's own overloads are bare.
+  const std::string name = (out_.funcs[cands[0]].is_prelude() ? "wp." : "") + out_.funcs[cands[0]].name;
   std::string found;
   for (size_t i = 0; i < args.size(); ++i)
     found += (i ? ", " : "") + (args[i].keyword.empty() ? "" : args[i].keyword + "=") + TypeName(args[i].info.type);
@@ -353,9 +354,9 @@ ExprInfo Checker::CallOverloads(int set, const ast::Expr* node, SourceRange call
     const FunctionInfo& f = out_.funcs[index];
     std::string sig;
     for (int k = 0; k < f.num_params; ++k) sig += (k ? ", " : "") + f.Param(k)->name + ": " + TypeName(f.Param(k)->type);
-    takes += "\n  wp." + name + "(" + sig + ")";
+    takes += "\n  " + name + "(" + sig + ")";
   }
-  Error(Code::CompositeArgs, callee_range, "no signature of `wp." + name + "` takes (" + found + "); it takes:" + takes);
+  Error(Code::CompositeArgs, callee_range, "no signature of `" + name + "` takes (" + found + "); it takes:" + takes);
   return Poison();
 }
 

@@ -220,6 +220,8 @@ Interpreter::Flow Interpreter::Exec(const ast::Stmt& s) {
     throw PyError("MemoryError", e.what());
   } catch (const rt::AccessError& e) {
     throw PyError("IndexError", e.what());
+  } catch (const rt::AssertError& e) {
+    throw PyError("AssertionError", e.what());
   } catch (const rt::Error& e) {
     throw PyError("RuntimeError", e.what());
   } catch (const std::bad_alloc&) {

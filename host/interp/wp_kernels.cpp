@@ -97,9 +97,10 @@ void ForceNoBackward(std::string& text) {
 }
 
 void Remember(WpState& st, WpState::Definition d) {
-  // A redefinition replaces the earlier text, as rebinding the name does in Python.
+  // A redefinition replaces the earlier text, as rebinding the name does in Python, except
+  // that funcs of other parameter types are overloads.
   for (auto& old : st.definitions)
-    if (old.name == d.name) {
+    if (old.name == d.name && !(old.kind == "func" && d.kind == "func" && old.signature != d.signature)) {
       old = std::move(d);
       return;
     }
@@ -262,6 +263,13 @@ Value DefineFunc(Interpreter& in, const Value& fnv) {
   if (!fn) TypeError("func(): expected a function definition, got " + TypeName(fnv));
   WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func");
   AddDecorator(def, *fn->def, "func");
+  for (const auto& p : fn->def->params) {
+    const std::string& text = fn->chunk->file.text();
+    def.signature += p.name + ":";
+    if (p.annotation && p.annotation->range.end <= text.size())
+      def.signature += text.substr(p.annotation->range.begin, p.annotation->range.end - p.annotation->range.begin);
+    def.signature += ";";
+  }
   Remember(in.wp(), std::move(def));
   auto f = std::make_shared<WpFuncObj>();
   f->name = fn->def->name;

@@ -104,6 +104,9 @@ struct WpState {
     std::string path;
     int line = 0;  // first line of the text in its file
     int col_base = 0;  // columns the text was dedented by in its file
+    // A func's parameter annotations as written: a func of the same name and other
+    // annotations is an overload (Warp's), kept beside it; the same ones replace it.
+    std::string signature;
   };
   std::vector<Definition> definitions;
   std::vector<std::shared_ptr<KernelObj>> kernels;

@@ -46,6 +46,7 @@ void Generator::ReplayBlock(const ir::Block& src) {
     const ir::Op& op = *up;
     switch (op.code()) {
       case OpCode::ArrayStore: case OpCode::TileStore: case OpCode::TileStoreIndexed: case OpCode::Print:
+      case OpCode::Assert:
       case OpCode::Yield: case OpCode::Condition: case OpCode::Return:
         continue;
       case OpCode::AtomicAdd: case OpCode::AtomicRmw: case OpCode::TileAtomicAdd: case OpCode::TileAtomicAddIndexed: {

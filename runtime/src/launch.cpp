@@ -254,6 +254,9 @@ class AccessReport {
     tilec_access_error e{};
     CopyDeviceToHost(buf_->device, &e, buf_->ptr, sizeof e);
     if (e.line == 0) return;
+    if (e.ndim == TILEC_ASSERT_FAILED)
+      throw AssertError("kernel `" + name_ + "`" + (e.line > 0 ? ", line " + std::to_string(e.line) : std::string()) +
+                        ": assertion failed");
     auto tuple = [&](const int64_t* v) {
       std::string s = "(";
       for (int d = 0; d < e.ndim; ++d) s += (d ? ", " : "") + std::to_string(v[d]);

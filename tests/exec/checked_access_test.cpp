@@ -130,10 +130,51 @@ def diag(out: wp.array2d[float]):
   EXPECT_EQ(out, (std::vector<float>{1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0}));
 }
 
+const char* kAsserts = R"(
+@wp.kernel
+def checked_sqrt(a: wp.array1d[float], out: wp.array1d[float]):
+    i = wp.tid()
+    assert a[i] >= 0.0, "negative input"
+    out[i] = wp.sqrt(a[i])
+)";
+
+// `assert` in debug mode: a lane whose condition fails reports the assert's line with ndim
+// TILEC_ASSERT_FAILED (the rest of the kernel still runs); passing conditions report nothing.
+TEST(CheckedAccess, FailedAssertReportsItsLine) {
+  Checked c = CompileChecked(kAsserts);
+  ASSERT_TRUE(c.jit);
+  void* entry = c.jit->Lookup(codegen::EntrySymbol("checked_sqrt"));
+  ASSERT_NE(entry, nullptr);
+  std::vector<float> a = {4, 9, 16}, out(3, -1.f);
+  tilec_array A = View(a.data(), {3}), O = View(out.data(), {3});
+  tilec_access_error e{};
+  LaunchChecked(entry, {&A, &O}, 3, &e);
+  EXPECT_EQ(e.line, 0);
+  EXPECT_EQ(out, (std::vector<float>{2, 3, 4}));
+  a[1] = -1.0f;
+  LaunchChecked(entry, {&A, &O}, 3, &e);
+  EXPECT_EQ(e.line, 6);  // the assert's line, after `import warp as wp` and a blank line
+  EXPECT_EQ(e.column, 5);
+  EXPECT_EQ(e.ndim, TILEC_ASSERT_FAILED);
+}
+
+// Outside debug mode an assert is compiled out, as in Warp: no op is left, and the launch runs.
+TEST(CheckedAccess, AssertIsCompiledOutOfReleaseKernels) {
+  SourceFile file("release.tile", std::string("import warp as wp\n") + kAsserts);
+  compiler::PipelineResult r = compiler::Run(file, compiler::PipelineOptions{}, compiler::Stage::TileIr);
+  ASSERT_TRUE(r.ok()) << r.ice.message;
+  EXPECT_EQ(r.text.find("assert"), std::string::npos) << r.text;
+  compiler::PipelineOptions po;
+  po.compile.checked_access = true;
+  compiler::PipelineResult d = compiler::Run(file, po, compiler::Stage::TileIr);
+  ASSERT_TRUE(d.ok()) << d.ice.message;
+  EXPECT_NE(d.text.find("assert "), std::string::npos) << d.text;
+}
+
 // The GPU form: the record's address comes with the launch parameter, and ptxas accepts it.
 TEST(CheckedAccess, PtxAcceptedByPtxas) {
   if (!testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << testing::PtxasPath();
-  SourceFile file("checked.tile", std::string("import warp as wp\n") + kKernel);
+  SourceFile file("checked.tile", std::string("import warp as wp\n") + kKernel + kAsserts);
   for (const char* arch : {"sm_75", "sm_80", "sm_90"}) {
     compiler::PipelineOptions po;
     po.compile.checked_access = true;

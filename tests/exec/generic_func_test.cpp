@@ -1,7 +1,9 @@
-// Warp's generic funcs (parameters annotated `Any`) and `a.dtype` in kernels: one template
-// called at several types runs each instance in that type's arithmetic (float32 rounding,
-// float64, integer division, vectors), through tile_map and tile_reduce too, and takes
-// gradients through an instance. References are computed here in the same types.
+// Warp's generic funcs (parameters annotated `Any`), overloaded funcs (one name defined for
+// several parameter types) and `a.dtype` in kernels: one template called at several types runs
+// each instance in that type's arithmetic (float32 rounding, float64, integer division,
+// vectors), through tile_map and tile_reduce too, and takes gradients through an instance;
+// a call of an overloaded name runs the definition for its argument types. References are
+// computed here in the same types.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -133,6 +135,56 @@ def k(x: wp.array[wp.float64], y: wp.array[wp.float64]):
     const double fd = w[size_t(i)] * (f(v + h) - f(v - h)) / (2 * h);
     EXPECT_NEAR(gx[size_t(i)], fd, 1e-6 * (1 + std::abs(fd))) << i;
   }
+}
+
+TEST(GenericFunc, OverloadsPickTheDefinitionForTheArgumentTypes) {
+  auto c = CompileText(R"(
+@wp.func
+def f(x: wp.float32):
+    return x * 2.0
+
+@wp.func
+def f(x: wp.float64):
+    return x * wp.float64(3.0)
+
+@wp.func
+def f(x: int, y: int):
+    return x + y
+
+@wp.func
+def comb(a: float, b: float) -> float:
+    return wp.max(a, b)
+
+@wp.func
+def comb(a: wp.float64, b: wp.float64) -> wp.float64:
+    return wp.min(a, b)
+
+@wp.kernel
+def k(a: wp.array[float], b: wp.array[wp.float64], c: wp.array[int]):
+    i = wp.tid()
+    a[i] = f(a[i])
+    b[i] = f(b[i])
+    c[i] = f(c[i], 10)
+
+@wp.kernel
+def r(a: wp.array[float], b: wp.array[wp.float64], out: wp.array[float], out64: wp.array[wp.float64]):
+    wp.tile_store(out, wp.tile_reduce(comb, wp.tile_load(a, shape=4)))
+    wp.tile_store(out64, wp.tile_reduce(comb, wp.tile_load(b, shape=4)))
+    wp.tile_store(out, wp.tile_map(f, wp.tile_load(a, shape=4)), offset=1)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> a = {0, 1, 2, 3}, out(5, -1);
+  std::vector<double> b = {0, 1, 2, 3}, out64(1, -1);
+  std::vector<int32_t> n = {0, 1, 2, 3};
+  tilec_array va = View(a.data(), {4}), vb = View(b.data(), {4}), vn = View(n.data(), {4}), vo = View(out.data(), {5}),
+              vo64 = View(out64.data(), {1});
+  Launch(c.Entry("k"), {&va, &vb, &vn}, {4});
+  EXPECT_EQ(a, (std::vector<float>{0, 2, 4, 6}));
+  EXPECT_EQ(b, (std::vector<double>{0, 3, 6, 9}));
+  EXPECT_EQ(n, (std::vector<int32_t>{10, 11, 12, 13}));
+  Launch(c.Entry("r"), {&va, &vb, &vo, &vo64}, {1}, 8);
+  EXPECT_EQ(out, (std::vector<float>{6, 0, 4, 8, 12}));  // float32: the maximum, then f doubles
+  EXPECT_EQ(out64[0], 0.0);  // the float64 combiner: the minimum
 }
 
 }  // namespace

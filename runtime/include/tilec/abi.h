@@ -21,6 +21,9 @@ typedef struct tilec_array {
   int64_t strides[TILEC_MAX_DIMS];
 } tilec_array;
 
+/* tilec_access_error::ndim of a failed `assert` (debug mode) rather than an access. */
+#define TILEC_ASSERT_FAILED (-1)
+
 /* The first scalar array access of a launch that fell outside its array, in a kernel compiled
  * with checked access (wp.config.mode = "debug"): line is 0 until a kernel claims the record
  * (-1 where the source line is unknown); the access itself is skipped (a load reads zero). */

@@ -23,4 +23,10 @@ class AccessError : public Error {
   explicit AccessError(const std::string& message) : Error(message) {}
 };
 
+// A kernel compiled in debug mode failed an `assert` (Python's AssertionError).
+class AssertError : public Error {
+ public:
+  explicit AssertError(const std::string& message) : Error(message) {}
+};
+
 }  // namespace tilec::rt
