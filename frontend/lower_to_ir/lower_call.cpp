@@ -93,20 +93,31 @@ ir::Value* ReduceComponents(Lowerer& L, ir::Value* t, bool sum, ir::ReduceKind k
   });
 }
 
-// `a op c` on tiles of vectors or matrices (either may be a scalar, or c null for `-a`): a
-// tile_map of the operation's element form.
+// `a op c` where a vector or matrix meets a tile (either operand may be a value, c null for
+// `-a`): a tile_map of the operation's element form. A scalar divided by a vector or matrix
+// divides by each component (Warp's div(scalar, vector)).
 ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c) {
-  ir::Value* t = IsStructTile(a) ? a : c;
-  ir::ElemType elem = t->type().elem;
-  ir::Type et = ir::Type::Struct(elem.struct_index);
-  std::vector<ir::Value*> tiles{t};
-  if (c && IsStructTile(a) && IsStructTile(c)) tiles.push_back(c);
-  return MapElements(L, tiles, elem, [&](const std::vector<ir::Value*>& x) -> ir::Value* {
-    using sema::CompositeOp;
-    if (!c) return L.CompositeOfValues(CompositeOp::Neg, x, et);
-    if (x.size() == 2) return L.CompositeOfValues(op == OpCode::Sub ? CompositeOp::Sub : CompositeOp::Add, x, et);
-    std::vector<ir::Value*> operands{x[0], t == a ? c : a};  // the element, then the scalar
-    return L.CompositeOfValues(op == OpCode::Div ? CompositeOp::Divide : CompositeOp::Scale, operands, et);
+  using sema::CompositeOp;
+  if (!c) {
+    ir::ElemType elem = a->type().elem;
+    return MapElements(L, {a}, elem, [&](const std::vector<ir::Value*>& x) {
+      return L.CompositeOfValues(CompositeOp::Neg, x, ir::Type::Struct(elem.struct_index));
+    });
+  }
+  const bool comp_left = a->type().elem.is_struct();
+  const ir::ElemType elem = comp_left ? a->type().elem : c->type().elem;
+  const ir::Type et = ir::Type::Struct(elem.struct_index);
+  std::vector<ir::Value*> tiles;
+  for (ir::Value* v : {a, c})
+    if (v->type().is_tile()) tiles.push_back(v);
+  return MapElements(L, tiles, elem, [&](const std::vector<ir::Value*>& xs) -> ir::Value* {
+    size_t k = 0;
+    ir::Value* x = a->type().is_tile() ? xs[k++] : a;
+    ir::Value* y = c->type().is_tile() ? xs[k++] : c;
+    if (x->type().is_struct() && y->type().is_struct())
+      return L.CompositeOfValues(op == OpCode::Sub ? CompositeOp::Sub : CompositeOp::Add, {x, y}, et);
+    if (op == OpCode::Mul) return L.CompositeOfValues(CompositeOp::Scale, comp_left ? std::vector{x, y} : std::vector{y, x}, et);
+    return L.CompositeOfValues(comp_left ? CompositeOp::Divide : CompositeOp::ScalarDivide, {x, y}, et);
   });
 }
 
@@ -257,7 +268,8 @@ std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, in
 }
 
 ir::Value* Lowerer::TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b) {
-  if (IsStructTile(a) || IsStructTile(b)) return CompositeTileArith(*this, op, a, b);
+  if (IsStructTile(a) || IsStructTile(b) || a->type().is_struct() || b->type().is_struct())
+    return CompositeTileArith(*this, op, a, b);
   // A scalar operand takes the tile's element type.
   if (a->type().is_tile() && !b->type().is_tile()) b = Convert(b, a->type().ElemValueType());
   if (b->type().is_tile() && !a->type().is_tile()) a = Convert(a, b->type().ElemValueType());
@@ -506,12 +518,26 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         if (const ast::Expr* x = arg(p)) idx.push_back(Convert(Expr(x), ir::Type::Scalar(ScalarType::Int32)));
       return b_.TileExtract(Expr(arg(P::A)), idx);
     }
-    case LK::TileDot: return b_.TileReduce(ir::ReduceKind::Add, b_.Binary(OpCode::Mul, Expr(arg(P::A)), Expr(arg(P::B))), -1);
+    case LK::TileDot: {
+      ir::Value* a = Expr(arg(P::A));
+      ir::Value* c = Expr(arg(P::B));
+      if (!IsStructTile(a)) return b_.TileReduce(ir::ReduceKind::Add, b_.Binary(OpCode::Mul, a, c), -1);
+      // Vectors and matrices contract fully (Warp's tensordot): each element pair's component
+      // products summed, then the tile summed.
+      ScalarType s = m_.structs()[a->type().elem.struct_index].composite.scalar;
+      ir::Value* d = MapElements(*this, {a, c}, ir::ElemType::Of(s), [&](const std::vector<ir::Value*>& x) {
+        std::vector<ir::Value*> p = Components(x[0]), q = Components(x[1]);
+        ir::Value* acc = b_.Binary(OpCode::Mul, p[0], q[0]);
+        for (size_t k = 1; k < p.size(); ++k) acc = b_.Binary(OpCode::Add, acc, b_.Binary(OpCode::Mul, p[k], q[k]));
+        return acc;
+      });
+      return b_.TileReduce(ir::ReduceKind::Add, d, -1);
+    }
     case LK::TileAxpy: {
       // Warp updates `dest` in place; here the variable it names is rebound to the sum, which
       // every later read of the variable (and a loop carrying it) sees.
       ir::Value* src = Expr(arg(P::Src));
-      ir::Value* r = b_.Binary(OpCode::Add, TileBinaryOp(OpCode::Mul, Expr(arg(P::Alpha)), src), Expr(arg(P::Dest)));
+      ir::Value* r = TileBinaryOp(OpCode::Add, TileBinaryOp(OpCode::Mul, Expr(arg(P::Alpha)), src), Expr(arg(P::Dest)));
       WriteTile(arg(P::Dest), r);
       return nullptr;
     }
@@ -814,7 +840,13 @@ ir::Value* Lowerer::LowerTileMap(const sema::CallInfo& ci, const ir::Type& rt) {
   // Vector builtins and prelude overloads: the checker kept the per-element call on the callee.
   const sema::CallInfo* fci = cm_.Call(f);
   if (fci && fci->kind == sema::CallInfo::Kind::Composite) {
-    r = CompositeOfValues(fci->composite, elems, rt.ElemValueType());
+    // The checker may have put the operands in the op's order (wp.mul(s, v) scales v by s).
+    std::vector<ir::Value*> ordered = elems;
+    if (fci->args.size() == elems.size())
+      for (size_t i = 0; i < fci->args.size(); ++i)
+        for (size_t k = 0; k < elems.size(); ++k)
+          if (ci.args[k + 1] == fci->args[i]) ordered[i] = elems[k];
+    r = CompositeOfValues(fci->composite, ordered, rt.ElemValueType());
   } else if (fci && fci->kind == sema::CallInfo::Kind::UserFunc) {
     r = InlineFunc(fci->func_index, elems);
   } else if (ft && ft->kind == sema::TypeKind::Function && ft->callee.kind == sema::CalleeKind::UserFunc) {

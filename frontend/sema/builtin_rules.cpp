@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "frontend/sema/checker.h"
+#include "support/half.h"
 
 namespace tilec::sema {
 
@@ -44,6 +45,11 @@ CallArg& CallContext::Arg(Param p) {
 const ConstValue* CallContext::Const(Param p) const {
   int k = overload.Index(p);
   return k >= 0 && ci_.const_args[k] ? &*ci_.const_args[k] : nullptr;
+}
+
+void CallContext::SetConst(Param p, ConstValue v) {
+  int k = overload.Index(p);
+  if (k >= 0) ci_.const_args[size_t(k)] = std::move(v);
 }
 
 SourceRange CallContext::Range(Param p) const {
@@ -224,32 +230,98 @@ void PromoteIndexTile(CallContext& c) {
 
 // ---------------------------------------------------------------- construction
 
+// A range bound as the output type holds it: the tile's elements are computed in that type,
+// so its length is counted from these values, not from the ones written. nullopt after an
+// error: a bound the type cannot hold is refused, never wrapped or truncated.
+std::optional<double> ArangeBound(CallContext& c, Param p, const ConstValue& v, ScalarType dt) {
+  const std::string written = c.bname + " " + std::string(ParamName(p)) + "=" + FormatConst(v);
+  auto out_of_range = [&] {
+    c.Error(Code::InvalidArange, c.Range(p),
+            written + " is out of range for the output type `" + std::string(ScalarName(dt)) + "`");
+    return std::nullopt;
+  };
+  if (IsInteger(dt)) {
+    double x = v.AsDouble();
+    if (v.kind == ConstValue::Kind::Float && x != std::floor(x)) {
+      c.Error(Code::InvalidArange, c.Range(p),
+              written + " has a fractional part, which the integer output type `" +
+                  std::string(ScalarName(dt)) + "` cannot represent");
+      return std::nullopt;
+    }
+    const int bits = int(ScalarSize(dt)) * 8;
+    const bool is_signed = IsSigned(dt);
+    const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
+    const double hi = std::ldexp(1.0, is_signed ? bits - 1 : bits);  // exclusive
+    if (!(x >= lo && x < hi)) return out_of_range();
+    return v.kind == ConstValue::Kind::Int ? double(v.AsInt()) : x;
+  }
+  // An integer rounds straight to a float32 bound (through double it could round twice).
+  double r = v.kind == ConstValue::Kind::Int && dt == ScalarType::Float32 ? double(float(v.AsInt()))
+                                                                          : RoundToFloatType(v.AsDouble(), dt);
+  if (std::isfinite(v.AsDouble()) && !std::isfinite(r)) return out_of_range();
+  return r;
+}
+
+// tile_arange(start, stop, step): Python's range at the output type (Warp's rules): bounds
+// the type holds, a nonzero step, at least one element, and a count that fits.
 bool ArangeLength(CallContext& c) {
+  const Type* dtype = c.Const(Param::DType)->type;
+  if (!dtype->IsNumeric()) {
+    c.Error(Code::InvalidArange, c.Range(Param::DType),
+            c.bname + " requires a numeric scalar dtype, but got `" + TypeName(dtype) + "`");
+    return false;
+  }
+  const ScalarType dt = dtype->scalar;
+  const ConstValue zero = ConstValue::MakeInt(0), one = ConstValue::MakeInt(1);
   const ConstValue* s0 = c.Const(Param::Start);
   const ConstValue* s1 = c.Const(Param::Stop);
   const ConstValue* st = c.Const(Param::Step);
-  bool is_float = (s0 && s0->kind == ConstValue::Kind::Float) || s1->kind == ConstValue::Kind::Float ||
-                  (st && st->kind == ConstValue::Kind::Float);
-  double start = s0 ? s0->AsDouble() : 0, stop = s1->AsDouble(), step = st ? st->AsDouble() : 1;
-  if (step == 0) {
-    c.Error(Code::EmptyArange, c.Range(Param::Step), "`step` of " + c.bname + " must not be zero");
-    return false;
-  }
-  int64_t len;
-  if (is_float) {
-    len = int64_t(std::ceil((stop - start) / step));
-  } else {
-    int64_t a0 = s0 ? s0->AsInt() : 0, a1 = s1->AsInt(), sp = st ? st->AsInt() : 1;
-    len = sp > 0 ? (a1 > a0 ? (a1 - a0 + sp - 1) / sp : 0) : (a0 > a1 ? (a0 - a1 - sp - 1) / -sp : 0);
-  }
-  c.arange_len = len;
-  if (len > 0) return true;
+  std::optional<double> start = ArangeBound(c, Param::Start, s0 ? *s0 : zero, dt);
+  if (!start) return false;
+  std::optional<double> stop = ArangeBound(c, Param::Stop, *s1, dt);
+  if (!stop) return false;
+  std::optional<double> step = ArangeBound(c, Param::Step, st ? *st : one, dt);
+  if (!step) return false;
   std::string range = "range(" + (s0 ? FormatConst(*s0) + ", " : "") + FormatConst(*s1) +
                       (st ? ", " + FormatConst(*st) : "") + ")";
-  c.Error(Code::EmptyArange, c.Range(Param::Stop),
-          c.bname + " of `" + range + "` is empty (length " + std::to_string(std::max<int64_t>(len, 0)) +
-              "); a tile needs at least one element");
-  return false;
+  if (*step == 0) {
+    c.Error(Code::InvalidArange, c.Range(Param::Step),
+            c.bname + " step cannot be zero" +
+                (st && st->AsDouble() != 0 ? " (`" + FormatConst(*st) + "` is zero as `" + std::string(ScalarName(dt)) + "`)"
+                                           : std::string()));
+    return false;
+  }
+  if ((*step > 0 && *start >= *stop) || (*step < 0 && *start <= *stop)) {
+    c.Error(Code::InvalidArange, c.Range(Param::Stop),
+            c.bname + " requires a non-empty range, but `" + range +
+                "` has no elements; a tile has no zero-length dimensions");
+    return false;
+  }
+  double count;
+  if (IsInteger(dt)) {
+    // Exact: the bounds are integers of at most 64 bits.
+    __int128 a = __int128(int64_t(*start)), b = __int128(int64_t(*stop)), h = __int128(int64_t(*step));
+    if (dt == ScalarType::UInt64) {
+      a = __int128(uint64_t(*start));
+      b = __int128(uint64_t(*stop));
+      h = __int128(uint64_t(*step));
+    }
+    __int128 span = h > 0 ? b - a : a - b, by = h > 0 ? h : -h;
+    count = double((span + by - 1) / by);
+  } else {
+    // The quotient rounded to the output type too: (0.0, 0.3, 0.1) in float32 divides to a
+    // hair above 3, which must not make a fourth element.
+    count = std::ceil(RoundToFloatType((*stop - *start) / *step, dt));
+  }
+  if (!std::isfinite(count) || count > double(int64_t(1) << 31)) {
+    c.Error(Code::InvalidArange, c.Range(Param::Step),
+            c.bname + " of `" + range + "` spans more elements than can be counted (" +
+                (std::isfinite(count) ? FormatConst(ConstValue::MakeFloat(count)) : std::string("infinitely many")) +
+                "); the step is too small for the range");
+    return false;
+  }
+  c.arange_len = std::max<int64_t>(1, int64_t(count));
+  return true;
 }
 
 bool ScalarDTypeWithHint(CallContext& c, const char* hint) {
@@ -263,8 +335,12 @@ bool ScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, ""); }
 bool OnesScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, "; use `wp.tile_full` with a value"); }
 
 bool FullValue(CallContext& c) {
-  const Type* dt = c.Const(Param::DType)->type;
   CallArg& v = c.Arg(Param::Value);
+  // Without `dtype` the tile takes the value's type, as in Warp (a float literal: float32).
+  if (!c.Has(Param::DType) && !v.info.type->IsTile() &&
+      (v.info.type->IsNumeric() || c.checker.CompositeOf(v.info.type)))
+    c.SetConst(Param::DType, ConstValue::MakeType(v.info.type));
+  const Type* dt = c.Const(Param::DType)->type;
   if (c.checker.Convert(v.expr, v.info, dt)) return true;
   c.Error(Code::ArgumentTypeMismatch, v.range,
           "`value` of " + c.bname + " must be `" + TypeName(dt) + "` (the tile's dtype), found `" +
@@ -343,8 +419,29 @@ bool TilesSameDType(CallContext& c) {
   const Type* r = c.TypeOf(Param::Rhs);
   if (l->elem == r->elem) return true;
   c.Error(Code::TileDTypeMismatch, c.Range(Param::Rhs),
-          "dtype mismatch in " + c.bname + ": `" + ElemName(l->elem, "") + "` and `" + ElemName(r->elem, "") + "`");
+          "dtype mismatch in " + c.bname + ": `" + TypeName(c.types.FromElem(l->elem)) + "` and `" +
+              TypeName(c.types.FromElem(r->elem)) + "`");
   return false;
+}
+
+// `*` and `/` of two tiles: one dtype, or (Warp's tile_mul and tile_div) a scalar dtype and
+// a vector or matrix of it, element by element.
+bool TilesScaleCompatible(CallContext& c) {
+  const Type* l = c.TypeOf(Param::Lhs);
+  const Type* r = c.TypeOf(Param::Rhs);
+  const Composite* lk = c.checker.CompositeOf(c.types.FromElem(l->elem));
+  const Composite* rk = c.checker.CompositeOf(c.types.FromElem(r->elem));
+  if (lk && rk) {
+    c.Error(Code::TileOperatorUnsupported, c.Range(Param::Rhs),
+            c.bname + ": at least one element type must be scalar, but the tiles hold `" +
+                TypeName(c.types.FromElem(l->elem)) + "` and `" + TypeName(c.types.FromElem(r->elem)) + "`");
+    return false;
+  }
+  if (l->elem == r->elem) return true;
+  if ((lk && !r->elem.is_struct() && lk->scalar == r->elem.scalar) ||
+      (rk && !l->elem.is_struct() && rk->scalar == l->elem.scalar))
+    return true;
+  return TilesSameDType(c);
 }
 
 bool ScalarMatchesTile(CallContext& c) {
@@ -352,6 +449,20 @@ bool ScalarMatchesTile(CallContext& c) {
   CallArg& tile = c.Arg(lhs_tile ? Param::Lhs : Param::Rhs);
   CallArg& scalar = c.Arg(lhs_tile ? Param::Rhs : Param::Lhs);
   const Type* et = c.types.FromElem(tile.info.type->elem);
+  // A vector or matrix operand scales (or divides) each scalar element into one of its type.
+  if (const Composite* sk = c.checker.CompositeOf(scalar.info.type)) {
+    if (!tile.info.type->elem.is_struct() && tile.info.type->elem.scalar == sk->scalar) return true;
+    if (tile.info.type->elem.is_struct()) {
+      c.Error(Code::TileOperatorUnsupported, scalar.range,
+              c.bname + ": at least one operand must be a scalar type, but the tile holds `" + TypeName(et) +
+                  "` and `" + c.checker.Text(scalar.expr) + "` is `" + TypeName(scalar.info.type) + "`");
+      return false;
+    }
+    c.Error(Code::TileDTypeMismatch, scalar.range,
+            "`" + c.checker.Text(scalar.expr) + "` of type `" + TypeName(scalar.info.type) + "` needs a tile of `" +
+                TypeName(c.types.Scalar(sk->scalar)) + "` elements, not `" + TypeName(et) + "`");
+    return false;
+  }
   // A tile of vectors or matrices scales by a scalar of its component type.
   if (const Composite* k = c.checker.CompositeOf(et)) et = c.types.Scalar(k->scalar);
   if (c.checker.Convert(scalar.expr, scalar.info, et)) return true;
@@ -394,6 +505,7 @@ bool DotOperands(CallContext& c) { return SameShapeAndDType(c, Param::A, Param::
 bool AxpyArgs(CallContext& c) {
   if (!SameShapeAndDType(c, Param::Src, Param::Dest)) return false;
   const Type* et = c.types.FromElem(c.TypeOf(Param::Dest)->elem);
+  if (const Composite* k = c.checker.CompositeOf(et)) et = c.types.Scalar(k->scalar);
   CallArg& alpha = c.Arg(Param::Alpha);
   if (!c.checker.Convert(alpha.expr, alpha.info, et)) {
     c.Error(Code::TileDTypeMismatch, alpha.range,
@@ -681,6 +793,14 @@ bool FormOneElementOfA(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+// tile_dot contracts everything: a vector or matrix tile's products sum to its scalar type.
+bool FormOneScalarOfA(CallContext& c, ExprInfo& out) {
+  ElemType e = c.TypeOf(Param::A)->elem;
+  if (const Composite* k = c.checker.CompositeOf(c.types.FromElem(e))) e = c.types.Scalar(k->scalar)->AsElem();
+  out.type = c.types.Tile(e, {1}, Storage::Register);
+  return true;
+}
+
 bool FormReducedAlongAxis(CallContext& c, ExprInfo& out) {
   const Type* t = c.TypeOf(Param::A);
   std::vector<int64_t> shape{1};
@@ -742,7 +862,13 @@ bool FormTileElement(CallContext& c, ExprInfo& out) {
 bool FormTileArith(CallContext& c, ExprInfo& out) {
   // Operators bind positionally: the tile is the first operand unless that is the scalar.
   const Type* tile = c.args[0].info.type->IsTile() ? c.args[0].info.type : c.args[1].info.type;
-  out.type = c.types.Tile(tile->elem, tile->shape, Storage::Register);
+  ElemType elem = tile->elem;
+  // A vector or matrix on either side makes the elements vectors or matrices.
+  for (const CallArg& a : c.args) {
+    const Type* t = a.info.type->IsTile() ? c.types.FromElem(a.info.type->elem) : a.info.type;
+    if (c.checker.CompositeOf(t)) elem = t->AsElem();
+  }
+  out.type = c.types.Tile(elem, tile->shape, Storage::Register);
   return true;
 }
 
@@ -867,14 +993,16 @@ const RuleSpec IndexTile{"IndexTile",
                          {P::Indices, P::Axis},
                          &sema::IndexTile,
                          &PromoteIndexTile};
-const RuleSpec ArangeLength{"ArangeLength", {Code::EmptyArange}, {P::Stop}, &sema::ArangeLength};
+const RuleSpec ArangeLength{"ArangeLength", {Code::InvalidArange}, {P::Stop}, &sema::ArangeLength};
 const RuleSpec ScalarDType{"ScalarDType", {Code::StructTileUnsupported}, {P::DType}, &sema::ScalarDType};
 const RuleSpec OnesScalarDType{"OnesScalarDType", {Code::StructTileUnsupported}, {P::DType},
                                &sema::OnesScalarDType};
 const RuleSpec FullValue{"FullValue", {Code::ArgumentTypeMismatch}, {P::DType, P::Value}, &sema::FullValue};
 const RuleSpec TilesSameShape{"TilesSameShape", {Code::TileShapeMismatch}, {P::Lhs, P::Rhs}, &sema::TilesSameShape};
 const RuleSpec TilesSameDType{"TilesSameDType", {Code::TileDTypeMismatch}, {P::Lhs, P::Rhs}, &sema::TilesSameDType};
-const RuleSpec ScalarMatchesTile{"ScalarMatchesTile", {Code::TileDTypeMismatch}, {P::Lhs, P::Rhs},
+const RuleSpec TilesScaleCompatible{"TilesScaleCompatible", {Code::TileOperatorUnsupported, Code::TileDTypeMismatch},
+                                    {P::Lhs, P::Rhs}, &sema::TilesScaleCompatible};
+const RuleSpec ScalarMatchesTile{"ScalarMatchesTile", {Code::TileDTypeMismatch, Code::TileOperatorUnsupported}, {P::Lhs, P::Rhs},
                                  &sema::ScalarMatchesTile};
 const RuleSpec NumericTile{"NumericTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
                            &sema::NumericTile};
@@ -910,6 +1038,7 @@ const ResultSpec TileFromArrayShape{"TileFromArrayShape", {P::A, P::Shape, P::St
 const ResultSpec TileLikeT{"TileLikeT", {P::T}, &FormTileLikeT};
 const ResultSpec OneElementOfT{"OneElementOfT", {P::T}, &FormOneElementOfT};
 const ResultSpec OneElementOfA{"OneElementOfA", {P::A}, &FormOneElementOfA};
+const ResultSpec OneScalarOfA{"OneScalarOfA", {P::A}, &FormOneScalarOfA};
 const ResultSpec ReducedAlongAxis{"ReducedAlongAxis", {P::A, P::Axis}, &FormReducedAlongAxis};
 const ResultSpec RegisterLikeA{"RegisterLikeA", {P::A}, &FormRegisterLikeA};
 const ResultSpec BroadcastTo{"BroadcastTo", {P::A, P::Shape}, &FormBroadcastTo};

@@ -21,6 +21,7 @@ extern const RuleSpec OnesScalarDType;     // the same, pointing at tile_full   
 extern const RuleSpec FullValue;           // tile_full's value converts to dtype           E0106
 extern const RuleSpec TilesSameShape;      // elementwise: equal shapes                     E0211
 extern const RuleSpec TilesSameDType;      // elementwise: equal dtypes                     E0212
+extern const RuleSpec TilesScaleCompatible; // `*`, `/`: equal dtypes, or a scalar and a vector/matrix of it E0213, E0212
 extern const RuleSpec ScalarMatchesTile;   // tile * scalar: scalar converts to the dtype   E0212
 extern const RuleSpec NumericTile;         // a non-struct, non-bool element        E0217, E0213
 extern const RuleSpec ArithElemTile;       // a numeric scalar, vector or matrix element  E0217, E0213
@@ -83,6 +84,7 @@ extern const ResultSpec TileArange;          // shape from the range length, dty
 extern const ResultSpec TileFromArrayShape;  // tile_load(_indexed): a's dtype, shape, storage
 extern const ResultSpec TileLikeT;           // shape, dtype and storage of `t`
 extern const ResultSpec OneElementOfT;       // tile_sum: shape (1,) of t's dtype, register
+extern const ResultSpec OneScalarOfA;        // tile_dot: shape (1,) of a's scalar (component) type
 extern const ResultSpec OneElementOfA;       // tile_max/min: shape (1,) of a's dtype, register
 extern const ResultSpec ReducedAlongAxis;    // a's shape less `axis` ((1,) for 1-D), register
 extern const ResultSpec RegisterLikeA;       // scans: a's shape and dtype, register

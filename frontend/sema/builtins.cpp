@@ -152,7 +152,7 @@ std::vector<Builtin> MakeTable() {
          true, Differentiable::No, "docs/tile_full.rst", Lower(LowerKind::TileFillValue)});
   }
   {
-    std::vector<const RuleSpec*> rules = {&R::ArangeLength, &R::ScalarDType, &R::StorageValid};
+    std::vector<const RuleSpec*> rules = {&R::ScalarDType, &R::ArangeLength, &R::StorageValid};
     ParamSpec start = Req(N::Start, K::Const, P::Numeric), stop = Req(N::Stop, K::Const, P::Numeric),
               step = Req(N::Step, K::Const, P::Numeric);
     add({"tile_arange", "wp",
@@ -276,11 +276,11 @@ std::vector<Builtin> MakeTable() {
          {{{ta}, &Res::OneInt32, {&R::OrderedElemTile}}}, true, Differentiable::No, "docs/tile_argmin.rst", l});
   }
   add({"tile_dot", "wp",
-       {{{ta, Req(N::B, K::Runtime, P::Tile)}, &Res::OneElementOfA, {&R::NumericTile, &R::DotOperands}}}, true,
+       {{{ta, Req(N::B, K::Runtime, P::Tile)}, &Res::OneScalarOfA, {&R::ArithElemTile, &R::DotOperands}}}, true,
        Differentiable::Yes, "docs/tile_dot.rst", Lower(LowerKind::TileDot)});
   add({"tile_axpy", "wp",
        {{{Req(N::Alpha, K::Runtime, P::Scalar), Req(N::Src, K::Runtime, P::Tile), Req(N::Dest, K::Runtime, P::Tile)},
-         &Res::Void, {&R::NumericTile, &R::AxpyArgs}}},
+         &Res::Void, {&R::ArithElemTile, &R::AxpyArgs}}},
        true, Differentiable::Yes, "docs/tile_axpy.rst", LowerUpdating(LowerKind::TileAxpy, {N::Dest})});
   add({"tile_astype", "wp",
        {{{tt, Req(N::DType, K::Type, P::DType)}, &Res::TileOfDType, {&R::AstypeTypes}}}, true, Differentiable::Yes,
@@ -465,10 +465,13 @@ std::vector<Builtin> MakeTable() {
     ParamSpec lt = Req(N::Lhs, K::Runtime, P::Tile), rt = Req(N::Rhs, K::Runtime, P::Tile);
     // Tiles of vectors and matrices add and subtract, and scale by a scalar of their
     // component type, component by component (Warp's operators on the elements).
-    const RuleSpec* elems = scalar_ok ? &R::NumericTile : &R::ArithElemTile;
-    std::vector<Overload> ov = {{{lt, rt}, &Res::TileArith, {elems, &R::TilesSameShape, &R::TilesSameDType}}};
+    const RuleSpec* elems = &R::ArithElemTile;
+    // `*` and `/` also pair a scalar element with a vector or matrix one (Warp's tile_mul and
+    // tile_div): the result holds the vector or matrix type.
+    const RuleSpec* dtypes = scalar_ok ? &R::TilesScaleCompatible : &R::TilesSameDType;
+    std::vector<Overload> ov = {{{lt, rt}, &Res::TileArith, {elems, &R::TilesSameShape, dtypes}}};
     if (scalar_ok) {
-      ParamSpec ls = Req(N::Lhs, K::Runtime, P::Scalar), rs = Req(N::Rhs, K::Runtime, P::Scalar);
+      ParamSpec ls = Req(N::Lhs, K::Runtime, P::Any), rs = Req(N::Rhs, K::Runtime, P::Any);
       ov.push_back({{lt, rs}, &Res::TileArith, {&R::ArithElemTile, &R::ScalarMatchesTile}});
       ov.push_back({{ls, rt}, &Res::TileArith, {&R::ArithElemTile, &R::ScalarMatchesTile}});
     }

@@ -414,8 +414,8 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     ci.args = {l, r};
     return CompositeResult(node, ci, t, {li, ri});
   }
-  if (op == ast::BinaryOp::Div && !lk && rk && rk->is_vector_like() && li.type->IsScalar()) {
-    // s / v: Warp's component-wise division of a scalar by a vector.
+  if (op == ast::BinaryOp::Div && !lk && rk && (rk->is_vector_like() || rk->is_matrix()) && li.type->IsScalar()) {
+    // s / v: Warp's component-wise division of a scalar by a vector or matrix.
     if (!CompositeScalarOperand(l, li, rk->scalar, "`/` with `" + TypeName(ri.type) + "`")) return Poison();
     ci.composite = CompositeOp::ScalarDivide;
     ci.args = {l, r};

@@ -578,6 +578,22 @@ const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
     int nd = array_ndim(sub->value.get());
     if (nd != 0) {
       if (!allow_array) return bad(e, "arrays cannot be used here");
+      // `wp.array[dtype, ndim]`: ndim an int or, as Warp's annotations spell it, `Literal[n]`.
+      const auto* tup = sub->index->As<ast::Tuple>();
+      if (tup && nd < 0 && tup->elts.size() == 2) {
+        std::optional<ElemType> el = elem_of(tup->elts[0].get());
+        if (!el) return types_.Error();
+        const ast::Expr* n = tup->elts[1].get();
+        if (const auto* lit = n->As<ast::Subscript>()) {
+          const auto* ln = lit->value->As<ast::Name>();
+          const auto* la = lit->value->As<ast::Attribute>();
+          if ((ln && ln->id == "Literal") || (la && la->attr == "Literal")) n = lit->index.get();
+        }
+        ExprInfo v = CheckExpr(n);
+        if (!v.value || v.value->kind != ConstValue::Kind::Int || v.value->i < 1 || v.value->i > 4)
+          return bad(tup->elts[1].get(), "the number of dimensions of `" + Text(e) + "` must be a constant 1, 2, 3 or 4");
+        return types_.Array(*el, int(v.value->i));
+      }
       std::optional<ElemType> el = elem_of(sub->index.get());
       if (!el) return types_.Error();
       return types_.Array(*el, nd < 0 ? 1 : nd);

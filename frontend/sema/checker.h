@@ -296,6 +296,7 @@ class CallContext {
   const Type* TypeOf(Param p) { return Arg(p).info.type; }
   // The compile-time value of `p`, its default included; null for a runtime argument.
   const ConstValue* Const(Param p) const;
+  void SetConst(Param p, ConstValue v);  // a rule's choice for a defaulted compile-time parameter
   SourceRange Range(Param p) const;  // the argument, else the callee
   std::string Quoted(Param p);       // "`x`": the argument's source text
   std::vector<CallArg*> Extra();     // variadic arguments past the last parameter

@@ -104,6 +104,10 @@ class Interpreter {
   std::map<std::string, Value>& globals() { return globals_; }
   // The locals of the function running now; null at module level.
   const std::map<std::string, Value>* current_locals() const { return frame_ ? frame_->locals : nullptr; }
+  // The variables of the functions enclosing the running one, outermost first (its closure).
+  const std::vector<std::shared_ptr<std::map<std::string, Value>>>* current_enclosing() const {
+    return frame_ ? frame_->enclosing : nullptr;
+  }
   const std::map<std::string, Value>& builtins() const { return builtins_; }
   WpState& wp() { return *wp_; }
   // The program's command line as `sys.argv` and argparse see it: the script, then its arguments.

@@ -365,9 +365,7 @@ Value MakeNumpyModule() {
   });
   m->Def("sum", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("sum", a, {"a", "axis"}, 1);
-    std::optional<int> axis;
-    if (b.Has(1) && !b.Get(1).IsNone()) axis = int(ToInt(b.Get(1), "sum() axis"));
-    return WrapNd(ToNdArray(in, b.Get(0), "np.sum").Sum(axis));
+    return WrapNd(SumOverAxes(ToNdArray(in, b.Get(0), "np.sum"), b, 1));
   });
   Unary(*m, "abs", UnaryOp::Abs);
   Unary(*m, "absolute", UnaryOp::Abs);

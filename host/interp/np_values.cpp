@@ -1,5 +1,6 @@
 // NumPy arrays, scalars and dtypes as interpreter values: attributes and methods, indexing,
 // operators with NumPy's promotion (delegated to host/ndarray), conversions from Python values.
+#include <algorithm>
 #include <cmath>
 
 #include "host/interp/args.h"
@@ -234,6 +235,25 @@ static int64_t IntegerArg(const Value& v) {
 std::optional<int> AxisArg(const ArgBinder& b, size_t idx) {
   if (!b.Has(idx) || b.Get(idx).IsNone()) return std::nullopt;
   return int(IntegerArg(b.Get(idx)));
+}
+
+NdArray SumOverAxes(const NdArray& a, const ArgBinder& b, size_t idx) {
+  const TupleObj* axes = b.Has(idx) ? b.Get(idx).As<TupleObj>() : nullptr;
+  if (!axes) return a.Sum(AxisArg(b, idx));
+  // Each axis of the tuple reduced in turn, the highest first so the others keep their places.
+  std::vector<int> order;
+  for (const Value& v : axes->items) {
+    int64_t ax = IntegerArg(v);
+    if (ax < -int64_t(a.ndim()) || ax >= int64_t(a.ndim()))
+      Raise("numpy.AxisError", "axis " + std::to_string(ax) + " is out of bounds for array of dimension " +
+                                     std::to_string(a.ndim()));
+    order.push_back(int(ax < 0 ? ax + int64_t(a.ndim()) : ax));
+  }
+  std::sort(order.rbegin(), order.rend());
+  if (std::adjacent_find(order.begin(), order.end()) != order.end()) ValueError("duplicate value in 'axis'");
+  NdArray r = a;
+  for (int ax : order) r = r.Sum(ax);
+  return r;
 }
 
 Shape ReshapeArg(const Value& v) {
@@ -509,9 +529,7 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
   if (name == "sum")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
       ArgBinder b("sum", args, {"axis"}, 0);
-      std::optional<int> axis;
-      if (b.Has(0) && !b.Get(0).IsNone()) axis = int(ToInt(b.Get(0), "sum() axis"));
-      return WrapNd(s.a.Sum(axis));
+      return WrapNd(SumOverAxes(s.a, b, 0));
     });
   if (name == "prod")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {

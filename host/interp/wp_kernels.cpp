@@ -109,7 +109,8 @@ void Remember(WpState& st, WpState::Definition d) {
 
 // What a kernel may read of the host at its definition: numbers, Warp scalar types
 // (`wp_type = wp.float64`), vector and matrix types and values, from the module's globals
-// and, for a kernel made inside a function (a kernel factory), that function's locals.
+// and, for a kernel made inside a function (a kernel factory), that function's locals and
+// those of the functions around it.
 std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   auto usable = [](const Value& v) {
     if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) return true;
@@ -119,11 +120,16 @@ std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
   std::map<std::string, Value> seen;
   for (auto& [name, v] : in.globals())
     if (usable(v)) seen[name] = v;
-  if (const auto* locals = in.current_locals())
-    for (auto& [name, v] : *locals) {
+  auto scope = [&](const std::map<std::string, Value>& vars) {
+    for (auto& [name, v] : vars) {
       if (usable(v)) seen[name] = v;
-      else seen.erase(name);  // a local hides the global of its name
+      else seen.erase(name);  // an inner variable hides the outer one of its name
     }
+  };
+  if (const auto* enclosing = in.current_enclosing())
+    for (const auto& vars : *enclosing)
+      if (vars) scope(*vars);
+  if (const auto* locals = in.current_locals()) scope(*locals);
   std::vector<KernelConstant> out;
   for (auto& [name, v] : seen) out.push_back({name, v});
   return out;

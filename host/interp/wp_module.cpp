@@ -772,6 +772,25 @@ static void CheckBackwardGrad(const rt::Array& array, const rt::Array& seed) {
     throw rt::Error("`backward`: the gradient must have the array's shape and dtype `" + array.dtype().Name() + "`");
 }
 
+// What `wp.launch_tiled(..., record_cmd=True)` returns: the launch, made once, run by each
+// call of its `launch()` with the arguments it was given.
+struct RecordedLaunchObj : Object {
+  RecordedLaunchObj(std::string kernel, std::function<void()> run) : kernel(std::move(kernel)), run(std::move(run)) {}
+  std::string TypeName() const override { return "warp.Launch"; }
+  std::string Repr() const override { return "<warp.Launch of kernel `" + kernel + "`>"; }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name != "launch") return std::nullopt;
+    auto self = std::static_pointer_cast<RecordedLaunchObj>(shared_from_this());
+    return Value(std::make_shared<BuiltinFn>("launch", [self](Interpreter&, CallArgs& args) {
+      ArgBinder b("launch", args, {"stream"}, 0);
+      self->run();
+      return Value();
+    }));
+  }
+  std::string kernel;
+  std::function<void()> run;
+};
+
 std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) {
   auto self = std::static_pointer_cast<TapeObj>(shared_from_this());
   auto method = [&](std::function<Value(TapeObj&, Interpreter&, CallArgs&)> f) {
@@ -884,7 +903,7 @@ Value MakeWarpModule(Interpreter& in) {
     return Value();
   });
   m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("launch_tiled", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
+    ArgBinder b("launch_tiled", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim", "record_cmd"}, 2);
     KernelObj& k = LaunchedKernel(in, b, "launch_tiled");
     auto dim = DimArg(b.Get(1), "launch_tiled()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch_tiled");
@@ -892,7 +911,13 @@ Value MakeWarpModule(Interpreter& in) {
     int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch_tiled() block_dim") : 256;
     if (block_dim < 1 || block_dim > 1024)
       ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
-    rt::LaunchTiled(KernelFor(k, device, int(block_dim), "launch_tiled"), dim, args, int(block_dim), device);
+    const rt::Kernel* kernel = &KernelFor(k, device, int(block_dim), "launch_tiled");
+    auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
+      rt::LaunchTiled(*kernel, dim, args, int(block_dim), device);
+    };
+    // record_cmd=True: the launch is made, not run, and runs at each `cmd.launch()`.
+    if (b.Has(6) && Truth(b.Get(6))) return Value(std::make_shared<RecordedLaunchObj>(k.name, run));
+    run();
     return Value();
   });
   m->attrs["Tape"] = Value(std::make_shared<PyTypeObj>("Tape", [](Interpreter&, CallArgs& a) {

@@ -517,6 +517,80 @@ def maps(a: wp.array(dtype=wp.vec3), b: wp.array(dtype=wp.vec3), m: wp.array(dty
   }
 }
 
+// A scalar element meeting a vector or matrix (Warp's tile_mul and tile_div): a float tile
+// times or over a vector value or vector tile, a vector value over a float tile, a scalar
+// over a vector tile (component by component), matrices likewise; tile_dot contracting
+// vectors and matrices fully and tile_axpy on a vector tile.
+TEST(TileComposite, ScalarElementsMeetVectorsAndMatrices) {
+  auto c = CompileText(R"(
+@wp.kernel
+def mixed(f: wp.array(dtype=float), a: wp.array(dtype=wp.vec3), m: wp.array(dtype=wp.mat22), vs: wp.array2d(dtype=wp.vec3), ms: wp.array2d(dtype=wp.mat22), dots: wp.array(dtype=float)):
+    s = wp.tile_load(f, shape=10)
+    t = wp.tile_load(a, shape=10)
+    mt = wp.tile_load(m, shape=10, storage="shared")
+    wp.tile_store(vs[0], s * wp.vec3(1.0, 2.0, 3.0))
+    wp.tile_store(vs[1], wp.vec3(1.0, 2.0, 3.0) * s)
+    wp.tile_store(vs[2], s / wp.vec3(1.0, 2.0, 4.0))
+    wp.tile_store(vs[3], wp.vec3(8.0, 16.0, 32.0) / s)
+    wp.tile_store(vs[4], 2.0 / t)
+    wp.tile_store(vs[5], s * t)
+    wp.tile_store(vs[6], t * s)
+    wp.tile_store(vs[7], t / s)
+    wp.tile_store(vs[8], s / t)
+    acc = wp.tile_load(a, shape=10, storage="shared")
+    wp.tile_axpy(-2.0, t * s, acc)
+    wp.tile_store(vs[9], acc)
+    wp.tile_store(ms[0], s * wp.mat22(1.0, 2.0, 4.0, 8.0))
+    wp.tile_store(ms[1], wp.mat22(1.0, 2.0, 4.0, 8.0) / s)
+    wp.tile_store(ms[2], s / wp.mat22(1.0, 2.0, 4.0, 8.0))
+    wp.tile_store(ms[3], mt * s)
+    wp.tile_store(ms[4], 3.0 / mt)
+    wp.tile_store(dots, wp.tile_dot(t, t), offset=0)
+    wp.tile_store(dots, wp.tile_dot(mt, mt), offset=1)
+)");
+  ASSERT_TRUE(c.module);
+  const int n = 10;
+  using M22 = Elem<float, 4>;
+  std::vector<float> f(n), dots(2);
+  std::vector<V3> a(n), vs(10 * n);
+  std::vector<M22> m(n), ms(5 * n);
+  for (int e = 0; e < n; ++e) {
+    f[size_t(e)] = 0.5f + 0.25f * float(e);
+    for (int k = 0; k < 3; ++k) a[size_t(e)].c[k] = 1.0f + float((e * 3 + k) % 7);
+    for (int k = 0; k < 4; ++k) m[size_t(e)].c[k] = 0.5f * float(1 + (e + k) % 5);
+  }
+  tilec_array vf = View(f.data(), {n}), va = View(a.data(), {n}), vm = View(m.data(), {n}),
+              vv = View(vs.data(), {10, n}), vms = View(ms.data(), {5, n}), vd = View(dots.data(), {2});
+  Launch(c.Entry("mixed"), {&vf, &va, &vm, &vv, &vms, &vd}, {1}, 8);
+  auto near = [](float got, float want) { return std::abs(got - want) <= 1e-5f * (1.0f + std::abs(want)); };
+  const float u[3] = {1, 2, 3}, d[3] = {1, 2, 4}, w[3] = {8, 16, 32}, mc[4] = {1, 2, 4, 8};
+  double dot_v = 0, dot_m = 0;
+  for (int e = 0; e < n; ++e) {
+    const float x = f[size_t(e)];
+    const float* t = a[size_t(e)].c;
+    for (int k = 0; k < 3; ++k) {
+      dot_v += double(t[k]) * t[k];
+      float want[10] = {x * u[k], u[k] * x,  x / d[k], w[k] / x,           2.0f / t[k],
+                        x * t[k], t[k] * x, t[k] / x, x / t[k], t[k] - 2.0f * (t[k] * x)};
+      for (int r = 0; r < 10; ++r)
+        EXPECT_TRUE(near(vs[size_t(r * n + e)].c[k], want[r]))
+            << "vector row " << r << " element " << e << " component " << k << ": " << vs[size_t(r * n + e)].c[k]
+            << " vs " << want[r];
+    }
+    for (int k = 0; k < 4; ++k) {
+      const float mk = m[size_t(e)].c[k];
+      dot_m += double(mk) * mk;
+      float want[5] = {x * mc[k], mc[k] / x, x / mc[k], mk * x, 3.0f / mk};
+      for (int r = 0; r < 5; ++r)
+        EXPECT_TRUE(near(ms[size_t(r * n + e)].c[k], want[r]))
+            << "matrix row " << r << " element " << e << " component " << k << ": " << ms[size_t(r * n + e)].c[k]
+            << " vs " << want[r];
+    }
+  }
+  EXPECT_NEAR(dots[0], dot_v, 1e-6 * dot_v) << "tile_dot of vec3 tiles";
+  EXPECT_NEAR(dots[1], dot_m, 1e-6 * dot_m) << "tile_dot of mat22 tiles";
+}
+
 // A prelude overload (wp.quat_rotate over tiles of quaternions and vectors).
 TEST(TileComposite, MapPreludeOverload) {
   auto c = CompileText(R"(
@@ -699,6 +773,24 @@ def outer(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), m: wp.array(dty
     wp.tile_atomic_add(m, o - wp.tile_map(wp.transpose, o) * wp.float64(0.5))
 )",
             "outer", x, {0}, {Zeros(4, 9)});
+}
+
+TEST(TileCompositeGrad, ScalarTilesTimesAndOverVectors) {
+  // A float64 tile (the lengths) meets vector values and the vector tile itself on both sides
+  // of `*` and `/`; every path's adjoint reaches x.
+  CheckGrad(R"(
+@wp.kernel
+def mixed(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), y: wp.array(dtype=wp.vec3d), z: wp.array(dtype=wp.float64)):
+    t = wp.tile_load(x, shape=5)
+    l = wp.tile_map(wp.length, t)
+    v = l * wp.vec3d(wp.float64(1.0), wp.float64(2.0), wp.float64(3.0)) + wp.vec3d(wp.float64(8.0), wp.float64(16.0), wp.float64(32.0)) / l
+    v = v + l / t + t / l + wp.float64(2.0) / t + l * t
+    acc = wp.tile_load(x, shape=5, storage="shared")
+    wp.tile_axpy(wp.float64(0.5), v, acc)
+    wp.tile_store(y, acc)
+    wp.tile_store(z, wp.tile_dot(v, t))
+)",
+            "mixed", Vec3dInput(5), {0}, {Zeros(5, 3), Zeros(1, 1)});
 }
 
 }  // namespace

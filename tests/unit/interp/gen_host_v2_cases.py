@@ -363,9 +363,13 @@ OUTPUTS = [
  ("NpAddAtOnViewAndViewResults",
   "v = np.arange(6)\nnp.add.at(v[2:], [0, 0], 10)\ne = np.expand_dims(v, 0)\ne[0, 1] = -1\nf = np.flip(v)\nf[0] = 50\n"
   "np.add.at(v.reshape(2, 3), (1, [0, 2]), 100)\nprint(v, e.shape, np.asfortranarray(v.reshape(2, 3)).T.sum(axis=1))\n"),
+ ("NpSumOverAxisTuple",
+  "a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\n"
+  "print(a.sum(axis=(0, 2)), np.sum(a, axis=(1,)), np.sum(a, axis=(-1, 0)), a.sum(axis=(0, 1, 2)), np.sum(a, axis=(2, 1)).dtype)\n"),
 ]
 
 RAISES = [
+ ("NpSumAxisTupleDuplicate", "a = np.ones((2, 3))\n", "a.sum(axis=(1, -1))"),
  ("StarredNotIterable", "", "print(*5)"),
  ("KeywordOnlyMissing", "def g(*, key):\n    return key\n", "g()"),
  ("KeywordOnlyGivenPositionally", "def g(a, *, key):\n    return key\n", "g(1, 2)"),

@@ -1,0 +1,48 @@
+# Host forms Warp's tile tests use: a kernel made in a function nested in another reads the
+# outer function's constants, `wp.array[dtype, Literal[n]]` annotations, a recorded launch
+# (`record_cmd=True`) run later by `cmd.launch()`, tile_full taking its dtype from the value,
+# tile_map of a builtin over a tile and a vector, and NumPy sums over a tuple of axes.
+from typing import Literal
+
+import numpy as np
+import warp as wp
+
+
+def outer():
+    n = 4
+
+    def make(dt):
+        @wp.kernel
+        def scale(a: wp.array[dt, Literal[2]], out: wp.array[dt, Literal[2]]):
+            t = wp.tile_load(a, shape=(2, n))
+            wp.tile_store(out, t * dt(2.0))
+
+        return scale
+
+    a = wp.array(np.arange(8, dtype=np.float64).reshape(2, 4), dtype=wp.float64)
+    out = wp.zeros((2, 4), dtype=wp.float64)
+    cmd = wp.launch_tiled(make(wp.float64), dim=1, inputs=[a, out], block_dim=8, record_cmd=True)
+    print("before", out.numpy().sum())
+    cmd.launch()
+    print("closure", out.numpy().sum(axis=(0, 1)), np.sum(out.numpy(), axis=(1,)))
+    a.fill_(1.0)
+    cmd.launch()
+    print("relaunch", out.numpy().sum())
+
+
+outer()
+
+
+@wp.kernel
+def full_and_map(ints: wp.array[wp.int32], vecs: wp.array[wp.vec3], f: wp.array[float]):
+    wp.tile_store(ints, wp.tile_full(shape=4, value=wp.int32(7)))
+    t = wp.tile_load(f, shape=4)
+    wp.tile_store(vecs, wp.tile_map(wp.mul, t, wp.vec3(1.0, 2.0, 3.0)) + wp.tile_full(shape=4, value=wp.vec3(0.5, 0.5, 0.5)))
+
+
+ints = wp.zeros(4, dtype=wp.int32)
+vecs = wp.zeros(4, dtype=wp.vec3)
+f = wp.array([1.0, 2.0, 3.0, 4.0], dtype=float)
+wp.launch_tiled(full_and_map, dim=1, inputs=[ints, vecs, f], block_dim=4)
+print("full", ints.numpy())
+print("map", vecs.numpy()[3], vecs.numpy().sum(axis=(0,)))
