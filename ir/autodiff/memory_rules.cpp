@@ -31,9 +31,16 @@ void Generator::MemoryRule(const ir::Op& op) {
       ir::Value* d = Adj(op.result());
       if (!d) return;
       ir::Value* g = Grad(array);
-      if (d->type().is_struct()) {
-        // Scalar atomics take numbers only; a one-element tile adds a struct field by field
-        // (and its bounds check skips an array without grad).
+      const ir::StructDef* st = d->type().is_struct() ? &m_.structs()[size_t(d->type().elem.struct_index)] : nullptr;
+      if (st && !(st->composite.valid() && SupportsAtomicAdd(st->composite.scalar))) {
+        // Atomics take numbers, vectors and matrices; a one-element tile adds any other struct
+        // field by field (and its bounds check skips an array without grad). The tile is the
+        // block's, so in a block of several lanes it would add one lane's value only.
+        if (fwd_.tiled) {
+          Unsupported(op, "the gradient of reading a struct (other than a vector or matrix) from an array in a "
+                          "tiled kernel is not supported");
+          return;
+        }
         std::vector<int64_t> ones(size_t(array->type().ndim), 1);
         b_.TileAtomicAdd(g, b_.TileFull(d, ones), mapped(1, op.num_operands()));
         return;

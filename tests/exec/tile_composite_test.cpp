@@ -775,6 +775,22 @@ def outer(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), m: wp.array(dty
             "outer", x, {0}, {Zeros(4, 9)});
 }
 
+TEST(TileCompositeGrad, LanesReadVectorsIntoTileAndBack) {
+  // Each lane reads a vector (several lanes the same one), wp.tile gathers them and wp.untile
+  // gives them back: every lane's read passes its gradient back, summed where lanes share (the
+  // adjoint of a lane's read of a vector was once added for one lane of the block only).
+  CheckGrad(R"(
+@wp.kernel
+def lanes(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), y: wp.array(dtype=wp.vec3d)):
+    i, l = wp.tid()
+    t = wp.tile(x[l % 5] * wp.float64(2.0))
+    u = wp.untile(t)
+    if l < y.shape[0]:
+        y[l] = u + x[(l + 1) % 5]
+)",
+            "lanes", Vec3dInput(5), {0}, {Zeros(8, 3)});
+}
+
 TEST(TileCompositeGrad, ScalarTilesTimesAndOverVectors) {
   // A float64 tile (the lengths) meets vector values and the vector tile itself on both sides
   // of `*` and `/`; every path's adjoint reaches x.
