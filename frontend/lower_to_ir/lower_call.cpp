@@ -435,7 +435,11 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       auto start = const_arg(P::Start);
       auto step = const_arg(P::Step);
       double s0 = start ? start->AsDouble() : 0.0, st = step ? step->AsDouble() : 1.0;
-      return b_.TileArange(rt.elem.scalar, s0, st, rt.shape[0], rt.storage);
+      ir::Value* r = b_.TileArange(rt.elem.scalar, s0, st, rt.shape[0], rt.storage);
+      // Integer bounds as written: through a double, 2**53 + 1 would round.
+      if (start && start->kind == sema::ConstValue::Kind::Int) r->def()->start().i = start->AsInt();
+      if (step && step->kind == sema::ConstValue::Kind::Int) r->def()->step().i = step->AsInt();
+      return r;
     }
     case LK::TileLoad:
     case LK::TileLoadIndexed: {

@@ -299,13 +299,12 @@ bool ArangeLength(CallContext& c) {
   }
   double count;
   if (IsInteger(dt)) {
-    // Exact: the bounds are integers of at most 64 bits.
-    __int128 a = __int128(int64_t(*start)), b = __int128(int64_t(*stop)), h = __int128(int64_t(*step));
-    if (dt == ScalarType::UInt64) {
-      a = __int128(uint64_t(*start));
-      b = __int128(uint64_t(*stop));
-      h = __int128(uint64_t(*step));
-    }
+    // Exact, from the integers as written (a double would round 2**53 + 1 away).
+    auto exact = [](const ConstValue* v, int64_t dflt) -> __int128 {
+      if (!v) return dflt;
+      return v->kind == ConstValue::Kind::Int ? __int128(v->AsInt()) : __int128(int64_t(v->AsDouble()));
+    };
+    __int128 a = exact(s0, 0), b = exact(s1, 0), h = exact(st, 1);
     __int128 span = h > 0 ? b - a : a - b, by = h > 0 ? h : -h;
     count = double((span + by - 1) / by);
   } else {

@@ -93,9 +93,10 @@ bool AtomicRmwArgs(CallContext& c) {
 
 bool TupleArg(CallContext& c) {
   CallArg& x = c.Arg(Param::Expr);
-  if (x.info.type->kind == TypeKind::Tuple) return true;
+  if (x.info.type->kind == TypeKind::Tuple || x.info.type->IsTile() || c.checker.CompositeOf(x.info.type)) return true;
   c.Error(Code::LenNeedsTuple, x.range,
-          "`len` in a kernel takes a tuple (a shape, a tuple constant), found `" + TypeName(x.info.type) + "`");
+          "`len` in a kernel takes a tuple (a shape, a tuple constant), a tile, a vector or a matrix, found `" +
+              TypeName(x.info.type) + "`");
   return false;
 }
 
@@ -159,7 +160,12 @@ bool FormStaticValue(CallContext& c, ExprInfo& out) {
 
 bool FormTupleLength(CallContext& c, ExprInfo& out) {
   out.type = c.types.Int32();
-  out.value = ConstValue::MakeInt(int64_t(c.Arg(Param::Expr).info.type->elems.size()));
+  // A tile's first extent and a vector's length or a matrix's rows are compile-time too.
+  const Type* t = c.Arg(Param::Expr).info.type;
+  int64_t n = int64_t(t->elems.size());
+  if (t->IsTile()) n = t->shape[0];
+  else if (const Composite* k = c.checker.CompositeOf(t)) n = k->is_matrix() ? k->rows : k->length();
+  out.value = ConstValue::MakeInt(n);
   out.weak = true;
   return true;
 }

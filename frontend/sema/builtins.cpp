@@ -155,11 +155,12 @@ std::vector<Builtin> MakeTable() {
     std::vector<const RuleSpec*> rules = {&R::ScalarDType, &R::ArangeLength, &R::StorageValid};
     ParamSpec start = Req(N::Start, K::Const, P::Numeric), stop = Req(N::Stop, K::Const, P::Numeric),
               step = Req(N::Step, K::Const, P::Numeric);
-    add({"tile_arange", "wp",
-         {{{stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
-          {{start, stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
-          {{start, stop, step, OptDType(), OptStorage()}, &Res::TileArange, rules}},
-         true, Differentiable::No, "docs/tile_arange.rst", Lower(LowerKind::TileArange)});
+    // Warp's tile_arange(*args, dtype, storage): the range by position, the rest by keyword.
+    std::vector<Overload> ov = {{{stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
+                                {{start, stop, OptDType(), OptStorage()}, &Res::TileArange, rules},
+                                {{start, stop, step, OptDType(), OptStorage()}, &Res::TileArange, rules}};
+    for (size_t k = 0; k < ov.size(); ++k) ov[k].positional = int(k) + 1;
+    add({"tile_arange", "wp", ov, true, Differentiable::No, "docs/tile_arange.rst", Lower(LowerKind::TileArange)});
   }
 
   // ---- memory

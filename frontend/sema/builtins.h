@@ -190,6 +190,7 @@ struct Overload {
   std::vector<const RuleSpec*> rules;
   bool variadic = false;  // extra positional arguments repeat the last parameter's pattern
   bool extras_any = false;  // ... or take any value (tile_map's scalars), its rules checking them
+  int positional = -1;      // how many leading parameters bind by position (-1: all); the rest by keyword only
   int Index(Param p) const;  // position in params, -1 when absent
 };
 

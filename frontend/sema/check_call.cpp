@@ -71,9 +71,10 @@ Binding Bind(const Overload& ov, const std::vector<CallArg>& args) {
   Binding b;
   b.param_arg.assign(ov.params.size(), -1);
   size_t pos = 0;
+  const size_t positional = ov.positional >= 0 ? size_t(ov.positional) : ov.params.size();
   for (size_t i = 0; i < args.size(); ++i) {
     if (!args[i].keyword.empty()) continue;
-    if (pos < ov.params.size()) {
+    if (pos < positional) {
       b.param_arg[pos++] = int(i);
     } else if (ov.variadic) {
       b.extra.push_back(int(i));
@@ -479,7 +480,10 @@ ExprInfo Checker::CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRan
     };
     for (size_t i = 0; i < binds.size(); ++i)
       if (!best || rank(binds[i]) < rank(*best) ||
-          (rank(binds[i]) == rank(*best) && binds[i].mismatches < best->mismatches)) {
+          (rank(binds[i]) == rank(*best) && binds[i].mismatches < best->mismatches) ||
+          // Too many positional arguments: the row taking the most points at the first extra one.
+          (rank(binds[i]) == rank(*best) && binds[i].fail == Binding::Fail::TooMany &&
+           best->fail == Binding::Fail::TooMany && binds[i].fail_arg > best->fail_arg)) {
         best = &binds[i];
         best_ov = &b.overloads[i];
       }
@@ -513,7 +517,8 @@ ExprInfo Checker::CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRan
       case Binding::Fail::None:  // not reached: a row that bound is chosen above
       case Binding::Fail::TooMany: {
         size_t most = 0;
-        for (const Overload& o : b.overloads) most = std::max(most, o.params.size());
+        for (const Overload& o : b.overloads)
+          most = std::max(most, o.positional >= 0 ? size_t(o.positional) : o.params.size());
         size_t npos = 0;
         for (const CallArg& a : args) npos += a.keyword.empty();
         Error(Code::TooManyArguments, args[best->fail_arg].range,

@@ -46,3 +46,19 @@ f = wp.array([1.0, 2.0, 3.0, 4.0], dtype=float)
 wp.launch_tiled(full_and_map, dim=1, inputs=[ints, vecs, f], block_dim=4)
 print("full", ints.numpy())
 print("map", vecs.numpy()[3], vecs.numpy().sum(axis=(0,)))
+
+
+# tile_arange counts at its output type: exact 64-bit integers, float32 quotients.
+@wp.kernel
+def ranges(o: wp.array[wp.int64], f: wp.array[float], n: wp.array[wp.int32]):
+    wp.tile_store(o, wp.tile_arange(0, 9007199254740993, 9007199254740992, dtype=wp.int64))
+    wp.tile_store(f, wp.tile_arange(0.0, 0.3, 0.1, dtype=wp.float32))
+    t = wp.tile_arange(0.0, 10.0, dtype=wp.int32)
+    n[0] = len(t)
+
+
+o = wp.array(np.full(3, -1, dtype=np.int64))
+f = wp.array(np.full(4, -1, dtype=np.float32))
+n = wp.zeros(1, dtype=wp.int32)
+wp.launch_tiled(ranges, dim=1, inputs=[o, f, n], block_dim=8)
+print("arange", o.numpy(), f.numpy(), n.numpy())

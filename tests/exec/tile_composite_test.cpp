@@ -547,11 +547,12 @@ def mixed(f: wp.array(dtype=float), a: wp.array(dtype=wp.vec3), m: wp.array(dtyp
     wp.tile_store(ms[4], 3.0 / mt)
     wp.tile_store(dots, wp.tile_dot(t, t), offset=0)
     wp.tile_store(dots, wp.tile_dot(mt, mt), offset=1)
+    dots[2] = float(len(s) * 100 + len(wp.vec3(1.0, 2.0, 3.0)) * 10 + len(wp.mat22(1.0, 2.0, 4.0, 8.0)))
 )");
   ASSERT_TRUE(c.module);
   const int n = 10;
   using M22 = Elem<float, 4>;
-  std::vector<float> f(n), dots(2);
+  std::vector<float> f(n), dots(3);
   std::vector<V3> a(n), vs(10 * n);
   std::vector<M22> m(n), ms(5 * n);
   for (int e = 0; e < n; ++e) {
@@ -560,7 +561,7 @@ def mixed(f: wp.array(dtype=float), a: wp.array(dtype=wp.vec3), m: wp.array(dtyp
     for (int k = 0; k < 4; ++k) m[size_t(e)].c[k] = 0.5f * float(1 + (e + k) % 5);
   }
   tilec_array vf = View(f.data(), {n}), va = View(a.data(), {n}), vm = View(m.data(), {n}),
-              vv = View(vs.data(), {10, n}), vms = View(ms.data(), {5, n}), vd = View(dots.data(), {2});
+              vv = View(vs.data(), {10, n}), vms = View(ms.data(), {5, n}), vd = View(dots.data(), {3});
   Launch(c.Entry("mixed"), {&vf, &va, &vm, &vv, &vms, &vd}, {1}, 8);
   auto near = [](float got, float want) { return std::abs(got - want) <= 1e-5f * (1.0f + std::abs(want)); };
   const float u[3] = {1, 2, 3}, d[3] = {1, 2, 4}, w[3] = {8, 16, 32}, mc[4] = {1, 2, 4, 8};
@@ -589,6 +590,7 @@ def mixed(f: wp.array(dtype=float), a: wp.array(dtype=wp.vec3), m: wp.array(dtyp
   }
   EXPECT_NEAR(dots[0], dot_v, 1e-6 * dot_v) << "tile_dot of vec3 tiles";
   EXPECT_NEAR(dots[1], dot_m, 1e-6 * dot_m) << "tile_dot of mat22 tiles";
+  EXPECT_EQ(dots[2], 1032.0f) << "len of a tile, a vector and a matrix";
 }
 
 // A prelude overload (wp.quat_rotate over tiles of quaternions and vectors).
