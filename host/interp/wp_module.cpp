@@ -903,7 +903,10 @@ Value MakeWarpModule(Interpreter& in) {
     return Value();
   });
   m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("launch_tiled", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim", "record_cmd"}, 2);
+    ArgBinder b("launch_tiled", a,
+                {"kernel", "dim", "inputs", "outputs", "device", "block_dim", "record_cmd", "adj_inputs", "adj_outputs",
+                 "adjoint"},
+                2);
     KernelObj& k = LaunchedKernel(in, b, "launch_tiled");
     auto dim = DimArg(b.Get(1), "launch_tiled()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch_tiled");
@@ -912,6 +915,36 @@ Value MakeWarpModule(Interpreter& in) {
     if (block_dim < 1 || block_dim > 1024)
       ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
     const rt::Kernel* kernel = &KernelFor(k, device, int(block_dim), "launch_tiled");
+    if (b.Has(9) && Truth(b.Get(9))) {
+      // adjoint=True: the kernel's adjoint, which reads and adds to each array's own grad; the
+      // adj_inputs/adj_outputs given must be those grads (None for an argument without one).
+      std::vector<Value> adj;
+      for (size_t idx : {size_t(7), size_t(8)})
+        if (b.Has(idx) && !b.Get(idx).IsNone()) {
+          const Value& list = b.Get(idx);
+          const std::vector<Value>* items = list.As<ListObj>() ? &list.As<ListObj>()->items
+                                            : list.As<TupleObj>() ? &list.As<TupleObj>()->items
+                                                                  : nullptr;
+          if (!items) TypeError("launch_tiled(): adj_inputs and adj_outputs must be lists");
+          adj.insert(adj.end(), items->begin(), items->end());
+        }
+      for (size_t i = 0; i < adj.size() && i < args.size(); ++i) {
+        if (adj[i].IsNone() || !adj[i].As<WpArrayObj>()) continue;
+        const rt::Array* arr = args[i].kind() == rt::KernelArg::Kind::Array ? &args[i].array() : nullptr;
+        const rt::Array& g = ArrayArg(adj[i], "launch_tiled() adj_inputs");
+        if (!arr || !arr->requires_grad() || arr->grad().data() != g.data())
+          ValueError("launch_tiled(): adjoint launches take each array's own grad as its adjoint; argument " +
+                     std::to_string(i) + " of `" + k.name + "` is given another array");
+      }
+      rt::RecordedLaunch r;
+      r.kernel = *kernel;
+      r.dim = dim;
+      r.args = args;
+      r.block_dim = int(block_dim);
+      r.device = device ? *device : rt::GetDefaultDevice();
+      rt::LaunchAdjoint(r);
+      return Value();
+    }
     auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
       rt::LaunchTiled(*kernel, dim, args, int(block_dim), device);
     };

@@ -62,3 +62,19 @@ f = wp.array(np.full(4, -1, dtype=np.float32))
 n = wp.zeros(1, dtype=wp.int32)
 wp.launch_tiled(ranges, dim=1, inputs=[o, f, n], block_dim=8)
 print("arange", o.numpy(), f.numpy(), n.numpy())
+
+
+# An adjoint launch by hand (adjoint=True with each array's own grad as its adjoint).
+@wp.kernel
+def half_sums(a: wp.array2d[float], out: wp.array[float]):
+    i = wp.tid()
+    t = wp.tile_load(a[i], shape=8)
+    wp.tile_store(out, wp.tile_sum(t) * 0.5, offset=i)
+
+
+a = wp.array(np.arange(16, dtype=np.float32).reshape(2, 8), requires_grad=True)
+out = wp.zeros(2, dtype=float, requires_grad=True)
+wp.launch_tiled(half_sums, dim=[2], inputs=[a, out], block_dim=8)
+out.grad.fill_(1.0)
+wp.launch_tiled(half_sums, dim=[2], inputs=[a, out], adj_inputs=[a.grad, out.grad], block_dim=8, adjoint=True)
+print("adjoint", out.numpy(), a.grad.numpy().sum())
