@@ -531,6 +531,17 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       // call, which Expr would lower instead.
       const auto* sub = a.target->As<ast::Subscript>();
       const sema::TileAccess* acc = sub ? cm_.Access(a.target.get()) : nullptr;
+      const sema::Type* base = sub ? cm_.TypeOf(sub->value.get()) : nullptr;
+      if (base && base->IsTile() && !acc && (a.op == ast::BinaryOp::Add || a.op == ast::BinaryOp::Sub)) {
+        // t[i] += v on one element: every lane adds its value, as Warp's per-lane atomic.
+        ir::Value* t = Expr(sub->value.get());
+        ir::Value* v = Convert(Expr(a.value.get()), t->type().ElemValueType());
+        if (a.op == ast::BinaryOp::Sub) v = v->type().is_struct() ? CompositeOfValues(sema::CompositeOp::Neg, {v}, v->type())
+                                                                  : b_.Unary(OpCode::Neg, v);
+        std::vector<ir::Value*> idx = ElementIndices(sub->value.get(), sub->index.get());
+        WriteTile(sub->value.get(), b_.TileScatterLanes(t, v, b_.ConstBool(true), idx, true));
+        return;
+      }
       ir::Value* cur = acc ? TileAccessValue(*sub, *acc) : Expr(a.target.get());
       ir::Value* rhs = Expr(a.value.get());
       static const OpCode kOps[] = {OpCode::Add, OpCode::Sub, OpCode::Mul, OpCode::Div, OpCode::FloorDiv,

@@ -209,6 +209,41 @@ def hist(data: wp.array[int], sums: wp.array[float], counts: wp.array2d[int]):
   }
 }
 
+// `t[i] += v` and `-=` on one element: every lane applies it (Warp's per-lane atomic), at a
+// lane-varying element or the same one, with a uniform or a per-lane value; `&=` with a value
+// every lane shares is applied once in effect.
+TEST(Lanes, ElementUpdatesApplyPerLane) {
+  const int B = Lanes(16), blocks = 2;
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def upd(x: wp.array[float], out: wp.array[float], bits: wp.array[wp.uint32]):
+    b, lane = wp.tid()
+    s = wp.tile_zeros(shape=4, dtype=float)
+    s[0] += x[b * {B} + lane]
+    s[1] -= 1.0
+    s[2 + lane % 2] += 0.5
+    u = wp.tile_full(shape=1, value=wp.uint32(255))
+    u[0] &= wp.uint32(15 + b * 16)
+    wp.tile_store(out, s, offset=b * 4)
+    wp.tile_store(bits, u, offset=b)
+)",
+                           B);
+  std::vector<float> x(static_cast<size_t>(B * blocks)), out(static_cast<size_t>(4 * blocks), -9.0f);
+  for (int k = 0; k < B * blocks; ++k) x[size_t(k)] = float(k % 7) - 2.0f;
+  std::vector<uint32_t> bits(static_cast<size_t>(blocks), 0);
+  tilec_array vx = View(x.data(), {B * blocks}), vo = View(out.data(), {4 * blocks}), vb = View(bits.data(), {blocks});
+  Launch(v.Entry("upd"), {&vx, &vo, &vb}, {blocks}, B);
+  for (int b = 0; b < blocks; ++b) {
+    float sum = 0;
+    for (int l = 0; l < B; ++l) sum += x[size_t(b * B + l)];
+    EXPECT_EQ(out[size_t(b * 4)], sum) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 1)], -float(B)) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 2)], 0.5f * float((B + 1) / 2)) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 3)], 0.5f * float(B / 2)) << b;
+    EXPECT_EQ(bits[size_t(b)], 255u & uint32_t(15 + b * 16)) << b;
+  }
+}
+
 // A permutation (every element written once), a masked write that keeps the other elements,
 // and a 2-D target; the last read after the scatters sees them.
 TEST(Lanes, ScatterMaskedPermutation) {
