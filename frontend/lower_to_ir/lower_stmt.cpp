@@ -532,14 +532,24 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       const auto* sub = a.target->As<ast::Subscript>();
       const sema::TileAccess* acc = sub ? cm_.Access(a.target.get()) : nullptr;
       const sema::Type* base = sub ? cm_.TypeOf(sub->value.get()) : nullptr;
-      if (base && base->IsTile() && !acc && (a.op == ast::BinaryOp::Add || a.op == ast::BinaryOp::Sub)) {
-        // t[i] += v on one element: every lane adds its value, as Warp's per-lane atomic.
+      using BO = ast::BinaryOp;
+      const bool bitwise = a.op == BO::BitAnd || a.op == BO::BitOr || a.op == BO::BitXor;
+      if (base && base->IsTile() && !acc && (a.op == BO::Add || a.op == BO::Sub || bitwise)) {
+        // t[i] op= v on one element is Warp's atomic per lane: every lane applies it. Sums
+        // scatter-add every lane's value; the bitwise ops are applied lane by lane in order.
         ir::Value* t = Expr(sub->value.get());
         ir::Value* v = Convert(Expr(a.value.get()), t->type().ElemValueType());
-        if (a.op == ast::BinaryOp::Sub) v = v->type().is_struct() ? CompositeOfValues(sema::CompositeOp::Neg, {v}, v->type())
-                                                                  : b_.Unary(OpCode::Neg, v);
         std::vector<ir::Value*> idx = ElementIndices(sub->value.get(), sub->index.get());
-        WriteTile(sub->value.get(), b_.TileScatterLanes(t, v, b_.ConstBool(true), idx, true));
+        if (!bitwise) {
+          if (a.op == BO::Sub) v = v->type().is_struct() ? CompositeOfValues(sema::CompositeOp::Neg, {v}, v->type())
+                                                         : b_.Unary(OpCode::Neg, v);
+          WriteTile(sub->value.get(), b_.TileScatterLanes(t, v, b_.ConstBool(true), idx, true));
+          return;
+        }
+        WriteTile(sub->value.get(), LaneSerialUpdate(a.op == BO::BitAnd ? OpCode::BitAnd
+                                                     : a.op == BO::BitOr ? OpCode::BitOr
+                                                                         : OpCode::BitXor,
+                                                     t, v, idx));
         return;
       }
       ir::Value* cur = acc ? TileAccessValue(*sub, *acc) : Expr(a.target.get());
@@ -702,6 +712,38 @@ void Lowerer::LowerAssign(const ast::Expr* target, const ast::Expr* value_expr, 
     return;
   }
   Unsupported(target->range, "this assignment target");
+}
+
+// `t[idx] op= v` from every lane of the block, applied one lane after another (lane 0 first):
+// each lane's value and index are gathered into tiles of the block's lanes, and a loop over
+// the lanes updates the element each names. A lane that takes no part (past a hybrid launch's
+// threads) leaves the operation's identity at element 0, which changes nothing.
+ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, const std::vector<ir::Value*>& idx) {
+  const int64_t lanes = cm_.block_dim;
+  const ir::Type vt = v->type();
+  ir::Value* lane = b_.LaneId();
+  ir::Value* all = b_.ConstBool(true);
+  ir::Value* zero = b_.ConstInt(vt.elem.scalar, 0);
+  ir::Value* identity = op == OpCode::BitAnd ? b_.Unary(OpCode::BitNot, zero) : zero;
+  ir::Value* vals = b_.TileScatterLanes(b_.TileFull(identity, {lanes}), v, all, {lane}, false);
+  std::vector<ir::Value*> where;
+  for (ir::Value* i : idx)
+    where.push_back(b_.TileScatterLanes(b_.TileFull(b_.ConstInt(ScalarType::Int32, 0), {lanes}),
+                                        Convert(i, ir::Type::Scalar(ScalarType::Int32)), all, {lane}, false));
+  ir::Op* loop = b_.For(b_.ConstInt(ScalarType::Int32, 0), b_.ConstInt(ScalarType::Int32, lanes),
+                        b_.ConstInt(ScalarType::Int32, 1), {t});
+  {
+    ir::Builder::InsertionGuard g(b_);
+    ir::Block* body = loop->region(0);
+    b_.SetInsertionPoint(body);
+    ir::Value* k = body->arg(0);
+    ir::Value* cur = body->arg(1);
+    std::vector<ir::Value*> at;
+    for (ir::Value* w : where) at.push_back(b_.TileExtract(w, {k}));
+    ir::Value* x = b_.Binary(op, b_.TileExtract(cur, at), b_.TileExtract(vals, {k}));
+    b_.Yield({b_.TileInsert(cur, x, at)});
+  }
+  return loop->result(0);
 }
 
 }  // namespace tilec::lower

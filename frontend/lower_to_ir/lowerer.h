@@ -153,6 +153,7 @@ class Lowerer {
   bool RegionOf(const ast::Expr* e, Region& out);
   // The indices of `t[i, j]` as int32, a negative one counted from the end.
   std::vector<ir::Value*> ElementIndices(const ast::Expr* tile, const ast::Expr* index);
+  ir::Value* LaneSerialUpdate(ir::OpCode op, ir::Value* t, ir::Value* v, const std::vector<ir::Value*>& idx);
   ir::Value* TileAccessValue(const ast::Subscript& s, const sema::TileAccess& acc);
   // A variable's value (a view reads its base).
   ir::Value* ReadVar(const void* key, SourceRange use);

@@ -587,16 +587,6 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
     if (bi && bi->type->IsTile() && ((acc && acc->kind == TileAccess::Kind::Gather) || !InPlaceRoot(sub->value.get())))
       Error(Code::InPlaceTargetNotVariable, s.target->range,
             "`" + Text(s.target.get()) + "` updates its tile in place, so it must be an element or view of a tile variable");
-    // `t[i] op= v` on one element is Warp's atomic per lane: every lane of the block applies
-    // it. `+=`, `-=` add every lane's value; `&=` and `|=` agree with one application only
-    // where every lane gives the same value at the same element, and `^=` never does.
-    using B = ast::BinaryOp;
-    if (bi && bi->type->IsTile() && !acc && (s.op == B::BitAnd || s.op == B::BitOr || s.op == B::BitXor) &&
-        (s.op == B::BitXor || !value.uniform || !target.uniform))
-      Error(Code::TileOperatorUnsupported, s.op_range,
-            std::string("`") + ast::Spelling(s.op) + "=` on a tile element is applied by every lane of the block (an atomic " +
-                "per lane, as in Warp); it is supported for `&=` and `|=` with a value and an element the same on every " +
-                "lane, and for `+=` and `-=`");
   }
 }
 

@@ -9,6 +9,7 @@ namespace tilec::sema {
 std::unique_ptr<CheckedModule> Check(const ast::Module& module, diag::DiagnosticEngine& diags,
                                      const CheckOptions& options) {
   auto out = std::make_unique<CheckedModule>(module);
+  out->block_dim = options.block_dim;
   Checker checker(module, diags, options, *out);
   checker.Run();
   return out;

@@ -226,6 +226,7 @@ class CheckedModule {
   };
   std::vector<LambdaInfo> lambdas;
   std::vector<ModuleConstant> constants;  // final value of each module constant
+  int block_dim = 256;                      // CheckOptions::block_dim: the lanes of a block
 
   // Null for nodes that were never checked (host code, or code after a poisoned statement).
   const ExprInfo* Info(const ast::Expr* e) const;

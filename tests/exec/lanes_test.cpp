@@ -209,9 +209,10 @@ def hist(data: wp.array[int], sums: wp.array[float], counts: wp.array2d[int]):
   }
 }
 
-// `t[i] += v` and `-=` on one element: every lane applies it (Warp's per-lane atomic), at a
-// lane-varying element or the same one, with a uniform or a per-lane value; `&=` with a value
-// every lane shares is applied once in effect.
+// `t[i] op= v` on one element: every lane applies it (Warp's per-lane atomic), at a
+// lane-varying element or the same one, with a uniform or a per-lane value: sums add every
+// lane's value, the bitwise ops combine every lane's (`^=` of one value by an even number of
+// lanes cancels).
 TEST(Lanes, ElementUpdatesApplyPerLane) {
   const int B = Lanes(16), blocks = 2;
   Variant v = CompileLanes(R"(
@@ -222,16 +223,20 @@ def upd(x: wp.array[float], out: wp.array[float], bits: wp.array[wp.uint32]):
     s[0] += x[b * {B} + lane]
     s[1] -= 1.0
     s[2 + lane % 2] += 0.5
-    u = wp.tile_full(shape=1, value=wp.uint32(255))
+    u = wp.tile_full(shape=4, value=wp.uint32(255))
     u[0] &= wp.uint32(15 + b * 16)
+    u[1] ^= wp.uint32(3)
+    u[2] &= ~(wp.uint32(1) << wp.uint32(lane % 8))
+    u[3] = wp.uint32(0)
+    u[3] |= wp.uint32(1) << wp.uint32(lane % 32)
     wp.tile_store(out, s, offset=b * 4)
-    wp.tile_store(bits, u, offset=b)
+    wp.tile_store(bits, u, offset=b * 4)
 )",
                            B);
   std::vector<float> x(static_cast<size_t>(B * blocks)), out(static_cast<size_t>(4 * blocks), -9.0f);
   for (int k = 0; k < B * blocks; ++k) x[size_t(k)] = float(k % 7) - 2.0f;
-  std::vector<uint32_t> bits(static_cast<size_t>(blocks), 0);
-  tilec_array vx = View(x.data(), {B * blocks}), vo = View(out.data(), {4 * blocks}), vb = View(bits.data(), {blocks});
+  std::vector<uint32_t> bits(static_cast<size_t>(4 * blocks), 0);
+  tilec_array vx = View(x.data(), {B * blocks}), vo = View(out.data(), {4 * blocks}), vb = View(bits.data(), {4 * blocks});
   Launch(v.Entry("upd"), {&vx, &vo, &vb}, {blocks}, B);
   for (int b = 0; b < blocks; ++b) {
     float sum = 0;
@@ -240,7 +245,15 @@ def upd(x: wp.array[float], out: wp.array[float], bits: wp.array[wp.uint32]):
     EXPECT_EQ(out[size_t(b * 4 + 1)], -float(B)) << b;
     EXPECT_EQ(out[size_t(b * 4 + 2)], 0.5f * float((B + 1) / 2)) << b;
     EXPECT_EQ(out[size_t(b * 4 + 3)], 0.5f * float(B / 2)) << b;
-    EXPECT_EQ(bits[size_t(b)], 255u & uint32_t(15 + b * 16)) << b;
+    uint32_t cleared = 255u, set = 0u;
+    for (int l = 0; l < B; ++l) {
+      cleared &= ~(1u << (l % 8));
+      set |= 1u << (l % 32);
+    }
+    EXPECT_EQ(bits[size_t(b * 4)], 255u & uint32_t(15 + b * 16)) << b;
+    EXPECT_EQ(bits[size_t(b * 4 + 1)], B % 2 ? 255u ^ 3u : 255u) << b;
+    EXPECT_EQ(bits[size_t(b * 4 + 2)], cleared) << b;
+    EXPECT_EQ(bits[size_t(b * 4 + 3)], set) << b;
   }
 }
 
