@@ -73,7 +73,8 @@ Shape ReshapeArg(const Value& v);
 // The `axis=` argument at `idx` of a binder: None or absent gives nullopt.
 class ArgBinder;
 std::optional<int> AxisArg(const ArgBinder& b, size_t idx);
-// a.sum(axis=...): all elements (None or absent), one axis, or a tuple of axes.
+// a.sum(axis, dtype, keepdims) from binder slot `idx` on: all elements (None or absent), one
+// axis, or a tuple of axes.
 NdArray SumOverAxes(const NdArray& a, const ArgBinder& b, size_t idx);
 
 // Adds np.linalg, np.testing and np.cross to the numpy module (np_linalg.cpp).

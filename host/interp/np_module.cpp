@@ -262,6 +262,11 @@ void DefineNumpyArrayFunctions(ModuleObj& m) {
     ArgBinder b("reshape", a, {"a", "newshape"}, 2);
     return WrapNd(ToNdArray(in, b.Get(0), "np.reshape").Reshape(ReshapeArg(b.Get(1))), false);
   });
+  m.Def("atleast_1d", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("atleast_1d", a, {"arys"}, 1);
+    NdArray x = ToNdArray(in, b.Get(0), "np.atleast_1d");
+    return WrapNd(x.ndim() == 0 ? x.Reshape({1}) : x, false);
+  });
   m.Def("ravel", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("ravel", a, {"a"}, 1);
     return WrapNd(ToNdArray(in, b.Get(0), "np.ravel").Reshape({-1}), false);
@@ -364,7 +369,7 @@ Value MakeNumpyModule() {
     return Value::Bool(ArrayEqual(ToNdArray(in, b.Get(0), "array_equal"), ToNdArray(in, b.Get(1), "array_equal")));
   });
   m->Def("sum", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("sum", a, {"a", "axis"}, 1);
+    ArgBinder b("sum", a, {"a", "axis", "dtype", "out", "keepdims"}, 1);
     return WrapNd(SumOverAxes(ToNdArray(in, b.Get(0), "np.sum"), b, 1));
   });
   Unary(*m, "abs", UnaryOp::Abs);

@@ -237,12 +237,25 @@ std::optional<int> AxisArg(const ArgBinder& b, size_t idx) {
   return int(IntegerArg(b.Get(idx)));
 }
 
-NdArray SumOverAxes(const NdArray& a, const ArgBinder& b, size_t idx) {
+NdArray SumOverAxes(const NdArray& in, const ArgBinder& b, size_t idx) {
+  // sum(a, axis, dtype, out, keepdims): binders list them in NumPy's order from `idx`.
+  NdArray a = b.Has(idx + 1) && !b.Get(idx + 1).IsNone() ? in.AsType(DTypeArg(b.Get(idx + 1), false, "sum() dtype"))
+                                                         : in;
+  if (b.Has(idx + 2) && !b.Get(idx + 2).IsNone()) TypeError("sum(): `out` is not supported");
+  const bool keepdims = b.Has(idx + 3) && Truth(b.Get(idx + 3));
   const TupleObj* axes = b.Has(idx) ? b.Get(idx).As<TupleObj>() : nullptr;
-  if (!axes) return a.Sum(AxisArg(b, idx));
-  // Each axis of the tuple reduced in turn, the highest first so the others keep their places.
   std::vector<int> order;
-  for (const Value& v : axes->items) {
+  if (!axes) {
+    std::optional<int> axis = AxisArg(b, idx);
+    if (!keepdims) return a.Sum(axis);
+    if (axis) {
+      order.push_back(*axis < 0 ? *axis + a.ndim() : *axis);
+    } else {
+      for (int k = 0; k < a.ndim(); ++k) order.push_back(k);
+    }
+  }
+  // Each axis of the tuple reduced in turn, the highest first so the others keep their places.
+  for (const Value& v : axes ? axes->items : std::vector<Value>{}) {
     int64_t ax = IntegerArg(v);
     if (ax < -int64_t(a.ndim()) || ax >= int64_t(a.ndim()))
       Raise("numpy.AxisError", "axis " + std::to_string(ax) + " is out of bounds for array of dimension " +
@@ -253,7 +266,10 @@ NdArray SumOverAxes(const NdArray& a, const ArgBinder& b, size_t idx) {
   if (std::adjacent_find(order.begin(), order.end()) != order.end()) ValueError("duplicate value in 'axis'");
   NdArray r = a;
   for (int ax : order) r = r.Sum(ax);
-  return r;
+  if (!keepdims) return r;
+  Shape kept = a.shape();
+  for (int ax : order) kept[size_t(ax)] = 1;
+  return r.Reshape(kept);
 }
 
 Shape ReshapeArg(const Value& v) {
@@ -528,7 +544,7 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
     });
   if (name == "sum")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
-      ArgBinder b("sum", args, {"axis"}, 0);
+      ArgBinder b("sum", args, {"axis", "dtype", "out", "keepdims"}, 0);
       return WrapNd(SumOverAxes(s.a, b, 0));
     });
   if (name == "prod")

@@ -366,6 +366,10 @@ OUTPUTS = [
  ("NpSumOverAxisTuple",
   "a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\n"
   "print(a.sum(axis=(0, 2)), np.sum(a, axis=(1,)), np.sum(a, axis=(-1, 0)), a.sum(axis=(0, 1, 2)), np.sum(a, axis=(2, 1)).dtype)\n"),
+ ("NpSumDtypeKeepdimsAtleast1d",
+  "a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\n"
+  "print(a.sum(axis=1, keepdims=True).shape, np.sum(a, axis=(0, 2), keepdims=True), a.sum(keepdims=True), np.sum(a, dtype=np.float64).dtype)\n"
+  "print(a.sum(axis=0, dtype=np.int32), np.atleast_1d(np.float32(3.5)), np.atleast_1d(a).shape, np.sum(a, 2, np.float64, None, True).shape)\n"),
 ]
 
 RAISES = [
