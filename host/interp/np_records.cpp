@@ -116,9 +116,14 @@ std::optional<int64_t> RecordArrayObj::Len() const {
   return a.shape()[0];
 }
 
-std::optional<std::vector<Value>> RecordArrayObj::Iterate(Interpreter&) {
-  if (a.ndim() == 0) TypeError("iteration over a 0-d array");
+std::optional<std::vector<Value>> RecordArrayObj::Iterate(Interpreter& in) {
   std::vector<Value> out;
+  // A record (np.void) iterates over its fields' values: `for key, value in records`.
+  if (scalar) {
+    for (const RecordField& f : a.type().fields) out.push_back(GetItem(in, MakeStr(f.name)));
+    return out;
+  }
+  if (a.ndim() == 0) TypeError("iteration over a 0-d array");
   for (int64_t i = 0; i < a.shape()[0]; ++i) {
     IndexItem at = IndexItem::At(i);
     out.push_back(WrapRecords(a.Index(std::span<const IndexItem>(&at, 1))));

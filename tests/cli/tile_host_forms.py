@@ -78,3 +78,24 @@ wp.launch_tiled(half_sums, dim=[2], inputs=[a, out], block_dim=8)
 out.grad.fill_(1.0)
 wp.launch_tiled(half_sums, dim=[2], inputs=[a, out], adj_inputs=[a.grad, out.grad], block_dim=8, adjoint=True)
 print("adjoint", out.numpy(), a.grad.numpy().sum())
+
+
+# Records of a struct array unpack into their fields (`for key, value in a.numpy()`).
+@wp.struct
+class KeyValue:
+    key: wp.int32
+    value: wp.float32
+
+
+@wp.kernel
+def keyed(out: wp.array[KeyValue]):
+    i = wp.tid()
+    kv = KeyValue()
+    kv.key = i
+    kv.value = float(i) * 0.5
+    out[i] = kv
+
+
+kvs = wp.empty(3, dtype=KeyValue)
+wp.launch(keyed, dim=3, inputs=[kvs])
+print("records", [int(k) for k, v in kvs.numpy()], [float(v) for k, v in kvs.numpy()])
