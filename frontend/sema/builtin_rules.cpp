@@ -233,8 +233,10 @@ void PromoteIndexTile(CallContext& c) {
 // A range bound as the output type holds it: the tile's elements are computed in that type,
 // so its length is counted from these values, not from the ones written. nullopt after an
 // error: a bound the type cannot hold is refused, never wrapped or truncated.
-std::optional<double> ArangeBound(CallContext& c, Param p, const ConstValue& v, ScalarType dt) {
-  const std::string written = c.bname + " " + std::string(ParamName(p)) + "=" + FormatConst(v);
+std::optional<double> ArangeBound(CallContext& c, Param p, const ConstValue& v, __int128 exact, ScalarType dt) {
+  const ast::IntLit* lit = c.overload.Index(p) >= 0 && c.Has(p) ? c.Arg(p).expr->As<ast::IntLit>() : nullptr;
+  const std::string written =
+      c.bname + " " + std::string(ParamName(p)) + "=" + (lit ? c.checker.Text(lit) : FormatConst(v));
   auto out_of_range = [&] {
     c.Error(Code::InvalidArange, c.Range(p),
             written + " is out of range for the output type `" + std::string(ScalarName(dt)) + "`");
@@ -250,10 +252,16 @@ std::optional<double> ArangeBound(CallContext& c, Param p, const ConstValue& v, 
     }
     const int bits = int(ScalarSize(dt)) * 8;
     const bool is_signed = IsSigned(dt);
+    if (v.kind == ConstValue::Kind::Int) {  // compared exactly: 2**63 - 1 is no double
+      const __int128 iv = exact, one = 1;
+      const __int128 lo = is_signed ? -(one << (bits - 1)) : 0, hi = one << (is_signed ? bits - 1 : bits);
+      if (iv < lo || iv >= hi) return out_of_range();
+      return double(v.AsInt());
+    }
     const double lo = is_signed ? -std::ldexp(1.0, bits - 1) : 0.0;
     const double hi = std::ldexp(1.0, is_signed ? bits - 1 : bits);  // exclusive
     if (!(x >= lo && x < hi)) return out_of_range();
-    return v.kind == ConstValue::Kind::Int ? double(v.AsInt()) : x;
+    return x;
   }
   // An integer rounds straight to a float32 bound (through double it could round twice).
   double r = v.kind == ConstValue::Kind::Int && dt == ScalarType::Float32 ? double(float(v.AsInt()))
@@ -276,12 +284,27 @@ bool ArangeLength(CallContext& c) {
   const ConstValue* s0 = c.Const(Param::Start);
   const ConstValue* s1 = c.Const(Param::Stop);
   const ConstValue* st = c.Const(Param::Step);
-  std::optional<double> start = ArangeBound(c, Param::Start, s0 ? *s0 : zero, dt);
+  // Integers exactly as written: a literal past 2**63 - 1 (up to 2**64 - 1) from its text.
+  auto exact = [&](Param p, const ConstValue* v, int64_t dflt) -> __int128 {
+    if (!v) return dflt;
+    if (c.overload.Index(p) >= 0 && c.Has(p))
+      if (const auto* lit = c.Arg(p).expr->As<ast::IntLit>()) return __int128(lit->value);
+    return v->kind == ConstValue::Kind::Int ? __int128(v->AsInt()) : __int128(0);
+  };
+  const __int128 a = exact(Param::Start, s0, 0), b = exact(Param::Stop, s1, 0), h = exact(Param::Step, st, 1);
+  std::optional<double> start = ArangeBound(c, Param::Start, s0 ? *s0 : zero, a, dt);
   if (!start) return false;
-  std::optional<double> stop = ArangeBound(c, Param::Stop, *s1, dt);
+  std::optional<double> stop = ArangeBound(c, Param::Stop, *s1, b, dt);
   if (!stop) return false;
-  std::optional<double> step = ArangeBound(c, Param::Step, st ? *st : one, dt);
+  std::optional<double> step = ArangeBound(c, Param::Step, st ? *st : one, h, dt);
   if (!step) return false;
+  // Integer outputs compare and count exactly (bounds of floats are whole numbers by now).
+  const bool ints = IsInteger(dt);
+  auto whole = [&](const ConstValue* v, __int128 e, double d) {
+    return v && v->kind == ConstValue::Kind::Int ? e : __int128(d);
+  };
+  const __int128 ia = ints ? whole(s0, a, *start) : 0, ib = ints ? whole(s1, b, *stop) : 0,
+                 ih = ints ? whole(st, h, *step) : 0;
   std::string range = "range(" + (s0 ? FormatConst(*s0) + ", " : "") + FormatConst(*s1) +
                       (st ? ", " + FormatConst(*st) : "") + ")";
   if (*step == 0) {
@@ -291,21 +314,18 @@ bool ArangeLength(CallContext& c) {
                                            : std::string()));
     return false;
   }
-  if ((*step > 0 && *start >= *stop) || (*step < 0 && *start <= *stop)) {
+  const bool empty = ints ? ((ih > 0 && ia >= ib) || (ih < 0 && ia <= ib))
+                          : ((*step > 0 && *start >= *stop) || (*step < 0 && *start <= *stop));
+  if (empty) {
     c.Error(Code::InvalidArange, c.Range(Param::Stop),
             c.bname + " requires a non-empty range, but `" + range +
                 "` has no elements; a tile has no zero-length dimensions");
     return false;
   }
   double count;
-  if (IsInteger(dt)) {
-    // Exact, from the integers as written (a double would round 2**53 + 1 away).
-    auto exact = [](const ConstValue* v, int64_t dflt) -> __int128 {
-      if (!v) return dflt;
-      return v->kind == ConstValue::Kind::Int ? __int128(v->AsInt()) : __int128(int64_t(v->AsDouble()));
-    };
-    __int128 a = exact(s0, 0), b = exact(s1, 0), h = exact(st, 1);
-    __int128 span = h > 0 ? b - a : a - b, by = h > 0 ? h : -h;
+  if (ints) {
+    // Exact (a double would round 2**53 + 1 away).
+    __int128 span = ih > 0 ? ib - ia : ia - ib, by = ih > 0 ? ih : -ih;
     count = double((span + by - 1) / by);
   } else {
     // The quotient rounded to the output type too: (0.0, 0.3, 0.1) in float32 divides to a
