@@ -61,6 +61,8 @@ Value CompositeFromBytes(const Composite& c, const void* bytes);
 std::optional<Composite> CompositeOfDType(const Value& v);
 // The element shape an array of `c` adds to its NumPy form: (N,) or (R, C).
 std::vector<int64_t> CompositeElemShape(const Composite& c);
+// The vector or matrix an array's element is (invalid for scalars and other structs).
+inline Composite CompositeOf(const rt::ArrayDType& d) { return d.is_struct() ? d.layout->composite : Composite{}; }
 // The type object for a composite (as `a.dtype` of an array of it gives).
 Value CompositeTypeValue(const Composite& c);
 
