@@ -753,6 +753,15 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         if (x) args.push_back(Convert(Expr(x), at));
       return ApplyMathForm(b_, lw.form, args);
     }
+    case LK::ExpectEq: {
+      // Warp's wording, expected before actual (`b` is the expected value).
+      ir::Value* actual = Expr(arg(P::A));
+      ir::Value* expected = Convert(Expr(arg(P::B)), actual->type());
+      LowerIf(b_.Cmp(ir::CmpPred::Ne, actual, expected),
+              [&] { b_.Print({"Error, expect_eq() failed:\n\t Expected: ", "\n\t Actual: ", "\n"}, {expected, actual}); },
+              [] {});
+      return nullptr;
+    }
     case LK::Print: {
       // Python's print: arguments separated by spaces, then a newline.
       std::vector<std::string> strs{""};

@@ -668,6 +668,10 @@ std::vector<Builtin> MakeTable() {
        false, Differentiable::Yes, "docs/math.rst", Lower(LowerKind::Where)});
   add({"print", "", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}, true}}, false,
        Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
+  // Warp's test helper: a message when the two numbers differ, and the kernel goes on.
+  add({"expect_eq", "wp",
+       {{{Req(N::A, K::Runtime, P::Numeric), Req(N::B, K::Runtime, P::Numeric)}, &Res::Void, {&R::CommonNumericArgs}}},
+       false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectEq)});
   {
     ParamSpec start = Req(N::Start, K::Runtime, P::Int), stop = Req(N::Stop, K::Runtime, P::Int),
               step = Req(N::Step, K::Runtime, P::Int);

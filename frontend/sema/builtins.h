@@ -143,6 +143,7 @@ enum class LowerKind : uint8_t {
   Math,              // scalar `op`; also what tile_map applies per element
   MathForm,          // scalar math built from several ops (`form`); tile_map applies it too
   Print,
+  ExpectEq,          // prints Warp's message when `a` and `b` differ
   BlockDim,
   TileOfLanes,       // wp.tile: each lane's `x` (its components, unless preserve_type) at the lane
   Untile,            // each lane's element (or vector/matrix of elements) of `a` at the lane

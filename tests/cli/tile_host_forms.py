@@ -99,3 +99,17 @@ def keyed(out: wp.array[KeyValue]):
 kvs = wp.empty(3, dtype=KeyValue)
 wp.launch(keyed, dim=3, inputs=[kvs])
 print("records", [int(k) for k, v in kvs.numpy()], [float(v) for k, v in kvs.numpy()])
+
+
+# wp.expect_eq reports a difference and the kernel goes on.
+@wp.kernel
+def expectations(x: wp.array[float]):
+    t = wp.tile_load(x, shape=4)
+    wp.expect_eq(wp.static(len(t)), 4)
+    wp.expect_eq(len(t), 5)
+    wp.expect_eq(x[0], 1.5)
+
+
+wp.launch_tiled(expectations, dim=1, inputs=[wp.array(np.ones(4, dtype=np.float32))], block_dim=1)
+wp.synchronize()
+print("expectations done")
