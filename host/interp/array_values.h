@@ -48,6 +48,48 @@ struct NdArrayObj : Object {
   bool scalar;
 };
 
+// A complex NumPy array (complex64 / complex128), or a complex scalar when `scalar`: `parts` is
+// a float32 / float64 array whose last axis (length 2) holds (real, imaginary). np_complex.cpp.
+struct ComplexArrayObj : Object {
+  ComplexArrayObj(NdArray parts, bool scalar) : parts(std::move(parts)), scalar(scalar) {}
+  std::string TypeName() const override;
+  std::string Repr() const override;
+  std::string Str() const override;
+  bool Truth() const override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  Value GetItem(Interpreter& in, const Value& key) override;
+  void SetItem(Interpreter& in, const Value& key, const Value& v) override;
+  std::optional<int64_t> Len() const override;
+  std::optional<std::vector<Value>> Iterate(Interpreter& in) override;
+  std::optional<Value> BinOp(Interpreter& in, ast::BinaryOp op, const Value& other, bool reflected) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  std::optional<Value> UnaryOp(Interpreter& in, ast::UnaryOp op) override;
+  bool InplaceOp(Interpreter& in, ast::BinaryOp op, const Value& other) override;
+  NdArray parts;
+  bool scalar;
+};
+
+// np.complex64 / np.complex128 (callable scalar types), or when `dtype` their numpy.dtype.
+struct ComplexTypeObj : Object {
+  explicit ComplexTypeObj(ScalarType part) : part(part) {}
+  std::string TypeName() const override;
+  std::string Repr() const override;
+  std::string Str() const override;
+  bool Callable() const override { return !dtype; }
+  Value Call(Interpreter& in, CallArgs& args) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  ScalarType part;  // float32 for complex64, float64 for complex128
+  bool dtype = false;
+};
+
+// The parts of a complex array value; nullopt for anything else.
+std::optional<NdArray> ComplexParts(const Value& v);
+// x.view(dtype) of a real array: another real dtype, or a complex one.
+Value NdArrayView(const NdArray& a, const Value& dtype);
+// np.complex64 / complex128, np.real / imag / conj, complex np.abs, np.fft (np_complex.cpp).
+void DefineNumpyComplex(ModuleObj& np);
+
 // A subscript key (`x[1, :, None]`, index arrays, masks) as the ndarray's index items.
 std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key);
 

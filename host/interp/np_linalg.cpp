@@ -225,7 +225,22 @@ std::string PercentG(double v) {
 Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool exact) {
   ArgBinder b(fn, args, {exact ? "x" : "actual", exact ? "y" : "desired", "rtol", "atol", "equal_nan", "err_msg", "verbose", "strict"},
               2);
-  NdArray x = ToNdArray(in, b.Get(0), fn), y = ToNdArray(in, b.Get(1), fn);
+  // Complex operands compare by |x - y| and |y| as complex magnitudes; their parts' last axis
+  // moves out of the element loop below into (re, im) pairs.
+  const bool complex = ComplexParts(b.Get(0)) || ComplexParts(b.Get(1));
+  auto operand = [&](const Value& v, NdArray& re, NdArray& im) {
+    if (auto p = ComplexParts(v)) {
+      std::vector<IndexItem> r{IndexItem::Dots(), IndexItem::At(0)}, i{IndexItem::Dots(), IndexItem::At(1)};
+      re = p->Index(r);
+      im = p->Index(i);
+    } else {
+      re = ToNdArray(in, v, fn);
+      im = NdArray::Zeros(re.shape(), ScalarType::Float64);
+    }
+  };
+  NdArray x, y, xi, yi;
+  operand(b.Get(0), x, xi);
+  operand(b.Get(1), y, yi);
   double rtol = exact ? 0 : b.Has(2) ? ToDouble(b.Get(2), fn) : 1e-7;
   double atol = exact ? 0 : b.Has(3) ? ToDouble(b.Get(3), fn) : 0;
   bool equal_nan = !b.Has(4) || Truth(b.Get(4));
@@ -237,30 +252,33 @@ Value AssertClose(Interpreter& in, CallArgs& args, const std::string& fn, bool e
   };
   auto fail = [&](const std::string& remarks) {
     std::string header = exact ? "Arrays are not equal" : "Not equal to tolerance rtol=" + PercentG(rtol) + ", atol=" + PercentG(atol);
-    Raise("AssertionError", "\n" + header + "\n" + err_msg + "\n" + remarks + "\n x: " + Repr(WrapNd(x, false)) +
-                                "\n y: " + Repr(WrapNd(y, false)));
+    auto text = [&](size_t k, const NdArray& re) { return complex ? Repr(b.Get(k)) : Repr(WrapNd(re, false)); };
+    Raise("AssertionError", "\n" + header + "\n" + err_msg + "\n" + remarks + "\n x: " + text(0, x) + "\n y: " + text(1, y));
   };
   if (x.shape() != y.shape() && x.ndim() != 0 && y.ndim() != 0)
     fail("(shapes " + shape_str(x.shape()) + ", " + shape_str(y.shape()) + " mismatch)");
   Shape s = x.ndim() ? x.shape() : y.shape();
-  NdArray bx = x.BroadcastTo(s), by = y.BroadcastTo(s);
-  const bool integer = !IsFloat(x.dtype()) && !IsFloat(y.dtype());
+  NdArray bx = x.BroadcastTo(s), by = y.BroadcastTo(s), bxi = xi.BroadcastTo(s), byi = yi.BroadcastTo(s);
+  const bool integer = !complex && !IsFloat(x.dtype()) && !IsFloat(y.dtype());
   int64_t bad = 0, n = bx.size();
   double max_abs = 0, max_rel = 0;
   bool any_nonzero = false;
   for (int64_t k = 0; k < n; ++k) {
-    double a = bx.GetFlat(k).AsDouble(), d = by.GetFlat(k).AsDouble();
+    const double a = bx.GetFlat(k).AsDouble(), d = by.GetFlat(k).AsDouble();
+    const double ai = bxi.GetFlat(k).AsDouble(), di = byi.GetFlat(k).AsDouble();
+    const bool a_nan = std::isnan(a) || std::isnan(ai), d_nan = std::isnan(d) || std::isnan(di);
+    const bool a_fin = std::isfinite(a) && std::isfinite(ai), d_fin = std::isfinite(d) && std::isfinite(di);
+    const double diff = std::hypot(a - d, ai - di), mag = std::hypot(d, di);
     bool ok;
-    if (std::isnan(a) || std::isnan(d)) ok = equal_nan && std::isnan(a) && std::isnan(d);
-    else if (std::isinf(a) || std::isinf(d)) ok = a == d;
-    else ok = std::fabs(a - d) <= atol + rtol * std::fabs(d);
+    if (a_nan || d_nan) ok = equal_nan && a_nan && d_nan;
+    else if (!a_fin || !d_fin) ok = a == d && ai == di;
+    else ok = diff <= atol + rtol * mag;
     bad += !ok;
-    if (!std::isfinite(a) || !std::isfinite(d)) continue;
-    double diff = std::fabs(a - d);
+    if (!a_fin || !d_fin) continue;
     max_abs = std::max(max_abs, diff);
-    if (d != 0) {
+    if (mag != 0) {
       any_nonzero = true;
-      max_rel = std::max(max_rel, diff / std::fabs(d));
+      max_rel = std::max(max_rel, diff / mag);
     }
   }
   if (bad == 0) return Value();

@@ -387,6 +387,7 @@ Value MakeNumpyModule() {
   DefineNumpyUfuncs(*m);
   m->attrs["random"] = MakeNumpyRandomModule();
   DefineNumpyLinalgAndTesting(*m);
+  DefineNumpyComplex(*m);
   m->Def("shape", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("shape", a, {"a"}, 1);
     return ShapeTuple(ToNdArray(in, b.Get(0), "np.shape").shape());

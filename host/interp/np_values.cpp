@@ -26,6 +26,7 @@ Nested ValueToNested(const Value& v, const std::string& context) {
     case VKind::Obj: {
       if (auto* nd = v.As<NdArrayObj>()) return Nested::Array(nd->a);
       if (auto* c = v.As<CompositeValueObj>()) return Nested::Array(c->a);
+      if (v.As<ComplexArrayObj>()) TypeError(context + ": complex arrays are not supported here");
       std::vector<Value>* items = nullptr;
       if (auto* l = v.As<ListObj>()) items = &l->items;
       if (auto* t = v.As<TupleObj>()) items = &t->items;
@@ -667,6 +668,12 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       if (!v) TypeError("fill(): expected a number, got " + host::TypeName(b.Get(0)));
       s.a.Fill(*v);
       return Value();
+    });
+  if (name == "view")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("view", args, {"dtype"}, 0);
+      if (!b.Has(0)) return WrapNd(s.a, s.scalar);
+      return NdArrayView(s.a, b.Get(0));
     });
   if (name == "__abs__")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs&) {

@@ -211,11 +211,23 @@ rt::Array CompositeArrayFromData(Interpreter& in, const Value& data, const Compo
     outer.assign(nd.shape().begin(), nd.shape().end() - tail.size());
     return true;
   };
+  // Warp's reading of data without a shape: trailing axes of length 1 drop, and a last axis
+  // that is a multiple of the element's length splits into elements ((N, 2k) is N x k vec2).
+  Shape data_shape = nd.shape();
+  if (!shape)
+    while (data_shape.size() > 1 && data_shape.back() == 1) data_shape.pop_back();
+  if (data_shape != nd.shape()) nd = nd.Reshape(data_shape);
   if (!ends_with(elem) && !ends_with({c.length()})) {
-    if (!shape)
-      ValueError("array(): data of shape " + ShapeString(nd.shape()) + " does not hold " + CompositeName(c) +
-                 " elements (expected a trailing shape " + ShapeString(elem) + ")");
-    outer.clear();
+    if (!shape && nd.ndim() >= 1 && nd.shape().back() % c.length() == 0) {
+      outer.assign(nd.shape().begin(), nd.shape().end() - 1);
+      outer.push_back(nd.shape().back() / c.length());
+    } else {
+      if (!shape)
+        ValueError("array(): data of shape " + ShapeString(nd.shape()) + " does not hold " + CompositeName(c) +
+                   " elements (expected a trailing shape " + ShapeString(elem) + " or a last axis that is a multiple of " +
+                   std::to_string(c.length()) + ")");
+      outer.clear();
+    }
   }
   if (shape) {
     int64_t n = 1;

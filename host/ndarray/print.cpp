@@ -32,7 +32,8 @@ using Formatter = std::function<std::string(const Scalar&)>;
 // NumPy's FloatingFormat in 'maxprec' mode with precision 8 and sign '-'.
 class FloatFormatter {
  public:
-  FloatFormatter(const std::vector<double>& data, ScalarType t) : type_(t) {
+  // `plus`: sign '+', as the imaginary parts of complex arrays print (`+2.j`).
+  FloatFormatter(const std::vector<double>& data, ScalarType t, bool plus = false) : type_(t), plus_(plus) {
     std::vector<double> finite;
     bool has_nonfinite = false, neg_inf = false;
     for (double v : data) {
@@ -61,26 +62,27 @@ class FloatFormatter {
         FloatText s = ScientificDigits(v, t, kPrecision);
         precision_ = std::max(precision_, static_cast<int>(s.frac_part.size()));
         exp_len = std::max(exp_len, static_cast<int>(ExponentText(s.exponent, 2).size()));
-        pad_left_ = std::max(pad_left_, static_cast<int>(Sign(s).size() + s.int_part.size()));
+        pad_left_ = std::max(pad_left_, static_cast<int>(SignOf(s).size() + s.int_part.size()));
       }
       exp_size_ = exp_len - 1;
       pad_right_ = exp_size_ + 2 + precision_;
     } else {
       for (double v : finite) {
         FloatText s = PositionalDigits(v, t, kPrecision);
-        pad_left_ = std::max(pad_left_, static_cast<int>(Sign(s).size() + s.int_part.size()));
+        pad_left_ = std::max(pad_left_, static_cast<int>(SignOf(s).size() + s.int_part.size()));
         pad_right_ = std::max(pad_right_, static_cast<int>(s.frac_part.size()));
       }
     }
     if (has_nonfinite) {
       int offset = pad_right_ + 1;
-      pad_left_ = std::max({pad_left_, 3 - offset, 3 + (neg_inf ? 1 : 0) - offset});
+      pad_left_ = std::max({pad_left_, 3 - offset, 3 + (neg_inf || plus_ ? 1 : 0) - offset});
     }
   }
 
   std::string operator()(double v) const {
     if (!std::isfinite(v)) {
       std::string r = std::isnan(v) ? "nan" : v < 0 ? "-inf" : "inf";
+      if (plus_ && r[0] != '-') r = "+" + r;
       int width = pad_left_ + pad_right_ + 1;
       return std::string(std::max<int>(0, width - static_cast<int>(r.size())), ' ') + r;
     }
@@ -88,22 +90,25 @@ class FloatFormatter {
       FloatText s = ScientificDigits(v, type_, precision_, precision_);
       std::string frac = s.frac_part;
       frac.resize(precision_, '0');
-      std::string head = Sign(s) + s.int_part;
+      std::string head = SignOf(s) + s.int_part;
       return PadLeft(head) + "." + frac + "e" + ExponentText(s.exponent, exp_size_);
     }
     FloatText s = PositionalDigits(v, type_, kPrecision, 0);
     std::string frac = s.frac_part;
     frac.resize(std::max<size_t>(frac.size(), pad_right_), ' ');
-    return PadLeft(Sign(s) + s.int_part) + "." + frac;
+    return PadLeft(SignOf(s) + s.int_part) + "." + frac;
   }
 
  private:
+  std::string SignOf(const FloatText& s) const { return s.negative ? "-" : plus_ ? "+" : ""; }
+
   std::string PadLeft(const std::string& s) const {
     int n = pad_left_ - static_cast<int>(s.size());
     return n > 0 ? std::string(n, ' ') + s : s;
   }
 
   ScalarType type_;
+  bool plus_ = false;
   bool exp_format_ = false;
   int precision_ = kPrecision;
   int pad_left_ = 0, pad_right_ = 0, exp_size_ = -1;
@@ -226,6 +231,35 @@ std::string Array2String(const NdArray& a, const std::string& separator, const s
   Formatter format = MakeFormatter(a.dtype(), a.ndim() > 0, data);
   ElementText element = [&](const std::vector<int64_t>& index) { return format(a.Get(index)); };
   ArrayPrinter printer{a.shape(), element, separator, summarize};
+  std::vector<int64_t> index;
+  return printer.Recurse(index, " " + std::string(prefix.size(), ' '), line_width);
+}
+
+// NumPy's ComplexFloatingFormat: real and imaginary parts formatted as two float arrays, the
+// imaginary ones with an explicit sign and `j` before their padding. `parts` ends in (re, im).
+std::string Complex2String(const NdArray& parts, const std::string& separator, const std::string& prefix,
+                           int line_width) {
+  Shape shape(parts.shape().begin(), parts.shape().end() - 1);
+  std::vector<int64_t> strides(parts.strides().begin(), parts.strides().end() - 1);
+  const int64_t im_offset = parts.strides().back();
+  const ScalarType t = parts.dtype();
+  const bool summarize = ShapeSize(shape) > kThreshold;
+  std::vector<double> re, im;
+  VisitCorners(shape, strides, summarize, 0, static_cast<const uint8_t*>(parts.data()), [&](const uint8_t* p) {
+    re.push_back(LoadFloat(p, t));
+    im.push_back(LoadFloat(p + im_offset, t));
+  });
+  FloatFormatter re_format(re, t), im_format(im, t, /*plus=*/true);
+  ElementText element = [&](const std::vector<int64_t>& index) {
+    std::vector<int64_t> at = index;
+    at.push_back(0);
+    const std::string r = re_format(parts.GetDouble(at));
+    at.back() = 1;
+    std::string i = im_format(parts.GetDouble(at));
+    const size_t end = i.find_last_not_of(' ') + 1;
+    return r + i.substr(0, end) + "j" + i.substr(end);
+  };
+  ArrayPrinter printer{shape, element, separator, summarize};
   std::vector<int64_t> index;
   return printer.Recurse(index, " " + std::string(prefix.size(), ' '), line_width);
 }
@@ -355,6 +389,43 @@ std::string ArrayRepr(const NdArray& a) {
   std::string text = prefix + body + suffix;
   if (skip_dtype) return text;
   return WithDtype(text, "dtype=" + DtypeName(a.dtype()) + ")", prefix.size());
+}
+
+std::string ComplexScalarStr(double re, double im, ScalarType t) {
+  // Python's complex repr: components without a trailing ".0", the real one left out when it
+  // is +0.
+  auto part = [t](double v) {
+    std::string s = NumpyScalarStr(Scalar::Float(v), t);
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
+    return s;
+  };
+  std::string i = part(im);
+  if (re == 0 && !std::signbit(re)) return i + "j";
+  if (i[0] != '-') i = "+" + i;
+  return "(" + part(re) + i + "j)";
+}
+
+std::string ComplexArrayStr(const NdArray& parts) {
+  if (parts.ndim() == 1) return ComplexScalarStr(parts.GetDouble(std::vector<int64_t>{0}), parts.GetDouble(std::vector<int64_t>{1}), parts.dtype());
+  if (parts.size() == 0) return "[]";
+  return Complex2String(parts, " ", "", kLineWidth);
+}
+
+std::string ComplexArrayRepr(const NdArray& parts) {
+  if (parts.ndim() == 1) return ComplexArrayStr(parts);
+  const int64_t count = parts.size() / 2;
+  const bool skip_dtype = parts.dtype() == ScalarType::Float64 && count > 0;
+  const std::string prefix = "array(";
+  const std::string suffix = skip_dtype ? ")" : ",";
+  std::string body;
+  Shape shape(parts.shape().begin(), parts.shape().end() - 1);
+  if (count > 0) body = Complex2String(parts, ", ", prefix, kLineWidth - static_cast<int>(suffix.size()));
+  else if (shape.size() == 1) body = "[]";
+  else body = "[], shape=" + ShapeString(shape);
+  std::string text = prefix + body + suffix;
+  if (skip_dtype) return text;
+  return WithDtype(text, std::string("dtype=") + (parts.dtype() == ScalarType::Float32 ? "complex64" : "complex128") + ")",
+                   prefix.size());
 }
 
 std::string RecordsStr(const RecordArray& a) {

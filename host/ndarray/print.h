@@ -20,6 +20,12 @@ std::string RecordsRepr(const RecordArray& a);
 // str (and, in NumPy 1.24, repr) of a NumPy scalar of dtype `t`: np.float32(0.1) -> `0.1`,
 // np.float64(1e16) -> `1e+16`, np.bool_(True) -> `True`.
 std::string NumpyScalarStr(const Scalar& value, ScalarType t);
+// Complex arrays held as their parts (a float32 or float64 array whose last axis is (re, im)):
+// str `[1.+2.j 0.-1.j]`, repr `array([1.+2.j], dtype=complex64)`; parts of shape (2,) print
+// as the scalar, `(1+2j)`.
+std::string ComplexArrayStr(const NdArray& parts);
+std::string ComplexArrayRepr(const NdArray& parts);
+std::string ComplexScalarStr(double re, double im, ScalarType t);
 // Python's repr(float) (also its str): `0.1`, `1.0`, `1e+16`, `1e-05`, `inf`, `nan`.
 std::string FormatPythonFloat(double v);
 

@@ -34,6 +34,16 @@ TEST(CompositeHostExtras, ArrayElementIsAHostValue) {
             "[4.0, 5.0, 6.0] 2.0\n[[4.0, 5.0],\n [6.0, 7.0]]\n");
 }
 
+// Warp's reading of flat data (what Warp 1.19 prints for the same lines): a last axis that is
+// a multiple of the element's length splits into elements, after trailing axes of length 1 drop.
+TEST(CompositeHostExtras, FlatLastAxisSplitsIntoElements) {
+  EXPECT_EQ(RunProgram("print(wp.array(np.zeros((2, 12), dtype=np.float32), dtype=wp.vec2f).shape,\n"
+                       "      wp.array(np.zeros((4, 6, 1), dtype=np.float32), dtype=wp.vec2f).shape,\n"
+                       "      wp.array(np.zeros((3, 8), dtype=np.float32), dtype=wp.mat22).shape,\n"
+                       "      wp.array(np.arange(8.0, dtype=np.float32), dtype=wp.vec2f).numpy()[3])\n"),
+            "(2, 6) (4, 3) (3, 2) [6. 7.]\n");
+}
+
 TEST(CompositeHostExtras, Errors) {
   EXPECT_EQ(ErrorLine(RunProgram("wp.vec3(1.0, 2.0)\n")),
             "ValueError: Invalid number of arguments in vector constructor, expected 3 elements, got 2");
@@ -41,7 +51,7 @@ TEST(CompositeHostExtras, Errors) {
   EXPECT_EQ(ErrorLine(RunProgram("wp.not_a_builtin(wp.vec3())\n")),
             "AttributeError: module 'warp' has no attribute 'not_a_builtin'");
   EXPECT_EQ(ErrorLine(RunProgram("wp.array([[1.0, 2.0]], dtype=wp.vec3, device='cpu')\n")),
-            "ValueError: array(): data of shape (1, 2) does not hold vec3f elements (expected a trailing shape (3,))");
+            "ValueError: array(): data of shape (1, 2) does not hold vec3f elements (expected a trailing shape (3,) or a last axis that is a multiple of 3)");
 }
 
 TEST(CompositeKernels, Vec3ArrayRoundTrip) {

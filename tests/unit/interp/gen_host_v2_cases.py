@@ -370,6 +370,35 @@ OUTPUTS = [
   "a = np.arange(24, dtype=np.float32).reshape(2, 3, 4)\n"
   "print(a.sum(axis=1, keepdims=True).shape, np.sum(a, axis=(0, 2), keepdims=True), a.sum(keepdims=True), np.sum(a, dtype=np.float64).dtype)\n"
   "print(a.sum(axis=0, dtype=np.int32), np.atleast_1d(np.float32(3.5)), np.atleast_1d(a).shape, np.sum(a, 2, np.float64, None, True).shape)\n"),
+ ("ComplexViewArithmeticAndPrinting",
+  "x = np.arange(8, dtype=np.float32) - 2.5\n"
+  "c = x.view(np.complex64)\n"
+  "print(c, repr(c), c.shape, c.dtype, c.real, c.imag, c.size, c.itemsize)\n"
+  "print(repr(c * 2.0), repr(2 * c), repr(c * c), repr(c / c), repr(c / 2), repr(1.0 / c))\n"
+  "print(repr(c + 1), repr(1 - c), repr(-c), repr(c - c), repr(c * x[:4]), repr(c + np.arange(4.0)))\n"
+  "print(np.abs(c), abs(c), np.real(c), np.imag(c), repr(np.conj(c)), repr(c.conj()), c == c, c != c.conj())\n"
+  "print(repr(c * 1e6), repr(c * 1e-6), repr(c.view(np.float32)), repr(c.view(np.int32)), x.view(np.uint32)[:2])\n"
+  "y = np.arange(12, dtype=np.float64).reshape(2, 6)\n"
+  "cy = y.view(np.complex128).reshape(2, 3)\n"
+  "cy[0, 1] = 7.5\n"
+  "print(repr(cy), repr(cy[1]), repr(cy[1, 2]), cy[0, 0], repr(cy.flatten()), repr(cy[:, 1:]), y[0])\n"
+  "print(repr(np.complex64(2)), repr(np.complex128(np.float32(0.1))), np.complex64, np.dtype('float32') == np.complex64, cy.dtype == np.complex128)\n"
+  "print([repr(v) for v in cy[1]], len(cy), repr(np.array([np.inf, np.nan, -np.inf, 1.0]).view(np.complex128)))\n"),
+ ("NpFftMatchesPocketfft",
+  "c = (np.arange(8, dtype=np.float32) - 2.5).view(np.complex64)\n"
+  "f = np.fft.fft(c)\n"
+  "print(repr(f), repr(np.fft.ifft(f)))\n"
+  "y = np.arange(12, dtype=np.float64).reshape(2, 6).view(np.complex128).reshape(2, 3)\n"
+  "print(repr(np.fft.fft(y, axis=-1)), repr(np.fft.ifft(y, axis=0) * 3), repr(np.fft.fft(y, n=4)), repr(np.fft.fft(y, n=2, axis=0)))\n"
+  "print(repr(np.fft.fft(np.arange(5.0))), repr(np.fft.fft(np.arange(4), norm='ortho')), repr(np.fft.ifft(np.arange(4.0), norm='forward')))\n"
+  "z = np.fft.fft(np.sin(np.arange(48.0)))\n"
+  "print(np.round(z.real, 6)[:5], np.round(z.imag, 6)[:5], np.abs(z - np.fft.fft(np.sin(np.arange(48.0)), n=48)).max())\n"
+  "np.testing.assert_allclose(np.fft.ifft(np.fft.fft(y)), y, atol=1e-12)\n"
+  "np.testing.assert_allclose(np.fft.ifft(np.fft.fft(np.arange(7.0))), np.arange(7.0), atol=1e-12)\n"
+  "try:\n"
+  "    np.testing.assert_allclose(y, y + 1, atol=1e-4)\n"
+  "except AssertionError as e:\n"
+  "    print(e)\n"),
 ]
 
 RAISES = [
@@ -544,6 +573,13 @@ RAISES = [
  ("FinfoInteger", "", "np.finfo(np.int32)"),
  ("FinfoPythonInt", "", "np.finfo(int)"),
  ("FinfoArray", "", "np.finfo(np.zeros(2, dtype=np.float32))"),
+ ("ViewComplexOddLastAxis", "", "np.arange(3.0).view(np.complex128)"),
+ ("ViewNonContiguousLastAxis", "", "np.zeros((4, 4))[:, ::2].view(np.complex128)"),
+ ("ViewZeroDim", "", "np.float64(1.0).view(np.complex128)"),
+ ("ComplexScalarTwoArguments", "", "np.complex64(1, 2)"),
+ ("FftBadNorm", "", "np.fft.fft(np.arange(4.0), norm='x')"),
+ ("FftZeroPoints", "", "np.fft.fft(np.arange(4.0), n=0)"),
+ ("FftAxisOutOfBounds", "", "np.fft.fft(np.arange(4.0), axis=1)"),
 ]
 
 def run(code):

@@ -53,6 +53,16 @@ TEST_P(HostV2Raises, PythonMessageAndSessionContinues) {
 INSTANTIATE_TEST_SUITE_P(Errors, HostV2Raises, ::testing::ValuesIn(kRaises),
                          [](const auto& info) { return std::string(info.param.name); });
 
+// Complex arrays reach only the functions that know them; any other NumPy function refuses one
+// by name instead of reading its parts as a real array.
+TEST(HostV2Complex, OtherFunctionsRefuseComplexArrays) {
+  const std::string setup = "import numpy as np\nc = np.arange(4.0).view(np.complex128)\n";
+  EXPECT_NE(RunProgram(setup + "np.sum(c)\n").find("TypeError: np.sum: complex arrays are not supported here"),
+            std::string::npos);
+  EXPECT_NE(RunProgram(setup + "np.sort(c)\n").find("complex arrays are not supported here"), std::string::npos);
+  EXPECT_NE(RunProgram(setup + "c @ c\n").find("TypeError"), std::string::npos);
+}
+
 // f-strings are host code: in a kernel they are a syntax error that names the rule.
 TEST(HostV2FStrings, RejectedInKernelCode) {
   std::string out = RunProgram("@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    s = f\"{a}\"\n");
