@@ -136,29 +136,48 @@ std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, cons
   return r.text;
 }
 
-std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name) {
-  std::string text;
-  for (const auto& d : defs)
-    if (d.kind == "struct") text += d.text + "\n";
+namespace {
+
+// The struct table of `text` (struct definitions); nullopt when the checker rejects any.
+std::optional<std::vector<rt::StructLayout>> StructTable(const std::string& text) {
   SourceFile file("<structs>", text);
   try {
     const compiler::PipelineOptions defaults;
     compiler::PipelineResult r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
     if (!r.ok()) return std::nullopt;
-    const std::vector<rt::StructLayout> table = r.checked->Signature().structs;
-    // Struct-typed fields get their layouts, recursively, so that the struct's arrays have a
-    // NumPy form without the module's struct table.
-    std::function<rt::StructLayout(const rt::StructLayout&)> resolve = [&](const rt::StructLayout& s) {
-      rt::StructLayout out = s;
-      for (rt::StructField& f : out.fields)
-        if (f.type.is_struct() && size_t(f.type.struct_index) < table.size())
-          f.layout = std::make_shared<const rt::StructLayout>(resolve(table[f.type.struct_index]));
-      return out;
-    };
-    for (const auto& s : table)
-      if (s.name == name) return resolve(s);
+    return r.checked->Signature().structs;
   } catch (const std::exception&) {
+    return std::nullopt;
   }
+}
+
+}  // namespace
+
+std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name) {
+  // The structs so far, less those the checker rejects (a field type kernels do not take), so
+  // that one such struct leaves the others their layouts.
+  std::string text;
+  std::optional<std::vector<rt::StructLayout>> accepted;
+  for (const auto& d : defs) {
+    if (d.kind != "struct") continue;
+    if (auto t = StructTable(text + d.text + "\n")) {
+      text += d.text + "\n";
+      accepted = std::move(t);
+    }
+  }
+  if (!accepted) return std::nullopt;
+  const std::vector<rt::StructLayout> table = *accepted;
+  // Struct-typed fields get their layouts, recursively, so that the struct's arrays have a
+  // NumPy form without the module's struct table.
+  std::function<rt::StructLayout(const rt::StructLayout&)> resolve = [&](const rt::StructLayout& s) {
+    rt::StructLayout out = s;
+    for (rt::StructField& f : out.fields)
+      if (f.type.is_struct() && size_t(f.type.struct_index) < table.size())
+        f.layout = std::make_shared<const rt::StructLayout>(resolve(table[f.type.struct_index]));
+    return out;
+  };
+  for (const auto& s : table)
+    if (s.name == name) return resolve(s);
   return std::nullopt;
 }
 

@@ -633,4 +633,15 @@ void AddHostCallableBuiltins(ModuleObj& wp) {
     if (!wp.attrs.count(n)) wp.attrs[n] = Value(std::make_shared<HostBuiltinObj>(n));
 }
 
+std::vector<uint8_t> CompositeFillBytes(Interpreter& in, const Composite& c, const Value& v, const std::string& ctx) {
+  NdArray flat;
+  if (auto* cv = v.As<CompositeValueObj>()) flat = cv->a;
+  else if (auto s = ToNdScalar(v)) flat = NdArray::Full({c.length()}, *s, c.scalar);
+  else flat = ToNdArray(in, v, ctx, c.scalar);
+  if (flat.size() != c.length())
+    ValueError(ctx + ": a " + CompositeName(c) + " has " + std::to_string(c.length()) + " components, got " +
+               std::to_string(flat.size()));
+  return CompositeValueObj(c, flat).Bytes();
+}
+
 }  // namespace tilec::host

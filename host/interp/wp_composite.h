@@ -57,6 +57,9 @@ struct CompositeValueObj : Object {
 Value MakeCompositeValue(const Composite& c, const NdArray& flat, bool generic = false);
 // One element of an array of `c`, from its packed bytes.
 Value CompositeFromBytes(const Composite& c, const void* bytes);
+// One element's bytes for an array (or struct field) of `c`: a host value, a sequence or a
+// scalar (every component); ValueError naming `ctx` for a wrong count.
+std::vector<uint8_t> CompositeFillBytes(Interpreter& in, const Composite& c, const Value& v, const std::string& ctx);
 // The composite a dtype value names (`wp.vec3`, `wp.types.vector(...)`); nullopt otherwise.
 std::optional<Composite> CompositeOfDType(const Value& v);
 // The element shape an array of `c` adds to its NumPy form: (N,) or (R, C).

@@ -123,6 +123,9 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
       Scalar s = nd->a.Item();
       if (IsFloat(nd->a.dtype())) args.push_back(rt::KernelArg::Typed(nd->a.dtype(), s.AsDouble()));
       else args.push_back(rt::KernelArg::TypedInt(nd->a.dtype(), s.AsInt()));
+    } else if (auto* sv = v.As<StructValueObj>()) {
+      // The runtime reports a mismatch with the parameter's struct type.
+      args.push_back(rt::KernelArg::Struct(sv->layout->name, sv->Bytes()));
     } else if (auto* cv = v.As<CompositeValueObj>()) {
       // The runtime reports the mismatch with the parameter's type.
       args.push_back(rt::KernelArg::Struct(CompositeName(cv->c), cv->Bytes()));
@@ -243,18 +246,6 @@ rt::Array CompositeArrayFromData(Interpreter& in, const Value& data, const Compo
   return rt::Array::FromHost(cc.data(), outer, rt::ArrayDType::Struct(rt::CompositeLayout(c)), device, requires_grad);
 }
 
-// One element's bytes for filling an array of `c`: a host value, a sequence or a scalar.
-std::vector<uint8_t> CompositeFillBytes(Interpreter& in, const Composite& c, const Value& v, const std::string& ctx) {
-  NdArray flat;
-  if (auto* cv = v.As<CompositeValueObj>()) flat = cv->a;
-  else if (auto s = ToNdScalar(v)) flat = NdArray::Full({c.length()}, *s, c.scalar);
-  else flat = ToNdArray(in, v, ctx, c.scalar);
-  if (flat.size() != c.length())
-    ValueError(ctx + ": a " + CompositeName(c) + " has " + std::to_string(c.length()) + " components, got " +
-               std::to_string(flat.size()));
-  return CompositeValueObj(c, flat).Bytes();
-}
-
 Value MakeArray(Interpreter& in, CallArgs& a) {
   ArgBinder b("array", a, {"data", "dtype", "shape", "requires_grad", "device", "ndim"}, 0);
   const int64_t ndim = b.Has(5) && !b.Get(5).IsNone() ? ToInt(b.Get(5), "array() ndim") : 0;
@@ -277,7 +268,7 @@ Value MakeArray(Interpreter& in, CallArgs& a) {
   }
   Composite comp = dtype ? CompositeOf(*dtype) : Composite{};
   if (dtype && dtype->is_struct() && !comp.valid())
-    TypeError("array(): data for struct arrays is not supported; use wp.zeros");
+    return Wrap(StructArrayFromValues(in, b.Get(0), *dtype->layout, shape, device, requires_grad));
   if (comp.valid()) return Wrap(CompositeArrayFromData(in, b.Get(0), comp, shape, device, requires_grad));
   NdArray nd = ToNdArray(in, b.Get(0), "array", dtype ? std::optional<ScalarType>(dtype->scalar) : std::nullopt);
   if (nd.ndim() == 0) ValueError("array(): data must have at least one dimension, got a scalar");

@@ -75,13 +75,37 @@ struct WpFuncObj : Object {
   std::string name;
 };
 
-// A `@wp.struct` class: a dtype for arrays.
+// A `@wp.struct` class: a dtype for arrays, and called (`S()`) a host value of the struct.
 struct WpStructObj : Object {
   std::string TypeName() const override { return "warp.codegen.Struct"; }
   std::string Repr() const override { return "<class '" + name + "'>"; }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter& in, CallArgs& args) override;  // wp_struct_values.cpp
   std::string name;
-  std::optional<rt::StructLayout> layout;  // known once a module that uses it compiled
+  std::optional<rt::StructLayout> layout;  // nullopt when the checker rejects the struct
 };
+
+// A host instance of a `@wp.struct` (Warp's StructInstance): its packed bytes, every field
+// zero until set. A struct-typed field reads as a view of the same bytes, so `s.inner.x = 1`
+// writes into `s`, as in Warp. wp_struct_values.cpp.
+struct StructValueObj : Object {
+  StructValueObj(std::shared_ptr<const rt::StructLayout> layout, std::shared_ptr<std::vector<uint8_t>> bytes,
+                 size_t offset)
+      : layout(std::move(layout)), bytes(std::move(bytes)), offset(offset) {}
+  std::string TypeName() const override { return layout->name; }
+  std::string Repr() const override;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  bool SetAttr(Interpreter& in, const std::string& name, const Value& v) override;
+  std::vector<uint8_t> Bytes() const;  // this value's own layout->size bytes
+  std::shared_ptr<const rt::StructLayout> layout;
+  std::shared_ptr<std::vector<uint8_t>> bytes;
+  size_t offset;
+};
+
+// wp.array(data, dtype=S) for a list of host struct values (one dimension, or `shape`).
+rt::Array StructArrayFromValues(Interpreter& in, const Value& data, const rt::StructLayout& layout,
+                                const std::optional<std::vector<int64_t>>& shape, std::optional<rt::Device> device,
+                                bool requires_grad);
 
 struct TapeObj : Object {
   TapeObj() : tape(std::make_unique<rt::Tape>()) {}

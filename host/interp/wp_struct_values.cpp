@@ -1,0 +1,114 @@
+// Host values of `@wp.struct` types: `S()` makes one, fields read and write through the
+// struct's packed layout (the one kernels use), and lists of them become struct arrays.
+#include <cstring>
+
+#include "host/interp/args.h"
+#include "host/interp/array_values.h"
+#include "host/interp/errors.h"
+#include "host/interp/interpreter.h"
+#include "host/interp/wp_composite.h"
+#include "host/interp/wp_values.h"
+#include "host/ndarray/elements.h"
+
+namespace tilec::host {
+
+namespace {
+
+const rt::StructField* FindField(const rt::StructLayout& s, const std::string& name) {
+  for (const rt::StructField& f : s.fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
+}  // namespace
+
+Value WpStructObj::Call(Interpreter& in, CallArgs& args) {
+  if (!layout)
+    TypeError(name + "(): struct `" + name + "` did not type-check, so it has no host values (see its diagnostics)");
+  if (!args.pos.empty())
+    TypeError(name + "() takes no positional arguments (set fields as attributes or by keyword)");
+  auto v = std::make_shared<StructValueObj>(std::make_shared<const rt::StructLayout>(*layout),
+                                            std::make_shared<std::vector<uint8_t>>(layout->size, 0), 0);
+  for (auto& [field, value] : args.kw)
+    if (!v->SetAttr(in, field, value)) TypeError(name + "() got an unexpected keyword argument '" + field + "'");
+  return Value(v);
+}
+
+std::vector<uint8_t> StructValueObj::Bytes() const {
+  return std::vector<uint8_t>(bytes->begin() + offset, bytes->begin() + offset + layout->size);
+}
+
+std::optional<Value> StructValueObj::GetAttr(Interpreter&, const std::string& name) {
+  const rt::StructField* f = FindField(*layout, name);
+  if (!f) return std::nullopt;
+  const uint8_t* p = bytes->data() + offset + f->offset;
+  if (!f->type.is_struct()) return ScalarToValue(LoadScalar(p, f->type.scalar));
+  if (!f->layout) TypeError("field `" + name + "` of `" + layout->name + "` has no known layout");
+  if (f->layout->composite.valid()) return CompositeFromBytes(f->layout->composite, p);
+  return Value(std::make_shared<StructValueObj>(f->layout, bytes, offset + f->offset));
+}
+
+bool StructValueObj::SetAttr(Interpreter& in, const std::string& name, const Value& v) {
+  const rt::StructField* f = FindField(*layout, name);
+  if (!f) AttributeError("'" + layout->name + "' object has no attribute '" + name + "'");
+  uint8_t* p = bytes->data() + offset + f->offset;
+  const std::string ctx = layout->name + "." + name;
+  if (!f->type.is_struct()) {
+    auto s = ToNdScalar(v);
+    if (!s) TypeError(ctx + ": expected a number, got " + host::TypeName(v));
+    StoreScalar(p, f->type.scalar, *s);
+    return true;
+  }
+  if (!f->layout) TypeError(ctx + ": the field has no known layout");
+  if (f->layout->composite.valid()) {
+    std::vector<uint8_t> b = CompositeFillBytes(in, f->layout->composite, v, ctx);
+    std::memcpy(p, b.data(), b.size());
+    return true;
+  }
+  auto* sv = v.As<StructValueObj>();
+  if (!sv || sv->layout->name != f->layout->name)
+    TypeError(ctx + ": expected a " + f->layout->name + " value, got " + host::TypeName(v));
+  std::memmove(p, sv->bytes->data() + sv->offset, f->layout->size);
+  return true;
+}
+
+std::string StructValueObj::Repr() const {
+  std::string out = layout->name + "(";
+  for (size_t k = 0; k < layout->fields.size(); ++k) {
+    const rt::StructField& f = layout->fields[k];
+    const uint8_t* p = bytes->data() + offset + f.offset;
+    std::string text;
+    if (!f.type.is_struct()) text = host::Repr(ScalarToValue(LoadScalar(p, f.type.scalar)));
+    else if (f.layout && f.layout->composite.valid()) text = host::Repr(CompositeFromBytes(f.layout->composite, p));
+    else if (f.layout) text = StructValueObj(f.layout, bytes, offset + f.offset).Repr();
+    out += (k ? ", " : "") + f.name + "=" + text;
+  }
+  return out + ")";
+}
+
+rt::Array StructArrayFromValues(Interpreter& in, const Value& data, const rt::StructLayout& layout,
+                                const std::optional<std::vector<int64_t>>& shape, std::optional<rt::Device> device,
+                                bool requires_grad) {
+  std::vector<Value> items = IterateValue(in, data);
+  std::vector<uint8_t> all;
+  all.reserve(items.size() * layout.size);
+  for (size_t k = 0; k < items.size(); ++k) {
+    auto* sv = items[k].As<StructValueObj>();
+    if (!sv || sv->layout->name != layout.name)
+      TypeError("array(): element " + std::to_string(k) + " of the data is " + host::TypeName(items[k]) +
+                ", expected a " + layout.name + " value");
+    std::vector<uint8_t> b = sv->Bytes();
+    all.insert(all.end(), b.begin(), b.end());
+  }
+  std::vector<int64_t> dims{int64_t(items.size())};
+  if (shape) {
+    int64_t n = 1;
+    for (int64_t d : *shape) n *= d;
+    if (n != int64_t(items.size()))
+      ValueError("array(): " + std::to_string(items.size()) + " struct values do not fill shape " + ShapeString(*shape));
+    dims = *shape;
+  }
+  return rt::Array::FromHost(all.data(), dims, rt::ArrayDType::Struct(layout), device, requires_grad);
+}
+
+}  // namespace tilec::host
