@@ -121,6 +121,81 @@ ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c)
   });
 }
 
+// ---- tiles of other @wp.struct types: field by field, as Warp's generated struct operators
+
+bool IsVectorLike(Lowerer& L, const ir::ElemType& e) {
+  return e.is_struct() && L.m_.structs()[size_t(e.struct_index)].composite.valid();
+}
+bool IsPlainStructTile(Lowerer& L, ir::Value* v) { return IsStructTile(v) && !IsVectorLike(L, v->type().elem); }
+
+// A field takes part in +, -, negation and sums when its scalar type accumulates (Warp's
+// set: 32/64-bit integers and floats, float16, bfloat16); bool and 8/16-bit integer fields
+// keep the first operand's value.
+bool Accumulates(Lowerer& L, const ir::ElemType& e) {
+  if (e.is_struct()) return true;
+  switch (e.scalar) {
+    case ScalarType::Int32: case ScalarType::Int64: case ScalarType::UInt32: case ScalarType::UInt64:
+    case ScalarType::Float16: case ScalarType::BFloat16: case ScalarType::Float32: case ScalarType::Float64:
+      return true;
+    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::Int16: case ScalarType::UInt8:
+    case ScalarType::UInt16:
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+ir::Value* FieldwiseStruct(Lowerer& L, OpCode op, ir::Value* x, ir::Value* y) {
+  const ir::ElemType elem = x->type().elem;
+  const ir::Type et = ir::Type::Struct(elem.struct_index);
+  if (IsVectorLike(L, elem)) {
+    using sema::CompositeOp;
+    if (!y) return L.CompositeOfValues(CompositeOp::Neg, {x}, et);
+    return L.CompositeOfValues(op == OpCode::Sub ? CompositeOp::Sub : CompositeOp::Add, {x, y}, et);
+  }
+  ir::Value* v = x;
+  const auto& fields = L.m_.structs()[size_t(elem.struct_index)].fields;
+  for (size_t k = 0; k < fields.size(); ++k) {
+    if (!Accumulates(L, fields[k].type)) continue;
+    ir::Value* fx = L.b_.FieldGet(x, int(k));
+    ir::Value* r;
+    if (fields[k].type.is_struct()) r = FieldwiseStruct(L, op, fx, y ? L.b_.FieldGet(y, int(k)) : nullptr);
+    else if (!y) r = L.b_.Unary(OpCode::Neg, fx);
+    else r = L.b_.Binary(op, fx, L.b_.FieldGet(y, int(k)));
+    v = L.b_.FieldSet(v, int(k), r);
+  }
+  return v;
+}
+
+namespace {
+
+// tile_sum of a struct tile: each accumulating field's tile sums (vectors component by
+// component, nested structs recursively); the others take the first element's value.
+ir::Value* SumStructTile(Lowerer& L, ir::Value* t) {
+  const ir::ElemType elem = t->type().elem;
+  if (IsVectorLike(L, elem)) return ReduceComponents(L, t, true, ir::ReduceKind::Add, -1);
+  const auto& fields = L.m_.structs()[size_t(elem.struct_index)].fields;
+  std::vector<ir::Value*> sums;   // one shape-(1,) tile per accumulating field
+  std::vector<ir::Value*> firsts(fields.size(), nullptr);
+  std::vector<ir::Value*> origin(size_t(t->type().ndim), L.b_.ConstInt(ScalarType::Int32, 0));
+  for (size_t k = 0; k < fields.size(); ++k) {
+    const ir::ElemType fe = fields[k].type;
+    ir::Value* ft = MapElements(L, {t}, fe, [&](const std::vector<ir::Value*>& x) { return L.b_.FieldGet(x[0], int(k)); });
+    if (!Accumulates(L, fe)) firsts[k] = L.b_.TileExtract(ft, origin);
+    else if (fe.is_struct()) sums.push_back(SumStructTile(L, ft));
+    else sums.push_back(L.b_.TileSum(ft));
+  }
+  auto assemble = [&](const std::vector<ir::Value*>& xs) {
+    ir::Value* v = L.b_.ZeroOf(ir::Type::Struct(elem.struct_index));
+    size_t n = 0;
+    for (size_t k = 0; k < fields.size(); ++k) v = L.b_.FieldSet(v, int(k), firsts[k] ? firsts[k] : xs[n++]);
+    return v;
+  };
+  if (sums.empty()) return L.b_.TileFull(assemble({}), {1});
+  return MapElements(L, sums, elem, assemble);
+}
+
 // ---- lanes and tiles
 
 ir::Value* I32(Lowerer& L, int64_t v) { return L.b_.ConstInt(ScalarType::Int32, v); }
@@ -268,6 +343,9 @@ std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, in
 }
 
 ir::Value* Lowerer::TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b) {
+  if (IsPlainStructTile(*this, a) && IsPlainStructTile(*this, b))
+    return MapElements(*this, {a, b}, a->type().elem,
+                       [&](const std::vector<ir::Value*>& x) { return FieldwiseStruct(*this, op, x[0], x[1]); });
   if (IsStructTile(a) || IsStructTile(b) || a->type().is_struct() || b->type().is_struct())
     return CompositeTileArith(*this, op, a, b);
   // A scalar operand takes the tile's element type.
@@ -474,6 +552,7 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     case LK::TileSum: {
       ir::Value* t = Expr(arg(P::A));
       bool has_axis = ci.overload->Index(P::Axis) >= 0;
+      if (IsPlainStructTile(*this, t) && !has_axis) return SumStructTile(*this, t);
       if (IsStructTile(t)) return ReduceComponents(*this, t, true, ir::ReduceKind::Add, has_axis ? axis() : -1);
       if (has_axis) return b_.TileReduce(ir::ReduceKind::Add, t, axis());
       return b_.TileSum(t);
@@ -511,6 +590,9 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     case LK::TileBinary: return TileBinaryOp(lw.op, Expr(arg(P::Lhs)), Expr(arg(P::Rhs)));
     case LK::TileUnary: {
       ir::Value* t = Expr(ci.args[0]);
+      if (IsPlainStructTile(*this, t) && lw.op == OpCode::Neg)
+        return MapElements(*this, {t}, t->type().elem,
+                           [&](const std::vector<ir::Value*>& x) { return FieldwiseStruct(*this, lw.op, x[0], nullptr); });
       if (IsStructTile(t) && lw.op == OpCode::Neg) return CompositeTileArith(*this, lw.op, t, nullptr);
       return b_.Unary(lw.op, t);
     }

@@ -540,6 +540,10 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
         ir::Value* t = Expr(sub->value.get());
         ir::Value* v = Convert(Expr(a.value.get()), t->type().ElemValueType());
         std::vector<ir::Value*> idx = ElementIndices(sub->value.get(), sub->index.get());
+        if (!bitwise && v->type().is_struct() && !m_.structs()[size_t(v->type().elem.struct_index)].composite.valid()) {
+          WriteTile(sub->value.get(), LaneSerialUpdate(a.op == BO::Sub ? OpCode::Sub : OpCode::Add, t, v, idx));
+          return;
+        }
         if (!bitwise) {
           if (a.op == BO::Sub) v = v->type().is_struct() ? CompositeOfValues(sema::CompositeOp::Neg, {v}, v->type())
                                                          : b_.Unary(OpCode::Neg, v);
@@ -723,7 +727,8 @@ ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, cons
   const ir::Type vt = v->type();
   ir::Value* lane = b_.LaneId();
   ir::Value* all = b_.ConstBool(true);
-  ir::Value* zero = b_.ConstInt(vt.elem.scalar, 0);
+  // A struct's zero is the identity of its field-wise + and -.
+  ir::Value* zero = vt.is_struct() ? b_.ZeroOf(vt) : b_.ConstInt(vt.elem.scalar, 0);
   ir::Value* identity = op == OpCode::BitAnd ? b_.Unary(OpCode::BitNot, zero) : zero;
   ir::Value* vals = b_.TileScatterLanes(b_.TileFull(identity, {lanes}), v, all, {lane}, false);
   std::vector<ir::Value*> where;
@@ -740,7 +745,9 @@ ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, cons
     ir::Value* cur = body->arg(1);
     std::vector<ir::Value*> at;
     for (ir::Value* w : where) at.push_back(b_.TileExtract(w, {k}));
-    ir::Value* x = b_.Binary(op, b_.TileExtract(cur, at), b_.TileExtract(vals, {k}));
+    ir::Value* old_value = b_.TileExtract(cur, at);
+    ir::Value* x = vt.is_struct() ? FieldwiseStruct(*this, op, old_value, b_.TileExtract(vals, {k}))
+                                  : b_.Binary(op, old_value, b_.TileExtract(vals, {k}));
     b_.Yield({b_.TileInsert(cur, x, at)});
   }
   return loop->result(0);

@@ -91,6 +91,13 @@ struct FuncCtx {
   const sema::Type* return_type = nullptr;
 };
 
+class Lowerer;
+// `x op y` (op Add or Sub; y null for negation) on two values of one @wp.struct, as Warp's
+// generated struct operators: fields of 32/64-bit integer and float types (and float16,
+// bfloat16) combine, vectors and nested structs recursively; bool and 8/16-bit integer fields
+// keep x's value. lower_call.cpp.
+ir::Value* FieldwiseStruct(Lowerer& L, ir::OpCode op, ir::Value* x, ir::Value* y);
+
 class Lowerer {
  public:
   Lowerer(const sema::CheckedModule& cm, const SourceFile* file, diag::DiagnosticEngine& diags, ir::Module& m)

@@ -238,7 +238,7 @@ bool FirstTileElem(CallContext& c, Refusal refusal) {
     if (!a.info.type->IsTile()) continue;
     if (a.info.type->elem.is_struct()) {
       c.Error(Code::StructTileUnsupported, a.range,
-              c.bname + " is not defined for tiles of struct `" + a.info.type->elem_struct_name + "`");
+              c.bname + " is not defined for tiles of Warp struct `" + a.info.type->elem_struct_name + "`");
       return false;
     }
     if (std::optional<std::string> why = refusal(*a.info.type)) {

@@ -25,6 +25,7 @@ extern const RuleSpec TilesScaleCompatible; // `*`, `/`: equal dtypes, or a scal
 extern const RuleSpec ScalarMatchesTile;   // tile * scalar: scalar converts to the dtype   E0212
 extern const RuleSpec NumericTile;         // a non-struct, non-bool element        E0217, E0213
 extern const RuleSpec ArithElemTile;       // a numeric scalar, vector or matrix element  E0217, E0213
+extern const RuleSpec FieldwiseElemTile;   // ArithElemTile, or any @wp.struct element (fields)  E0217, E0213
 extern const RuleSpec ReduceElemTile;      // tile_reduce: `a` the same (the combiner decides) E0217, E0213
 extern const RuleSpec OrderedElemTile;     // `a` holds an ordered scalar (no struct, bool) E0217, E0213
 extern const RuleSpec Tile2D;              // `a` is 2-D                                    E0218

@@ -286,7 +286,7 @@ bool ArithElemTile(CallContext& c, bool ordered) {
       const Composite* k = c.checker.CompositeOf(c.types.FromElem(t->elem));
       if (!k) {
         c.Error(Code::StructTileUnsupported, a.range,
-                c.bname + " is not defined for tiles of struct `" + t->elem_struct_name + "`");
+                c.bname + " is not defined for tiles of Warp struct `" + t->elem_struct_name + "`");
         return false;
       }
       s = k->scalar;
@@ -303,6 +303,17 @@ bool ArithElemTile(CallContext& c, bool ordered) {
   return true;
 }
 bool ArithElemTile(CallContext& c) { return ArithElemTile(c, false); }
+// `+`, `-`, unary `-` and the whole-tile sum also take tiles of any other @wp.struct: they work
+// field by field, as Warp's generated struct operators do.
+bool FieldwiseElemTile(CallContext& c) {
+  for (CallArg& a : c.args) {
+    const Type* t = a.info.type;
+    if (!t->IsTile()) continue;
+    if (t->elem.is_struct() && !c.checker.CompositeOf(c.types.FromElem(t->elem))) return true;
+    return ArithElemTile(c, false);
+  }
+  return true;
+}
 bool ReduceElemTile(CallContext& c) {
   // A @wp.func combiner takes whatever its parameters do (structs too); ReduceCombiner checks.
   if (c.overload.Index(Param::Op) >= 0 && c.Has(Param::Op) &&
@@ -320,6 +331,8 @@ const RuleSpec TileMapArgs{"TileMapArgs", {Code::BadTileMap, Code::TileShapeMism
                            &sema::TileMapArgs};
 const RuleSpec ArithElemTile{"ArithElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
                              &sema::ArithElemTile};
+const RuleSpec FieldwiseElemTile{"FieldwiseElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
+                                 &sema::FieldwiseElemTile};
 const RuleSpec ReduceElemTile{"ReduceElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
                               {P::A}, &sema::ReduceElemTile};
 const RuleSpec ReduceCombiner{"ReduceCombiner", {Code::BadReduceCombiner}, {P::Op, P::A}, &sema::ReduceCombiner};

@@ -133,10 +133,10 @@ bool ScalarDTypeWithHint(CallContext& c, const char* hint) {
   const ConstValue* d = c.Const(Param::DType);
   if (!d || !d->type || d->type->kind != TypeKind::Struct) return true;
   c.Error(Code::StructTileUnsupported, c.Range(Param::DType),
-          c.bname + " does not support struct dtype `" + d->type->struct_name + "`" + hint);
+          c.bname + " does not support Warp struct dtype `" + d->type->struct_name + "`" + hint);
   return false;
 }
-bool ScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, ""); }
+bool ScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, "; it takes a numeric scalar dtype"); }
 bool OnesScalarDType(CallContext& c) { return ScalarDTypeWithHint(c, "; use `wp.tile_full` with a value"); }
 
 bool FullValue(CallContext& c) {

@@ -239,7 +239,7 @@ std::vector<Builtin> MakeTable() {
   ParamSpec axis = Req(N::Axis, K::Const, P::Int);
   // The whole-tile sum lowers to the v1 tile_sum op; the axis form to tile_reduce {add}.
   add({"tile_sum", "wp",
-       {{{ta}, &Res::OneElementOfA, {&R::ArithElemTile}},
+       {{{ta}, &Res::OneElementOfA, {&R::FieldwiseElemTile}},
         {{ta, axis}, &Res::ReducedAlongAxis, {&R::ArithElemTile, &R::TileAxisInRange}}},
        true, Differentiable::Yes, "docs/tile_sum.rst", Lower(LowerKind::TileSum)});
   {
@@ -466,7 +466,7 @@ std::vector<Builtin> MakeTable() {
     ParamSpec lt = Req(N::Lhs, K::Runtime, P::Tile), rt = Req(N::Rhs, K::Runtime, P::Tile);
     // Tiles of vectors and matrices add and subtract, and scale by a scalar of their
     // component type, component by component (Warp's operators on the elements).
-    const RuleSpec* elems = &R::ArithElemTile;
+    const RuleSpec* elems = scalar_ok ? &R::ArithElemTile : &R::FieldwiseElemTile;
     // `*` and `/` also pair a scalar element with a vector or matrix one (Warp's tile_mul and
     // tile_div): the result holds the vector or matrix type.
     const RuleSpec* dtypes = scalar_ok ? &R::TilesScaleCompatible : &R::TilesSameDType;
@@ -502,7 +502,7 @@ std::vector<Builtin> MakeTable() {
     t.push_back(std::move(b));
   }
   {
-    Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::ArithElemTile}}}, true, Differentiable::Yes,
+    Builtin neg = Make({"tile_neg", "op", {{{tt}, &Res::TileArith, {&R::FieldwiseElemTile}}}, true, Differentiable::Yes,
                         "docs/tile_arithmetic.rst", LowerOp(LowerKind::TileUnary, ir::OpCode::Neg)});
     neg.op_spelling = "unary `-` on a tile";
     t.push_back(std::move(neg));

@@ -536,7 +536,21 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
   ExprInfo target = CheckExpr(s.target.get());
   if (target.type->IsError() || value.type->IsError()) return;
   ExprInfo result;
-  if (CompositeOf(target.type) || (CompositeOf(value.type) && !target.type->IsTile())) {
+  // `t[i] += s` on an element of a tile of a @wp.struct: every lane adds its value field by
+  // field (Warp's per-lane struct atomic).
+  const auto* elem_sub = s.target->As<ast::Subscript>();
+  const ExprInfo* elem_base = elem_sub ? out_.Info(elem_sub->value.get()) : nullptr;
+  const bool struct_element = target.type->kind == TypeKind::Struct && !CompositeOf(target.type) && elem_base &&
+                              elem_base->type->IsTile() && !out_.Access(s.target.get());
+  if (struct_element) {
+    if ((s.op != ast::BinaryOp::Add && s.op != ast::BinaryOp::Sub) || value.type != target.type) {
+      Error(Code::InvalidOperand, s.op_range,
+            "`" + std::string(ast::Spelling(s.op)) + "=` is not defined for `" + TypeName(target.type) + "` and `" +
+                TypeName(value.type) + "` (a struct tile element takes `+=` and `-=` of its own struct)");
+      return;
+    }
+    result = target;
+  } else if (CompositeOf(target.type) || (CompositeOf(value.type) && !target.type->IsTile())) {
     // v += w, m *= s: the operator's rules; the result must keep the variable's type.
     aug_ = &s;
     result = CompositeBinary(s.target.get(), s.op, s.op_range, s.target.get(), target, s.value.get(), value);
@@ -579,7 +593,7 @@ void Checker::CheckAugAssign(const ast::AugAssign& s) {
       local_prov_[sym] = Provenance{"`" + n->id + "` is assigned more than once (lines " + lines +
                                         "), so it is not a compile-time constant",
                                     sym->decl_range, true};
-  } else if (!target.type->IsScalar() && !target.type->IsTile() && !CompositeOf(target.type)) {
+  } else if (!target.type->IsScalar() && !target.type->IsTile() && !CompositeOf(target.type) && !struct_element) {
     Error(Code::InvalidAssignTarget, s.target->range, "cannot update `" + Text(s.target.get()) + "`");
   } else if (const auto* sub = s.target->As<ast::Subscript>()) {
     const ExprInfo* bi = out_.Info(sub->value.get());

@@ -519,6 +519,7 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
   if (name == "ndim") return Value::Int(a.ndim());
   if (name == "size") return Value::Int(a.size());
   if (name == "itemsize") return Value::Int(int64_t(a.itemsize()));
+  if (name == "strides") return ShapeTuple(a.strides());
   if (name == "T") return WrapNd(a.Transpose(), scalar);
   if (name == "reshape")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
@@ -668,6 +669,17 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       if (!v) TypeError("fill(): expected a number, got " + host::TypeName(b.Get(0)));
       s.a.Fill(*v);
       return Value();
+    });
+  if (name == "transpose")
+    return Method(self, name, [](NdArrayObj& s, Interpreter& in, CallArgs& args) {
+      // x.transpose(), x.transpose((1, 0, 2)) or x.transpose(1, 0, 2).
+      if (args.pos.empty() || (args.pos.size() == 1 && args.pos[0].IsNone())) return WrapNd(s.a.Transpose(), s.scalar);
+      std::vector<int> axes;
+      if (args.pos.size() == 1 && !args.pos[0].IsIntLike())
+        for (const Value& v : IterateValue(in, args.pos[0])) axes.push_back(int(ToInt(v, "transpose() axes")));
+      else
+        for (const Value& v : args.pos) axes.push_back(int(ToInt(v, "transpose() axes")));
+      return WrapNd(PermuteAxes(s.a, axes), false);
     });
   if (name == "view")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {

@@ -259,6 +259,9 @@ NdArray Tile(const NdArray& a, const Shape& reps);
 NdArray Repeat(const NdArray& a, std::span<const int64_t> repeats, std::optional<int> axis);
 // np.roll: shifts[k] along axes[k] (the pairs broadcast); no axes rolls the flattened array.
 NdArray Roll(const NdArray& a, std::span<const int64_t> shifts, std::span<const int> axes);
+// x.transpose(axes): a view with the axes in the order given (each once; negative ones count
+// from the end).
+NdArray PermuteAxes(const NdArray& a, std::span<const int> axes);
 // np.flip over `axes` (every axis when absent): a view with negated strides.
 NdArray Flip(const NdArray& a, const std::optional<std::vector<int>>& axes);
 // np.expand_dims: a view with a length-1 axis at each of `axes` (positions in the result).

@@ -182,4 +182,19 @@ NdArray AsFortran(const NdArray& a) {
   return out;
 }
 
+NdArray PermuteAxes(const NdArray& a, std::span<const int> axes) {
+  if (int(axes.size()) != a.ndim()) throw NdError("ValueError", "axes don't match array");
+  std::vector<bool> seen(size_t(a.ndim()), false);
+  Shape shape;
+  std::vector<int64_t> strides;
+  for (int ax : axes) {
+    const int k = NormalizeAxis(ax, a.ndim());
+    if (seen[size_t(k)]) throw NdError("ValueError", "repeated axis in transpose");
+    seen[size_t(k)] = true;
+    shape.push_back(a.shape()[size_t(k)]);
+    strides.push_back(a.strides()[size_t(k)]);
+  }
+  return NdArray(a.dtype(), shape, strides, a.data(), a.owner());
+}
+
 }  // namespace tilec::host

@@ -7,6 +7,7 @@
 #include <cmath>
 
 #include "tests/exec/exec_util.h"
+#include "tests/exec/lanes_util.h"
 #include "tests/exec/source_util.h"
 
 namespace tilec {
@@ -242,6 +243,98 @@ def k(out: wp.array2d[float]):
     int floordiv = a / 2 - ((a % 2 != 0) && (a < 0) ? 1 : 0);
     EXPECT_EQ(out[i * 5 + 3], float(floordiv) + float(a % 3) + float(int8_t(130 + i))) << i;
     EXPECT_EQ(out[i * 5 + 4], std::pow(2.0f, float(i)) - 105.0f) << i;
+  }
+}
+
+// Tiles of a @wp.struct add, subtract, negate and sum field by field, as Warp's generated struct
+// operators: 32-bit int, float and vector fields (and a nested struct's) combine; bool and
+// int8 fields keep the first operand's value (the first element's for a sum). `t[i] += s` and
+// `-=` on one element apply every lane's value.
+struct StructQ {
+  bool flag;
+  int8_t small;
+  int32_t n;
+  float value;
+};
+struct StructN {
+  StructQ q;
+  float w[3];
+};
+
+TEST(StructTiles, FieldwiseArithmeticSumsAndElementUpdates) {
+  compiler::CompileOptions copts;
+  copts.block_dim = 8;  // `acc[i] += x[lane]` applies the block's lanes, one after another
+  auto c = CompileText(R"(
+@wp.struct
+class Q:
+    flag: wp.bool
+    small: wp.int8
+    n: int
+    value: float
+
+@wp.struct
+class N:
+    q: Q
+    w: wp.vec3
+
+@wp.kernel
+def ops(x: wp.array(dtype=N), twice: wp.array(dtype=N), back: wp.array(dtype=N), neg: wp.array(dtype=N),
+        total: wp.array(dtype=N), lanes: wp.array(dtype=N)):
+    _t, lane = wp.tid()
+    t = wp.tile_load(x, shape=8)
+    wp.tile_store(twice, t + t)
+    u = t + t
+    u -= t
+    wp.tile_store(back, u)
+    wp.tile_store(neg, -t)
+    wp.tile_store(total, wp.tile_sum(t))
+    acc = wp.tile_zeros(shape=2, dtype=N, storage="shared")
+    acc[1] += x[lane]
+    acc[0] -= x[lane]
+    wp.tile_store(lanes, acc)
+)",
+                       copts);
+  ASSERT_TRUE(c.module);
+  static_assert(sizeof(StructN) == 24);
+  const int n = 8;
+  std::vector<StructN> x(n), twice(n), back(n), neg(n), total(1), lanes(2);
+  for (int i = 0; i < n; ++i) x[size_t(i)] = {{i % 2 == 1, int8_t(i - 3), 10 * i + 1, 0.5f * float(i) - 1.0f}, {float(i), float(-i), 2.0f * float(i)}};
+  tilec_array xa = View(x.data(), {n}), ta = View(twice.data(), {n}), ba = View(back.data(), {n}),
+              na = View(neg.data(), {n}), sa = View(total.data(), {1}), la = View(lanes.data(), {2});
+  Launch(c.Entry("ops"), {&xa, &ta, &ba, &na, &sa, &la}, {1}, n);
+  StructN sum{{false, 0, 0, 0.0f}, {0, 0, 0}};
+  for (int i = 0; i < n; ++i) {
+    const StructN& e = x[size_t(i)];
+    sum.q.n += e.q.n;
+    sum.q.value += e.q.value;
+    for (int k = 0; k < 3; ++k) sum.w[k] += e.w[k];
+    for (const auto& [got, f] : {std::pair{twice[size_t(i)], 2.0f}, std::pair{back[size_t(i)], 1.0f}, std::pair{neg[size_t(i)], -1.0f}}) {
+      EXPECT_EQ(got.q.flag, e.q.flag) << i;
+      EXPECT_EQ(got.q.small, e.q.small) << i;
+      EXPECT_EQ(got.q.n, int32_t(f) * e.q.n) << i;
+      EXPECT_EQ(got.q.value, f * e.q.value) << i;
+      for (int k = 0; k < 3; ++k) EXPECT_EQ(got.w[k], f * e.w[k]) << i << " " << k;
+    }
+  }
+  EXPECT_EQ(total[0].q.flag, x[0].q.flag);
+  EXPECT_EQ(total[0].q.small, x[0].q.small);
+  EXPECT_EQ(total[0].q.n, sum.q.n);
+  EXPECT_FLOAT_EQ(total[0].q.value, sum.q.value);
+  for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(total[0].w[k], sum.w[k]) << k;
+  // The element updates take the block's lanes (one under 1-lane emulation).
+  StructN lane_sum{{false, 0, 0, 0.0f}, {0, 0, 0}};
+  for (int i = 0; i < std::min(testing::Lanes(n), n); ++i) {
+    lane_sum.q.n += x[size_t(i)].q.n;
+    lane_sum.q.value += x[size_t(i)].q.value;
+    for (int k = 0; k < 3; ++k) lane_sum.w[k] += x[size_t(i)].w[k];
+  }
+  for (int e = 0; e < 2; ++e) {
+    const float f = e == 1 ? 1.0f : -1.0f;
+    EXPECT_FALSE(lanes[size_t(e)].q.flag);
+    EXPECT_EQ(lanes[size_t(e)].q.small, 0);
+    EXPECT_EQ(lanes[size_t(e)].q.n, int32_t(f) * lane_sum.q.n) << e;
+    EXPECT_FLOAT_EQ(lanes[size_t(e)].q.value, f * lane_sum.q.value) << e;
+    for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(lanes[size_t(e)].w[k], f * lane_sum.w[k]) << e << " " << k;
   }
 }
 
