@@ -61,9 +61,10 @@ struct Registry {
     // NumPy's AxisError is both, so that either kind of handler catches it.
     Add("numpy.AxisError", {"ValueError", "IndexError"}, false);
     Add("numpy.linalg.LinAlgError", {"ValueError"}, false);
-    // A kernel that does not compile: a RuntimeError, as Warp's code generation errors are, so
-    // `except RuntimeError` written for Warp catches it.
-    Add("tilec.CompileError", {"RuntimeError"}, false);
+    // A kernel that does not compile: a RuntimeError, as Warp's code generation errors are, and
+    // a TypeError and ValueError, as Warp's argument checks raise, so that handlers written for
+    // any of Warp's errors catch it.
+    Add("tilec.CompileError", {"RuntimeError", "TypeError", "ValueError"}, false);
   }
 };
 

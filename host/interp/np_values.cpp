@@ -399,7 +399,36 @@ NdArray MatMulNd(const NdArray& a, const NdArray& b) {
   if (a.ndim() == 0 || b.ndim() == 0)
     ValueError("matmul: Input operand " + std::string(a.ndim() == 0 ? "0" : "1") +
                " does not have enough dimensions (has 0, gufunc core with signature (n?,k),(k,m?)->(n?,m?) requires 1)");
-  if (a.ndim() > 2 || b.ndim() > 2) ValueError("matmul: operands with more than 2 dimensions are not supported");
+  if (a.ndim() > 2 || b.ndim() > 2) {
+    // A stack of matrices: the leading axes broadcast, each pair multiplies as 2-D (a 1-D
+    // operand is a row on the left, a column on the right, and that axis is dropped).
+    const NdArray A = a.ndim() == 1 ? a.Reshape({1, a.shape()[0]}) : a;
+    const NdArray B = b.ndim() == 1 ? b.Reshape({b.shape()[0], 1}) : b;
+    Shape batch = BroadcastShapes(Shape(A.shape().begin(), A.shape().end() - 2), Shape(B.shape().begin(), B.shape().end() - 2));
+    auto full = [&](const NdArray& x) {
+      Shape s = batch;
+      s.insert(s.end(), x.shape().end() - 2, x.shape().end());
+      return x.BroadcastTo(s);
+    };
+    const NdArray fa = full(A), fb = full(B);
+    const int64_t n = A.shape()[A.ndim() - 2], m = B.shape()[B.ndim() - 1];
+    int64_t count = 1;
+    for (int64_t d : batch) count *= d;
+    std::vector<NdArray> outs;
+    for (int64_t flat = 0; flat < count; ++flat) {
+      std::vector<IndexItem> at(batch.size());
+      for (int64_t d = int64_t(batch.size()) - 1, rem = flat; d >= 0; --d) {
+        at[size_t(d)] = IndexItem::At(rem % batch[size_t(d)]);
+        rem /= batch[size_t(d)];
+      }
+      outs.push_back(MatMulNd(fa.Index(at), fb.Index(at)));
+    }
+    Shape shape = batch;
+    if (a.ndim() > 1) shape.push_back(n);
+    if (b.ndim() > 1) shape.push_back(m);
+    if (outs.empty()) return NdArray::Zeros(shape, PromoteTypes(a.dtype(), b.dtype()));
+    return Stack(outs, 0).Reshape(shape);
+  }
   // 1-D operands are promoted to a row (left) or a column (right), and that axis is dropped.
   int64_t n = a.ndim() == 2 ? a.shape()[0] : 1, k = a.shape()[a.ndim() - 1];
   int64_t kb = b.shape()[0], m = b.ndim() == 2 ? b.shape()[1] : 1;

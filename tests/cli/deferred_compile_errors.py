@@ -32,4 +32,10 @@ try:
     wp.launch(uses_broken, dim=3, inputs=[a])
 except RuntimeError as e:
     print("caught", type(e).__name__, e)
+# Warp's argument checks raise TypeError and ValueError: handlers for those catch it too.
+for kind in (TypeError, ValueError):
+    try:
+        wp.launch(uses_broken, dim=3, inputs=[a])
+    except kind as e:
+        print("also a", kind.__name__, isinstance(e, RuntimeError))
 wp.launch(uses_broken, dim=3, inputs=[a])

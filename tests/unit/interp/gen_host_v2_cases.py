@@ -399,6 +399,13 @@ OUTPUTS = [
   "    np.testing.assert_allclose(y, y + 1, atol=1e-4)\n"
   "except AssertionError as e:\n"
   "    print(e)\n"),
+ ("MatmulStacksOfMatrices",
+  "a = np.arange(24.0).reshape(2, 3, 4)\n"
+  "b = np.arange(8.0).reshape(4, 2)\n"
+  "print(a @ b, np.matmul(a, np.arange(4.0)), (np.arange(3.0) @ a).shape)\n"
+  "c = np.arange(2 * 1 * 2 * 3, dtype=np.float32).reshape(2, 1, 2, 3)\n"
+  "print(repr(c @ np.ones((3, 3, 2), dtype=np.float32)), (np.zeros((0, 2, 3)) @ np.zeros((3, 4))).shape)\n"
+  "print(np.arange(12).reshape(2, 2, 3) @ np.arange(6).reshape(3, 2))\n"),
 ]
 
 RAISES = [
@@ -580,6 +587,7 @@ RAISES = [
  ("FftBadNorm", "", "np.fft.fft(np.arange(4.0), norm='x')"),
  ("FftZeroPoints", "", "np.fft.fft(np.arange(4.0), n=0)"),
  ("FftAxisOutOfBounds", "", "np.fft.fft(np.arange(4.0), axis=1)"),
+ ("MatmulStackCoreMismatch", "", "np.ones((2, 3, 4)) @ np.ones((3, 2))"),
 ]
 
 def run(code):
