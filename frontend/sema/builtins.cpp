@@ -668,6 +668,9 @@ std::vector<Builtin> MakeTable() {
        false, Differentiable::Yes, "docs/math.rst", Lower(LowerKind::Where)});
   add({"print", "", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}, true}}, false,
        Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
+  // Warp's wp.print(value): one value, printed as `print` prints it.
+  add({"print", "wp", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}}}, false,
+       Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
   // Warp's test helper: a message when the two numbers differ, and the kernel goes on.
   add({"expect_eq", "wp",
        {{{Req(N::A, K::Runtime, P::Numeric), Req(N::B, K::Runtime, P::Numeric)}, &Res::Void, {&R::CommonNumericArgs}}},
