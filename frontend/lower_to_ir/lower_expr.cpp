@@ -23,7 +23,7 @@ ir::Type Lowerer::IrType(const sema::Type* t) {
                             t->storage == sema::Storage::Shared ? ir::Storage::Shared : ir::Storage::Register);
     // Warp keeps its stacks in shared memory (docs/lanes.rst): the elements, then the count.
     case sema::TypeKind::TileStack:
-      return ir::Type::Tile(ir::ElemType::Of(t->scalar), {t->capacity + 1}, ir::Storage::Shared);
+      return ir::Type::Tile(StackSlotElem(IrElem(t->elem)), {t->capacity + 1}, ir::Storage::Shared);
     // No IR value: tuples are lowered element by element, the rest are compile-time only.
     case sema::TypeKind::Error: case sema::TypeKind::Void: case sema::TypeKind::None:
     case sema::TypeKind::Tuple: case sema::TypeKind::String: case sema::TypeKind::TypeRef:

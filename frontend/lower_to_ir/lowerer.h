@@ -194,6 +194,14 @@ class Lowerer {
   // the count. The count is read once where it dominates every later read, because
   // wp.tile_stack_count may run under a lane-varying condition, where no tile may be read.
   ir::Value* StackCount(ir::Value* stack);  // int32
+  // A stack's slots hold its element type, widened where that type cannot hold every count
+  // (bool and 8/16-bit integers in 32-bit ones, float16 and bfloat16 in float32).
+  static ir::ElemType StackSlotElem(ir::ElemType e);
+  // Where a struct stack keeps its count in the last slot: the field indices down to its first
+  // 32/64-bit integer or float field (empty for a scalar stack).
+  std::vector<int> StackCountPath(ir::ElemType e);
+  // The last slot of `stack` with its count set to `count` (int32).
+  ir::Value* WithStackCount(ir::Value* stack, ir::Value* count);
   // Before a region that may be lane-varying: the count of every stack variable, read where
   // all lanes still run.
   void HoistStackCounts();

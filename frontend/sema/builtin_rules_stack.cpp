@@ -31,23 +31,37 @@ bool StackCapacity(CallContext& c) {
   return false;
 }
 
-// The element count lives with the elements, so the element type must hold every count
-// exactly: the 32- and 64-bit integers and floats.
+// The element count lives in the stack's last slot: a scalar stack stores its elements in a
+// type that holds every count exactly (narrower ones widen: int8 in int32, float16 in float32),
+// a struct stack in the first 32- or 64-bit integer or float field of the last element (found
+// depth first, through vectors and nested structs), which its struct must have.
+bool CountsExactly(ScalarType s) {
+  switch (s) {
+    case ScalarType::Int32: case ScalarType::UInt32: case ScalarType::Int64: case ScalarType::UInt64:
+    case ScalarType::Float32: case ScalarType::Float64:
+      return true;
+    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::UInt8: case ScalarType::Int16:
+    case ScalarType::UInt16: case ScalarType::Float16: case ScalarType::BFloat16:
+      return false;
+  }
+  return false;
+}
+
+bool HasCountField(CallContext& c, const Type* t) {
+  if (t->IsScalar()) return CountsExactly(t->scalar);
+  if (t->kind != TypeKind::Struct) return false;
+  if (const Composite* k = c.checker.CompositeOf(t)) return CountsExactly(k->scalar);
+  for (const FieldInfo& f : c.out().structs[size_t(t->struct_index)].fields)
+    if (f.type && HasCountField(c, f.type)) return true;
+  return false;
+}
+
 bool StackDType(CallContext& c) {
   const Type* t = c.Const(Param::DType)->type;
-  if (t && t->IsScalar()) {
-    switch (t->scalar) {
-      case ScalarType::Int32: case ScalarType::UInt32: case ScalarType::Int64: case ScalarType::UInt64:
-      case ScalarType::Float32: case ScalarType::Float64:
-        return true;
-      case ScalarType::Bool: case ScalarType::Int8: case ScalarType::UInt8: case ScalarType::Int16:
-      case ScalarType::UInt16: case ScalarType::Float16: case ScalarType::BFloat16:
-        break;
-    }
-  }
+  if (t && (t->IsScalar() || (t->kind == TypeKind::Struct && HasCountField(c, t)))) return true;
   c.Error(Code::TileOperatorUnsupported, c.Range(Param::DType),
-          c.bname + " holds int32, uint32, int64, uint64, float32 or float64 elements, but `dtype` is `" +
-              TypeName(t) + "`");
+          c.bname + " holds scalars, vectors, matrices or structs with a 32- or 64-bit integer or float field (where "
+                    "the stack keeps its count), but `dtype` is `" + TypeName(t) + "`");
   return false;
 }
 
@@ -68,7 +82,7 @@ void CommitStackVariable(CallContext& c) {
 }
 
 bool StackValue(CallContext& c) {
-  const Type* et = c.types.Scalar(c.TypeOf(Param::S)->scalar);
+  const Type* et = c.types.FromElem(c.TypeOf(Param::S)->elem);
   CallArg& v = c.Arg(Param::Value);
   if (c.checker.Convert(v.expr, v.info, et)) return true;
   c.Error(Code::TileDTypeMismatch, v.range,
@@ -78,7 +92,7 @@ bool StackValue(CallContext& c) {
 }
 
 bool FormTileStack(CallContext& c, ExprInfo& out) {
-  out.type = c.types.TileStack(c.Const(Param::DType)->type->scalar, c.Const(Param::Capacity)->AsInt(),
+  out.type = c.types.TileStack(c.Const(Param::DType)->type->AsElem(), c.Const(Param::Capacity)->AsInt(),
                                c.checker.options().block_dim);
   out.uniform = true;  // one stack of the block
   return true;
@@ -92,7 +106,7 @@ bool FormStackSlot(CallContext& c, ExprInfo& out) {
 }
 
 bool FormStackPop(CallContext& c, ExprInfo& out) {
-  out.type = c.types.Tuple({c.types.Scalar(c.TypeOf(Param::S)->scalar), c.types.Int32()});
+  out.type = c.types.Tuple({c.types.FromElem(c.TypeOf(Param::S)->elem), c.types.Int32()});
   out.uniform = false;
   out.provenance = Provenance{"`" + c.checker.Text(c.node) + "` is each lane's own element", c.node->range, true};
   return true;

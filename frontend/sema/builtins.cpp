@@ -359,7 +359,7 @@ std::vector<Builtin> MakeTable() {
            {&R::StackKeywords, &R::StackCapacity, &R::StackDType}}},
          true, Differentiable::No, "docs/lanes.rst", Lower(LowerKind::TileStack)});
     add({"tile_stack_push", "wp",
-         {{{s, Req(N::Value, K::Runtime, P::Scalar), Req(N::HasValue, K::Runtime, P::Bool)}, &Res::StackSlot,
+         {{{s, Req(N::Value, K::Runtime, P::Any), Req(N::HasValue, K::Runtime, P::Bool)}, &Res::StackSlot,
            {&R::StackValue, &R::StackVariable}}},
          true, Differentiable::No, "docs/lanes.rst", LowerUpdating(LowerKind::TileStackPush, {N::S})});
     add({"tile_stack_pop", "wp", {{{s}, &Res::StackPop, {&R::StackVariable}}}, true, Differentiable::No,

@@ -58,7 +58,8 @@ std::string TypeName(const Type* t) {
       return "function";
     case TypeKind::Range: return "range";
     case TypeKind::TileStack:
-      return "tile_stack[" + std::string(ScalarName(t->scalar)) + ", " + std::to_string(t->capacity) + "]";
+      return "tile_stack[" + (t->elem.is_struct() ? t->elem_struct_name : std::string(ScalarName(t->scalar))) + ", " +
+             std::to_string(t->capacity) + "]";
   }
   return "<?>";
 }
@@ -174,10 +175,12 @@ const Type* TypeContext::Function(Callee c) {
   return Intern(t);
 }
 
-const Type* TypeContext::TileStack(ScalarType elem, int64_t capacity, int64_t lanes) {
+const Type* TypeContext::TileStack(ElemType elem, int64_t capacity, int64_t lanes) {
   Type t;
   t.kind = TypeKind::TileStack;
-  t.scalar = elem;
+  t.elem = elem;
+  t.scalar = elem.scalar;
+  if (elem.is_struct()) t.elem_struct_name = StructName(elem.struct_index);
   t.capacity = capacity;
   t.lanes = lanes;
   return Intern(t);

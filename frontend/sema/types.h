@@ -65,7 +65,7 @@ struct Type {
   const Type* referent = nullptr;           // TypeRef
   ModuleId module = ModuleId::Warp;         // Module
   Callee callee;                            // Function
-  int64_t capacity = 0;                     // TileStack (its element type is `scalar`)
+  int64_t capacity = 0;                     // TileStack (its element type is `elem`)
   int64_t lanes = 0;                        // TileStack: the block's lanes, which push and pop span
 
   bool IsError() const { return kind == TypeKind::Error; }
@@ -103,7 +103,7 @@ class TypeContext {
   const Type* TypeRef(const Type* referent);
   const Type* Module(ModuleId m);
   const Type* Function(Callee c);
-  const Type* TileStack(ScalarType elem, int64_t capacity, int64_t lanes);
+  const Type* TileStack(ElemType elem, int64_t capacity, int64_t lanes);
 
   // Struct names by index, so FromElem/Array/Tile can print struct element types.
   void SetStructName(int index, const std::string& name);

@@ -307,7 +307,12 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     return MakeList(out);
   });
   Def(t, "zip", [](Interpreter& in, CallArgs& a) {
-    if (!a.kw.empty()) TypeError("zip() takes no keyword arguments");
+    // Python 3.10's zip(..., strict=True): sequences of different lengths are a ValueError.
+    bool strict = false;
+    for (const auto& [k, v] : a.kw) {
+      if (k != "strict") TypeError("'" + k + "' is an invalid keyword argument for zip()");
+      strict = Truth(v);
+    }
     std::vector<std::vector<Value>> seqs;
     for (const Value& v : a.pos) {
       if (!v.IsObj() || !v.obj()->Len())
@@ -318,6 +323,12 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     if (seqs.empty()) return MakeList(out);
     size_t n = seqs[0].size();
     for (auto& s : seqs) n = std::min(n, s.size());
+    if (strict)
+      for (size_t k = 1; k < seqs.size(); ++k)
+        if (seqs[k].size() != seqs[0].size())
+          ValueError("zip() argument " + std::to_string(k + 1) + " is " +
+                     (seqs[k].size() < seqs[0].size() ? "shorter" : "longer") + " than argument" +
+                     (k == 1 ? " 1" : "s 1-" + std::to_string(k)));
     for (size_t k = 0; k < n; ++k) {
       std::vector<Value> row;
       for (auto& s : seqs) row.push_back(s[k]);

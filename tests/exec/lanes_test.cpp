@@ -19,6 +19,7 @@
 
 #include "codegen/codegen.h"
 #include "compiler/compiler.h"
+#include "support/half.h"
 #include "tests/exec/exec_util.h"
 #include "tests/exec/lanes_util.h"
 
@@ -477,6 +478,89 @@ def stack_ops(offer: wp.array2d[int], slots: wp.array2d[int], counts: wp.array2d
       EXPECT_EQ(cnt[size_t(b * ncounts + rounds + pops)], 0) << at;
       for (int l = 0; l < B; ++l) EXPECT_EQ(again[size_t(b * B + l)], l % 2 == 1 ? l / 2 : -1) << at << " l=" << l;
       EXPECT_EQ(cnt[size_t(b * ncounts + rounds + pops + 1)], B / 2) << at;
+    }
+  }
+}
+
+// Stacks of element types that cannot hold their own count: float16 and int8 (kept widened),
+// vectors and structs (the count in a field of the last slot). Each kept lane's value comes
+// back from the pop, the lanes past the bottom get zero.
+struct StackS {
+  bool flag;
+  float v[3];
+  int32_t n;
+};
+
+TEST(Lanes, TileStackOfNarrowVectorAndStructElements) {
+  std::set<int> counts;
+  for (int b : {1, 8}) counts.insert(Lanes(b));
+  for (int B : counts) {
+    Variant v = CompileLanes(R"(
+@wp.struct
+class S:
+    flag: wp.bool
+    v: wp.vec3
+    n: int
+
+@wp.kernel
+def k(h_out: wp.array[wp.float16], i_out: wp.array[wp.int8], v_out: wp.array[wp.vec3], s_out: wp.array[S],
+      counts: wp.array[int]):
+    _b, lane = wp.tid()
+    keep = lane % 3 != 1
+    sh = wp.tile_stack(capacity={B}, dtype=wp.float16)
+    si = wp.tile_stack(capacity={B}, dtype=wp.int8)
+    sv = wp.tile_stack(capacity={B}, dtype=wp.vec3)
+    ss = wp.tile_stack(capacity={B}, dtype=S)
+    wp.tile_stack_push(sh, wp.float16(float(lane) + 0.5), keep)
+    wp.tile_stack_push(si, wp.int8(-lane), keep)
+    wp.tile_stack_push(sv, wp.vec3(float(lane), 2.0 * float(lane), -1.0), keep)
+    s = S()
+    s.flag = lane % 2 == 0
+    s.v = wp.vec3(float(lane), 0.0, 1.0)
+    s.n = 10 * lane
+    wp.tile_stack_push(ss, s, keep)
+    if lane == 0:
+        counts[0] = wp.tile_stack_count(sh)
+        counts[1] = wp.tile_stack_count(si)
+        counts[2] = wp.tile_stack_count(sv)
+        counts[3] = wp.tile_stack_count(ss)
+    h, _slot = wp.tile_stack_pop(sh)
+    h_out[lane] = h
+    i, _slot = wp.tile_stack_pop(si)
+    i_out[lane] = i
+    x, _slot = wp.tile_stack_pop(sv)
+    v_out[lane] = x
+    y, _slot = wp.tile_stack_pop(ss)
+    s_out[lane] = y
+)",
+                             B);
+    std::vector<uint16_t> h(size_t(B), 0xFFFF);
+    std::vector<int8_t> i8(size_t(B), 99);
+    std::vector<float> v3(size_t(3 * B), -9.0f);
+    std::vector<StackS> st(size_t(B), StackS{true, {-9, -9, -9}, -9});
+    std::vector<int32_t> cnt(4, -1);
+    tilec_array vh = View(h.data(), {B}), vi = View(i8.data(), {B}), vv = View(v3.data(), {B}, {3}),
+                vs = View(st.data(), {B}), vc = View(cnt.data(), {4});
+    Launch(v.Entry("k"), {&vh, &vi, &vv, &vs, &vc}, {1}, B);
+    std::vector<int> kept;
+    for (int l = 0; l < B; ++l)
+      if (l % 3 != 1) kept.push_back(l);
+    const int n = int(kept.size());
+    for (int c = 0; c < 4; ++c) EXPECT_EQ(cnt[size_t(c)], n) << "B=" << B << " stack " << c;
+    for (int l = 0; l < B; ++l) {
+      const int slot = n - 1 - l;
+      const bool got = slot >= 0;
+      const int src = got ? kept[size_t(slot)] : 0;
+      std::string at = "B=" + std::to_string(B) + " lane " + std::to_string(l);
+      EXPECT_EQ(HalfToFloat(h[size_t(l)]), got ? float(src) + 0.5f : 0.0f) << at;
+      EXPECT_EQ(i8[size_t(l)], got ? int8_t(-src) : 0) << at;
+      EXPECT_EQ(v3[size_t(3 * l)], got ? float(src) : 0.0f) << at;
+      EXPECT_EQ(v3[size_t(3 * l + 1)], got ? 2.0f * float(src) : 0.0f) << at;
+      EXPECT_EQ(v3[size_t(3 * l + 2)], got ? -1.0f : 0.0f) << at;
+      EXPECT_EQ(st[size_t(l)].flag, got && src % 2 == 0) << at;
+      EXPECT_EQ(st[size_t(l)].v[0], got ? float(src) : 0.0f) << at;
+      EXPECT_EQ(st[size_t(l)].v[2], got ? 1.0f : 0.0f) << at;
+      EXPECT_EQ(st[size_t(l)].n, got ? 10 * src : 0) << at;
     }
   }
 }

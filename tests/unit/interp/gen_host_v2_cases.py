@@ -406,6 +406,8 @@ OUTPUTS = [
   "c = np.arange(2 * 1 * 2 * 3, dtype=np.float32).reshape(2, 1, 2, 3)\n"
   "print(repr(c @ np.ones((3, 3, 2), dtype=np.float32)), (np.zeros((0, 2, 3)) @ np.zeros((3, 4))).shape)\n"
   "print(np.arange(12).reshape(2, 2, 3) @ np.arange(6).reshape(3, 2))\n"),
+ ("ZipStrict",
+  "print(list(zip([1, 2], 'ab', strict=True)), list(zip([1, 2], [3], strict=False)), list(zip(strict=True)))\n"),
 ]
 
 RAISES = [
@@ -588,6 +590,9 @@ RAISES = [
  ("FftZeroPoints", "", "np.fft.fft(np.arange(4.0), n=0)"),
  ("FftAxisOutOfBounds", "", "np.fft.fft(np.arange(4.0), axis=1)"),
  ("MatmulStackCoreMismatch", "", "np.ones((2, 3, 4)) @ np.ones((3, 2))"),
+ ("ZipStrictShorter", "", "list(zip([1, 2], [3], strict=True))"),
+ ("ZipStrictLonger", "", "list(zip([1], [2], [3, 4], strict=True))"),
+ ("ZipUnknownKeyword", "", "zip([1], fill=0)"),
 ]
 
 def run(code):
