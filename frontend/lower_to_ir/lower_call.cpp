@@ -798,6 +798,13 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         if (const ast::Expr* x = arg(p)) idx.push_back(Convert(Expr(x), ir::Type::Scalar(ScalarType::Int32)));
       ir::Value* v = Convert(Expr(arg(P::Value)), a->type().ElemValueType());
       ir::Value* has = ToBool(Expr(arg(P::HasValue)));
+      if (lw.accumulate && IsPlainStructTile(*this, a)) {
+        // Field by field, lane after lane; a lane without a value adds the struct's zero.
+        ir::Value* zero = I32(*this, 0);
+        for (ir::Value*& i : idx) i = b_.Select(has, i, zero);
+        WriteTile(arg(P::A), LaneSerialUpdate(OpCode::Add, a, b_.Select(has, v, b_.ZeroOf(v->type())), idx));
+        return nullptr;
+      }
       WriteTile(arg(P::A), b_.TileScatterLanes(a, v, has, idx, lw.accumulate));
       return nullptr;
     }

@@ -316,10 +316,11 @@ bool ScatterArgs(CallContext& c) {
     return false;
   }
   const bool adds = c.overload.Index(Param::Atomic) >= 0;
-  if (adds && (t->elem.is_struct() ? !c.checker.CompositeOf(et) : t->elem.scalar == ScalarType::Bool)) {
+  // Structs add field by field (Warp's struct atomic_add).
+  if (adds && !t->elem.is_struct() && t->elem.scalar == ScalarType::Bool) {
     c.Error(Code::TileOperatorUnsupported, c.Range(Param::A),
-            c.bname + " adds numbers, vectors or matrices, but " + c.Quoted(Param::A) + " holds `" + TypeName(et) +
-                "`; use `wp.tile_scatter_masked` to write them");
+            c.bname + " adds numbers, vectors, matrices or structs, but " + c.Quoted(Param::A) + " holds `" +
+                TypeName(et) + "`; use `wp.tile_scatter_masked` to write them");
     return false;
   }
   if (!c.checker.InPlaceRoot(c.Arg(Param::A).expr)) {

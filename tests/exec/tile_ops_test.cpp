@@ -279,7 +279,7 @@ class N:
 
 @wp.kernel
 def ops(x: wp.array(dtype=N), twice: wp.array(dtype=N), back: wp.array(dtype=N), neg: wp.array(dtype=N),
-        total: wp.array(dtype=N), lanes: wp.array(dtype=N)):
+        total: wp.array(dtype=N), lanes: wp.array(dtype=N), scattered: wp.array(dtype=N)):
     _t, lane = wp.tid()
     t = wp.tile_load(x, shape=8)
     wp.tile_store(twice, t + t)
@@ -292,16 +292,20 @@ def ops(x: wp.array(dtype=N), twice: wp.array(dtype=N), back: wp.array(dtype=N),
     acc[1] += x[lane]
     acc[0] -= x[lane]
     wp.tile_store(lanes, acc)
+    sc = wp.tile_zeros(shape=2, dtype=N, storage="shared")
+    wp.tile_scatter_add(sc, lane % 2, x[lane], lane != 3)
+    wp.tile_store(scattered, sc)
 )",
                        copts);
   ASSERT_TRUE(c.module);
   static_assert(sizeof(StructN) == 24);
   const int n = 8;
-  std::vector<StructN> x(n), twice(n), back(n), neg(n), total(1), lanes(2);
+  std::vector<StructN> x(n), twice(n), back(n), neg(n), total(1), lanes(2), scattered(2);
   for (int i = 0; i < n; ++i) x[size_t(i)] = {{i % 2 == 1, int8_t(i - 3), 10 * i + 1, 0.5f * float(i) - 1.0f}, {float(i), float(-i), 2.0f * float(i)}};
   tilec_array xa = View(x.data(), {n}), ta = View(twice.data(), {n}), ba = View(back.data(), {n}),
-              na = View(neg.data(), {n}), sa = View(total.data(), {1}), la = View(lanes.data(), {2});
-  Launch(c.Entry("ops"), {&xa, &ta, &ba, &na, &sa, &la}, {1}, n);
+              na = View(neg.data(), {n}), sa = View(total.data(), {1}), la = View(lanes.data(), {2}),
+              ca = View(scattered.data(), {2});
+  Launch(c.Entry("ops"), {&xa, &ta, &ba, &na, &sa, &la, &ca}, {1}, n);
   StructN sum{{false, 0, 0, 0.0f}, {0, 0, 0}};
   for (int i = 0; i < n; ++i) {
     const StructN& e = x[size_t(i)];
@@ -335,6 +339,22 @@ def ops(x: wp.array(dtype=N), twice: wp.array(dtype=N), back: wp.array(dtype=N),
     EXPECT_EQ(lanes[size_t(e)].q.n, int32_t(f) * lane_sum.q.n) << e;
     EXPECT_FLOAT_EQ(lanes[size_t(e)].q.value, f * lane_sum.q.value) << e;
     for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(lanes[size_t(e)].w[k], f * lane_sum.w[k]) << e << " " << k;
+  }
+  // tile_scatter_add: lane l adds into element l % 2, except lane 3.
+  StructN want[2] = {};
+  for (int i = 0; i < std::min(testing::Lanes(n), n); ++i) {
+    if (i == 3) continue;
+    StructN& w = want[i % 2];
+    w.q.n += x[size_t(i)].q.n;
+    w.q.value += x[size_t(i)].q.value;
+    for (int k = 0; k < 3; ++k) w.w[k] += x[size_t(i)].w[k];
+  }
+  for (int e = 0; e < 2; ++e) {
+    EXPECT_FALSE(scattered[size_t(e)].q.flag);
+    EXPECT_EQ(scattered[size_t(e)].q.small, 0);
+    EXPECT_EQ(scattered[size_t(e)].q.n, want[e].q.n) << e;
+    EXPECT_FLOAT_EQ(scattered[size_t(e)].q.value, want[e].q.value) << e;
+    for (int k = 0; k < 3; ++k) EXPECT_FLOAT_EQ(scattered[size_t(e)].w[k], want[e].w[k]) << e << " " << k;
   }
 }
 
