@@ -263,7 +263,7 @@ bool OrderedElemTile(CallContext& c) {
   const Type* t = c.TypeOf(Param::A);
   if (t->elem.is_struct()) {
     c.Error(Code::StructTileUnsupported, c.Range(Param::A),
-            c.bname + " needs a tile of a scalar element type, but " + c.Quoted(Param::A) + " holds struct `" +
+            c.bname + " needs a tile of a scalar element type, but " + c.Quoted(Param::A) + " holds Warp struct `" +
                 t->elem_struct_name + "`");
     return false;
   }

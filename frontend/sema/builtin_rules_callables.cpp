@@ -36,7 +36,8 @@ bool ReduceCombiner(CallContext& c) {
     if (!ok) {
       c.Error(Code::BadReduceCombiner, c.Range(Param::Op),
               "`" + f.name + "` cannot combine the elements of tile " + c.Quoted(Param::A) +
-                  ": a combiner takes two `" + (et ? TypeName(et) : std::string("?")) + "` and returns one");
+                  ": a `wp.tile_reduce` combiner takes two `" + (et ? TypeName(et) : std::string("?")) +
+                  "` and must return the tile element type");
       return false;
     }
     if (c.fn()) c.fn()->called_funcs.push_back(index);
@@ -320,6 +321,16 @@ bool ReduceElemTile(CallContext& c) {
       (c.TypeOf(Param::Op)->callee.kind == CalleeKind::UserFunc ||
        (c.TypeOf(Param::Op)->callee.kind == CalleeKind::Overloads && !c.out().funcs[size_t(c.out().overloads[size_t(c.TypeOf(Param::Op)->callee.index)][0])].is_prelude())))
     return true;
+  // A builtin combiner (wp.min, wp.add, ...) has no overload for a struct other than a vector
+  // or matrix.
+  const Type* a = c.Has(Param::A) ? c.TypeOf(Param::A) : nullptr;
+  if (c.overload.Index(Param::Op) >= 0 && c.Has(Param::Op) && a && a->IsTile() && a->elem.is_struct() &&
+      !c.checker.CompositeOf(c.types.FromElem(a->elem))) {
+    c.Error(Code::StructTileUnsupported, c.Range(Param::A),
+            c.bname + ": " + c.Quoted(Param::Op) + " has no overload that combines two elements of Warp struct `" +
+                a->elem_struct_name + "`; pass a `@wp.func` of two of them");
+    return false;
+  }
   return ArithElemTile(c, true);
 }
 
