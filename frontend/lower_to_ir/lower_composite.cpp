@@ -125,6 +125,12 @@ ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir
     case CompositeOp::Min: return map2(OpCode::Min);
     case CompositeOp::Max: return map2(OpCode::Max);
     case CompositeOp::Neg: return map1(OpCode::Neg);
+    case CompositeOp::BitAnd: return map2(OpCode::BitAnd);
+    case CompositeOp::BitOr: return map2(OpCode::BitOr);
+    case CompositeOp::BitXor: return map2(OpCode::BitXor);
+    case CompositeOp::Shl: return map2(OpCode::Shl);
+    case CompositeOp::Shr: return map2(OpCode::Shr);
+    case CompositeOp::BitNot: return map1(OpCode::BitNot);
     case CompositeOp::Abs: return map1(OpCode::Abs);
     case CompositeOp::Scale:
     case CompositeOp::Divide: {

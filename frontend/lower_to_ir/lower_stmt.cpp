@@ -521,12 +521,6 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
     }
     case ast::StmtKind::AugAssign: {
       const auto& a = *s.As<ast::AugAssign>();
-      if (auto it = cm_.aug_call.find(&a); it != cm_.aug_call.end()) {
-        Binding nb;
-        nb.value = CompositeValue(a.target.get(), it->second);
-        LowerAssign(a.target.get(), nullptr, nb);
-        return;
-      }
       // A view target (`t[0] += row`) is read as the view: its node also keys the operator's
       // call, which Expr would lower instead.
       const auto* sub = a.target->As<ast::Subscript>();
@@ -534,7 +528,14 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
       const sema::Type* base = sub ? cm_.TypeOf(sub->value.get()) : nullptr;
       using BO = ast::BinaryOp;
       const bool bitwise = a.op == BO::BitAnd || a.op == BO::BitOr || a.op == BO::BitXor;
-      if (base && base->IsTile() && !acc && (a.op == BO::Add || a.op == BO::Sub || bitwise)) {
+      const bool per_lane = base && base->IsTile() && !acc && (a.op == BO::Add || a.op == BO::Sub || bitwise);
+      if (auto it = cm_.aug_call.find(&a); it != cm_.aug_call.end() && !per_lane) {
+        Binding nb;
+        nb.value = CompositeValue(a.target.get(), it->second);
+        LowerAssign(a.target.get(), nullptr, nb);
+        return;
+      }
+      if (per_lane) {
         // t[i] op= v on one element is Warp's atomic per lane: every lane applies it. Sums
         // scatter-add every lane's value; the bitwise ops are applied lane by lane in order.
         ir::Value* t = Expr(sub->value.get());
@@ -727,9 +728,13 @@ ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, cons
   const ir::Type vt = v->type();
   ir::Value* lane = b_.LaneId();
   ir::Value* all = b_.ConstBool(true);
-  // A struct's zero is the identity of its field-wise + and -.
+  // A struct's zero is the identity of its field-wise + and -; a vector's or matrix's, with
+  // every bit set for &, of the bitwise ops.
+  const bool composite = vt.is_struct() && m_.structs()[size_t(vt.elem.struct_index)].composite.valid();
   ir::Value* zero = vt.is_struct() ? b_.ZeroOf(vt) : b_.ConstInt(vt.elem.scalar, 0);
-  ir::Value* identity = op == OpCode::BitAnd ? b_.Unary(OpCode::BitNot, zero) : zero;
+  ir::Value* identity = op != OpCode::BitAnd ? zero
+                        : composite          ? CompositeOfValues(sema::CompositeOp::BitNot, {zero}, vt)
+                                             : b_.Unary(OpCode::BitNot, zero);
   ir::Value* vals = b_.TileScatterLanes(b_.TileFull(identity, {lanes}), v, all, {lane}, false);
   std::vector<ir::Value*> where;
   for (ir::Value* i : idx)
@@ -746,8 +751,15 @@ ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, cons
     std::vector<ir::Value*> at;
     for (ir::Value* w : where) at.push_back(b_.TileExtract(w, {k}));
     ir::Value* old_value = b_.TileExtract(cur, at);
-    ir::Value* x = vt.is_struct() ? FieldwiseStruct(*this, op, old_value, b_.TileExtract(vals, {k}))
-                                  : b_.Binary(op, old_value, b_.TileExtract(vals, {k}));
+    ir::Value* lane_value = b_.TileExtract(vals, {k});
+    ir::Value* x = !vt.is_struct() ? b_.Binary(op, old_value, lane_value)
+                   : composite     ? CompositeOfValues(op == OpCode::BitAnd   ? sema::CompositeOp::BitAnd
+                                                       : op == OpCode::BitOr  ? sema::CompositeOp::BitOr
+                                                       : op == OpCode::BitXor ? sema::CompositeOp::BitXor
+                                                       : op == OpCode::Sub    ? sema::CompositeOp::Sub
+                                                                              : sema::CompositeOp::Add,
+                                                       {old_value, lane_value}, vt)
+                                   : FieldwiseStruct(*this, op, old_value, lane_value);
     b_.Yield({b_.TileInsert(cur, x, at)});
   }
   return loop->result(0);

@@ -351,8 +351,15 @@ bool ScalarMatchesTile(CallContext& c) {
   return false;
 }
 
-// Bitwise operators on tiles: Warp defines them for two tiles of one integer type.
+// Bitwise operators on tiles: Warp defines them for two tiles of one integer type, scalars or
+// vectors and matrices of integers (component by component).
 bool IntElemTile(CallContext& c) {
+  for (CallArg& a : c.args) {
+    if (!a.info.type->IsTile() || !a.info.type->elem.is_struct()) continue;
+    const Composite* k = c.checker.CompositeOf(c.types.FromElem(a.info.type->elem));
+    if (k && IsInteger(k->scalar)) return true;
+    break;
+  }
   return FirstTileElem(c, [&](const Type& t) -> std::optional<std::string> {
     if (IsInteger(t.elem.scalar)) return std::nullopt;
     return c.bname + " needs tiles of an integer type, found `" + ElemName(t.elem, "") + "`";

@@ -29,6 +29,9 @@ constexpr CompositeFn kFns[] = {
     {"abs", CompositeOp::Abs, 1},        {"mul", CompositeOp::MatMul, 2},
     {"add", CompositeOp::Add, 2},        {"sub", CompositeOp::Sub, 2},
     {"neg", CompositeOp::Neg, 1},        {"identity", CompositeOp::Identity, 2},
+    {"bit_and", CompositeOp::BitAnd, 2}, {"bit_or", CompositeOp::BitOr, 2},
+    {"bit_xor", CompositeOp::BitXor, 2}, {"lshift", CompositeOp::Shl, 2},
+    {"rshift", CompositeOp::Shr, 2},     {"invert", CompositeOp::BitNot, 1},
 };
 
 
@@ -68,6 +71,12 @@ std::string_view CompositeOpName(CompositeOp op) {
     case CompositeOp::MinComponent: return "min_component";
     case CompositeOp::MaxComponent: return "max_component";
     case CompositeOp::ScalarDivide: return "scalar_divide";
+    case CompositeOp::BitAnd: return "bit_and";
+    case CompositeOp::BitOr: return "bit_or";
+    case CompositeOp::BitXor: return "bit_xor";
+    case CompositeOp::Shl: return "lshift";
+    case CompositeOp::Shr: return "rshift";
+    case CompositeOp::BitNot: return "invert";
     case CompositeOp::Identity: return "identity";
   }
   return "?";
@@ -361,6 +370,13 @@ ExprInfo Checker::FoldModuleElementwise(ExprInfo r, CompositeOp op, const std::v
 
 ExprInfo Checker::CompositeUnary(const ast::Unary& u, const ExprInfo& v) {
   if (u.op == ast::UnaryOp::Pos) return v;
+  if (const Composite* k = CompositeOf(v.type); u.op == ast::UnaryOp::Invert && k && IsInteger(k->scalar)) {
+    // ~v: Warp's bitwise not of each component of an integer vector or matrix.
+    CallInfo ci;
+    ci.composite = CompositeOp::BitNot;
+    ci.args = {u.operand.get()};
+    return CompositeResult(&u, ci, v.type, {v});
+  }
   if (u.op != ast::UnaryOp::Neg) {
     Error(Code::InvalidOperand, u.range,
           std::string("unary `") + ast::Spelling(u.op) + "` is not defined for `" + TypeName(v.type) + "`");
@@ -383,6 +399,23 @@ ExprInfo Checker::CompositeBinary(const ast::Expr* node, ast::BinaryOp op, Sourc
     return Poison();
   };
   CallInfo ci;
+  // The bitwise operators: two values of one integer vector or matrix type, component by
+  // component (Warp's bit_and, bit_or, bit_xor, lshift and rshift).
+  std::optional<CompositeOp> bitwise;
+  switch (op) {
+    case ast::BinaryOp::BitAnd: bitwise = CompositeOp::BitAnd; break;
+    case ast::BinaryOp::BitOr: bitwise = CompositeOp::BitOr; break;
+    case ast::BinaryOp::BitXor: bitwise = CompositeOp::BitXor; break;
+    case ast::BinaryOp::LShift: bitwise = CompositeOp::Shl; break;
+    case ast::BinaryOp::RShift: bitwise = CompositeOp::Shr; break;
+    default: break;
+  }
+  if (bitwise) {
+    if (!lk || !rk || li.type != ri.type || !IsInteger(lk->scalar)) return undefined();
+    ci.composite = *bitwise;
+    ci.args = {l, r};
+    return CompositeResult(node, ci, li.type, {li, ri});
+  }
   if ((op == ast::BinaryOp::Add || op == ast::BinaryOp::Sub) && lk && rk) {
     if (li.type != ri.type) return undefined();
     ci.composite = op == ast::BinaryOp::Add ? CompositeOp::Add : CompositeOp::Sub;
@@ -683,6 +716,16 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
     case CompositeOp::Abs:
     case CompositeOp::Neg:
       if (!a) return bad("a vector or matrix");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::BitAnd:
+    case CompositeOp::BitOr:
+    case CompositeOp::BitXor:
+    case CompositeOp::Shl:
+    case CompositeOp::Shr:
+      if (!same || !IsInteger(a->scalar)) return bad("two values of one integer vector or matrix type");
+      return CompositeResult(node, ci, args[0].info.type, infos);
+    case CompositeOp::BitNot:
+      if (!a || !IsInteger(a->scalar)) return bad("an integer vector or matrix");
       return CompositeResult(node, ci, args[0].info.type, infos);
     case CompositeOp::MatMul: {
       // wp.mul(a, b): the `*` operator's rules.

@@ -79,6 +79,7 @@ enum class CompositeOp : uint8_t {
   Equal, NotEqual,
   Dot, Cross, Length, LengthSq, Normalize, Outer, Transpose, Trace, Diag, GetDiag,
   CwMul, CwDiv, Min, Max, Abs,
+  BitAnd, BitOr, BitXor, Shl, Shr, BitNot,  // integer vectors and matrices, component by component
   MinComponent, MaxComponent,  // wp.min(v), wp.max(v): the smallest or largest component
   ScalarDivide,                // args[0] scalar / each component of args[1]
   Identity,                    // wp.identity(n, dtype): `index` is n

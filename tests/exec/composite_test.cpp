@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tests/exec/exec_util.h"
+#include "tests/exec/lanes_util.h"
 #include "tests/exec/source_util.h"
 
 namespace tilec {
@@ -113,6 +114,103 @@ def k(a: wp.array[wp.vec3], b: wp.array[wp.vec3], s: wp.array2d[float], v: wp.ar
 }
 
 // Warp's generic constructors: the type from `length`/`shape`/`dtype` or the first value.
+// Integer vectors and matrices take &, |, ^, <<, >> and ~ (and wp.bit_and, ..., wp.invert)
+// component by component, as Warp's; vec tiles take &, | and ^; and `t[i] op= v` on one element
+// of a vector tile applies every lane's v (Warp's per-lane atomics), for + and - as for the
+// bitwise ops.
+TEST(CompositeExec, IntegerVectorBitwiseOpsAndPerLaneElementUpdates) {
+  compiler::CompileOptions copts;
+  copts.block_dim = 4;  // the bitwise element updates apply the block's lanes one after another
+  auto c = CompileText(R"(
+mat22i = wp.types.matrix(shape=(2, 2), dtype=wp.int32)
+
+@wp.kernel
+def ops(a: wp.array[wp.vec3ui], b: wp.array[wp.vec3ui], out: wp.array2d[wp.vec3ui], m: wp.array[mat22i]):
+    i = wp.tid()
+    x = a[i]
+    y = b[i]
+    mask = wp.vec3ui(wp.uint32(1)) << wp.vec3ui(wp.uint32(i), wp.uint32(i + 1), wp.uint32(i + 2))
+    out[i, 0] = ((x & y) | mask) ^ ~y
+    out[i, 1] = wp.bit_or(wp.bit_xor(x, y), wp.rshift(x, wp.vec3ui(wp.uint32(1))))
+    out[i, 2] = wp.lshift(wp.invert(x), mask) & wp.bit_and(y, y)
+    mm = mat22i(1, -2, 3, -4)
+    m[i] = (~mm) ^ (mm << mat22i(i, 1, 2, 3))
+
+@wp.kernel
+def lanes(a: wp.array[wp.vec3ui], tiles: wp.array[wp.vec3ui], acc: wp.array[wp.vec3]):
+    _b, lane = wp.tid()
+    t = wp.tile_load(a, shape=4)
+    u = wp.tile_load(a, shape=4, offset=4)
+    wp.tile_store(tiles, (t & u) | (t ^ u), offset=0)
+    s = wp.tile_zeros(shape=3, dtype=wp.vec3ui)
+    s[0] = wp.vec3ui(wp.uint32(0xFFFFFFFF))
+    s[0] &= ~(wp.vec3ui(wp.uint32(1)) << wp.vec3ui(wp.uint32(lane)))
+    s[1] |= wp.vec3ui(wp.uint32(1)) << wp.vec3ui(wp.uint32(lane + 3))
+    s[2] ^= a[lane % 8]
+    wp.tile_store(tiles, s, offset=4)
+    f = wp.tile_zeros(shape=2, dtype=wp.vec3)
+    f[0] += wp.vec3(1.0, 2.0, float(lane))
+    f[1] -= wp.vec3(float(lane), 0.5, 0.0)
+    wp.tile_store(acc, f)
+)",
+                       copts);
+  ASSERT_TRUE(c.module);
+  using V = std::array<uint32_t, 3>;
+  const int n = 8;
+  std::vector<V> a(n), b(n), out(size_t(3 * n)), tiles(7);
+  for (int i = 0; i < n; ++i) {
+    a[size_t(i)] = {uint32_t(0x1234567u * (i + 1)), uint32_t(0xF0F0F0F0u >> i), uint32_t(i * 37 + 5)};
+    b[size_t(i)] = {uint32_t(0x0FF0FF0Fu ^ (i * 11)), uint32_t(0xFFFFu << i), uint32_t(0x80000001u + i)};
+  }
+  std::vector<std::array<int32_t, 4>> m(n);
+  tilec_array aa = View(a.data(), {n}, {1}), ba = View(b.data(), {n}, {1}), oa = View(out.data(), {n, 3}, {3, 1}),
+              ma = View(m.data(), {n}, {1});
+  Launch(c.Entry("ops"), {&aa, &ba, &oa, &ma}, {n});
+  for (int i = 0; i < n; ++i) {
+    const V& x = a[size_t(i)];
+    const V& y = b[size_t(i)];
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t mask = uint32_t(1) << (i + k);
+      EXPECT_EQ(out[size_t(3 * i)][size_t(k)], ((x[k] & y[k]) | mask) ^ ~y[k]) << i << " " << k;
+      EXPECT_EQ(out[size_t(3 * i + 1)][size_t(k)], (x[k] ^ y[k]) | (x[k] >> 1)) << i << " " << k;
+      EXPECT_EQ(out[size_t(3 * i + 2)][size_t(k)], (~x[k] << mask) & y[k]) << i << " " << k;
+    }
+    const int32_t mm[4] = {1, -2, 3, -4}, sh[4] = {i, 1, 2, 3};
+    for (int k = 0; k < 4; ++k)
+      EXPECT_EQ(m[size_t(i)][size_t(k)], (~mm[k]) ^ int32_t(uint32_t(mm[k]) << sh[k])) << i << " " << k;
+  }
+  // The bitwise updates take the lanes of the block_dim the kernel was compiled for; under
+  // emulation with more lanes than that, the += and -= ones take every emulated lane.
+  const int B = std::min(testing::Lanes(4), 4), all_lanes = testing::Lanes(4);
+  std::vector<std::array<float, 3>> acc(2);
+  tilec_array ta = View(tiles.data(), {7}, {1}), fa = View(acc.data(), {2}, {1});
+  Launch(c.Entry("lanes"), {&aa, &ta, &fa}, {1}, 4);
+  for (int e = 0; e < 4; ++e)
+    for (int k = 0; k < 3; ++k) {
+      const uint32_t t = a[size_t(e)][size_t(k)], u = a[size_t(e + 4)][size_t(k)];
+      EXPECT_EQ(tiles[size_t(e)][size_t(k)], (t & u) | (t ^ u)) << e << " " << k;
+    }
+  uint32_t and_all = 0xFFFFFFFFu, or_all = 0;
+  V xor_all = {0, 0, 0};
+  float f0[3] = {0, 0, 0}, f1[3] = {0, 0, 0};
+  for (int l = 0; l < B; ++l) {
+    and_all &= ~(uint32_t(1) << l);
+    or_all |= uint32_t(1) << (l + 3);
+    for (int k = 0; k < 3; ++k) xor_all[size_t(k)] ^= a[size_t(l)][size_t(k)];
+  }
+  for (int l = 0; l < all_lanes; ++l) {
+    f0[0] += 1.0f, f0[1] += 2.0f, f0[2] += float(l);
+    f1[0] -= float(l), f1[1] -= 0.5f;
+  }
+  for (int k = 0; k < 3; ++k) {
+    EXPECT_EQ(tiles[4][size_t(k)], and_all) << k;
+    EXPECT_EQ(tiles[5][size_t(k)], or_all) << k;
+    EXPECT_EQ(tiles[6][size_t(k)], xor_all[size_t(k)]) << k;
+    EXPECT_EQ(acc[0][size_t(k)], f0[k]) << k;
+    EXPECT_EQ(acc[1][size_t(k)], f1[k]) << k;
+  }
+}
+
 TEST(CompositeExec, GenericVectorMatrixQuaternionConstructors) {
   auto c = CompileText(R"(
 @wp.kernel

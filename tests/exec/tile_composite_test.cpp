@@ -811,6 +811,23 @@ def mixed(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), y: wp.array(dty
             "mixed", Vec3dInput(5), {0}, {Zeros(5, 3), Zeros(1, 1)});
 }
 
+TEST(TileCompositeGrad, ElementUpdatesTakeEveryLane) {
+  // `acc[i] += v` and `-=` on one element of a vector tile add every lane's v; each lane's
+  // gradient is the element's.
+  CheckGrad(R"(
+@wp.kernel
+def elem(x: wp.array(dtype=wp.vec3d), idx: wp.array(dtype=int), y: wp.array(dtype=wp.vec3d)):
+    _b, lane = wp.tid()
+    t = wp.tile_load(x, shape=5)
+    acc = wp.tile_zeros(shape=2, dtype=wp.vec3d, storage="shared")
+    v = t[lane % 5]
+    acc[0] += v
+    acc[1] -= wp.cw_mul(v, v)
+    wp.tile_store(y, acc)
+)",
+            "elem", Vec3dInput(5), {0}, {Zeros(2, 3)});
+}
+
 GradArray StructInput(int n) {
   GradArray x = Vec3dInput(n);
   x.comps = 4;  // S below: a float64 and a vec3d, 32 bytes
