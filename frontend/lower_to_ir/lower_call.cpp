@@ -132,52 +132,7 @@ ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c)
 
 // ---- tiles of other @wp.struct types: field by field, as Warp's generated struct operators
 
-bool IsVectorLike(Lowerer& L, const ir::ElemType& e) {
-  return e.is_struct() && L.m_.structs()[size_t(e.struct_index)].composite.valid();
-}
 bool IsPlainStructTile(Lowerer& L, ir::Value* v) { return IsStructTile(v) && !IsVectorLike(L, v->type().elem); }
-
-// A field takes part in +, -, negation and sums when its scalar type accumulates (Warp's
-// set: 32/64-bit integers and floats, float16, bfloat16); bool and 8/16-bit integer fields
-// keep the first operand's value.
-bool Accumulates(Lowerer& L, const ir::ElemType& e) {
-  if (e.is_struct()) return true;
-  switch (e.scalar) {
-    case ScalarType::Int32: case ScalarType::Int64: case ScalarType::UInt32: case ScalarType::UInt64:
-    case ScalarType::Float16: case ScalarType::BFloat16: case ScalarType::Float32: case ScalarType::Float64:
-      return true;
-    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::Int16: case ScalarType::UInt8:
-    case ScalarType::UInt16:
-      return false;
-  }
-  return false;
-}
-
-}  // namespace
-
-ir::Value* FieldwiseStruct(Lowerer& L, OpCode op, ir::Value* x, ir::Value* y) {
-  const ir::ElemType elem = x->type().elem;
-  const ir::Type et = ir::Type::Struct(elem.struct_index);
-  if (IsVectorLike(L, elem)) {
-    using sema::CompositeOp;
-    if (!y) return L.CompositeOfValues(CompositeOp::Neg, {x}, et);
-    return L.CompositeOfValues(op == OpCode::Sub ? CompositeOp::Sub : CompositeOp::Add, {x, y}, et);
-  }
-  ir::Value* v = x;
-  const auto& fields = L.m_.structs()[size_t(elem.struct_index)].fields;
-  for (size_t k = 0; k < fields.size(); ++k) {
-    if (!Accumulates(L, fields[k].type)) continue;
-    ir::Value* fx = L.b_.FieldGet(x, int(k));
-    ir::Value* r;
-    if (fields[k].type.is_struct()) r = FieldwiseStruct(L, op, fx, y ? L.b_.FieldGet(y, int(k)) : nullptr);
-    else if (!y) r = L.b_.Unary(OpCode::Neg, fx);
-    else r = L.b_.Binary(op, fx, L.b_.FieldGet(y, int(k)));
-    v = L.b_.FieldSet(v, int(k), r);
-  }
-  return v;
-}
-
-namespace {
 
 // tile_sum of a struct tile: each accumulating field's tile sums (vectors component by
 // component, nested structs recursively); the others take the first element's value.
@@ -191,7 +146,7 @@ ir::Value* SumStructTile(Lowerer& L, ir::Value* t) {
   for (size_t k = 0; k < fields.size(); ++k) {
     const ir::ElemType fe = fields[k].type;
     ir::Value* ft = MapElements(L, {t}, fe, [&](const std::vector<ir::Value*>& x) { return L.b_.FieldGet(x[0], int(k)); });
-    if (!Accumulates(L, fe)) firsts[k] = L.b_.TileExtract(ft, origin);
+    if (!Accumulates(fe)) firsts[k] = L.b_.TileExtract(ft, origin);
     else if (fe.is_struct()) sums.push_back(SumStructTile(L, ft));
     else sums.push_back(L.b_.TileSum(ft));
   }
@@ -305,77 +260,6 @@ ir::Value* TileRandom(Lowerer& L, ir::Value* rng, const std::optional<sema::Cons
 }
 
 }  // namespace
-
-// ---- the block-shared stack
-
-namespace {
-
-bool Encloses(const ir::Block* outer, const ir::Block* b) {
-  while (b && b != outer) b = b->parent_op() ? b->parent_op()->parent_block() : nullptr;
-  return b == outer;
-}
-
-}  // namespace
-
-ir::ElemType Lowerer::StackSlotElem(ir::ElemType e) {
-  if (e.is_struct()) return e;
-  switch (e.scalar) {
-    case ScalarType::Bool: case ScalarType::Int8: case ScalarType::Int16: return ir::ElemType::Of(ScalarType::Int32);
-    case ScalarType::UInt8: case ScalarType::UInt16: return ir::ElemType::Of(ScalarType::UInt32);
-    case ScalarType::Float16: case ScalarType::BFloat16: return ir::ElemType::Of(ScalarType::Float32);
-    case ScalarType::Int32: case ScalarType::UInt32: case ScalarType::Int64: case ScalarType::UInt64:
-    case ScalarType::Float32: case ScalarType::Float64:
-      return e;
-  }
-  return e;
-}
-
-std::vector<int> Lowerer::StackCountPath(ir::ElemType e) {
-  std::function<bool(ir::ElemType, std::vector<int>&)> find = [&](ir::ElemType t, std::vector<int>& path) {
-    if (!t.is_struct()) return StackSlotElem(t) == t && t.scalar != ScalarType::Bool;
-    const auto& fields = m_.structs()[size_t(t.struct_index)].fields;
-    for (size_t k = 0; k < fields.size(); ++k) {
-      path.push_back(int(k));
-      if (find(fields[k].type, path)) return true;
-      path.pop_back();
-    }
-    return false;
-  };
-  std::vector<int> path;
-  find(e, path);  // the checker made sure there is one
-  return path;
-}
-
-ir::Value* Lowerer::StackCount(ir::Value* stack) {
-  auto it = stack_counts_.find(stack);
-  if (it != stack_counts_.end() && Encloses(it->second.block, b_.insertion_block())) return it->second.count;
-  const int64_t capacity = stack->type().shape[0] - 1;
-  ir::Value* slot = b_.TileExtract(stack, {I32(*this, capacity)});
-  for (int k : StackCountPath(stack->type().elem)) slot = b_.FieldGet(slot, k);
-  ir::Value* n = Convert(slot, ir::Type::Scalar(ScalarType::Int32));
-  stack_counts_[stack] = {n, b_.insertion_block()};
-  return n;
-}
-
-ir::Value* Lowerer::WithStackCount(ir::Value* stack, ir::Value* count) {
-  ir::Value* cap = I32(*this, stack->type().shape[0] - 1);
-  const std::vector<int> path = StackCountPath(stack->type().elem);
-  if (path.empty()) return b_.TileInsert(stack, Convert(count, stack->type().ElemValueType()), {cap});
-  // Set the field at the end of the path, and each struct on the way back up.
-  std::vector<ir::Value*> chain = {b_.TileExtract(stack, {cap})};
-  for (size_t k = 0; k + 1 < path.size(); ++k) chain.push_back(b_.FieldGet(chain.back(), path[k]));
-  ir::Value* leaf = b_.FieldGet(chain.back(), path.back());
-  ir::Value* v = b_.FieldSet(chain.back(), path.back(), Convert(count, leaf->type()));
-  for (size_t k = path.size() - 1; k-- > 0;) v = b_.FieldSet(chain[k], path[k], v);
-  return b_.TileInsert(stack, v, {cap});
-}
-
-// A stack cannot change under a lane-varying condition (push, pop and clear are cooperative),
-// so inside one every stack variable still holds the value it had here.
-void Lowerer::HoistStackCounts() {
-  for (auto& [key, binding] : env_)
-    if (binding.value && stack_keys_.count(key)) StackCount(binding.value);
-}
 
 std::vector<ir::Value*> Lowerer::Offsets(const sema::CallInfo& ci, int param, int ndim) {
   std::vector<ir::Value*> out;

@@ -93,10 +93,14 @@ struct FuncCtx {
 
 class Lowerer;
 // `x op y` (op Add or Sub; y null for negation) on two values of one @wp.struct, as Warp's
-// generated struct operators: fields of 32/64-bit integer and float types (and float16,
-// bfloat16) combine, vectors and nested structs recursively; bool and 8/16-bit integer fields
-// keep x's value. lower_call.cpp.
+// generated struct operators: the fields that accumulate combine, vectors and nested structs
+// recursively; the others keep x's value. lower_struct_ops.cpp.
 ir::Value* FieldwiseStruct(Lowerer& L, ir::OpCode op, ir::Value* x, ir::Value* y);
+// A vector, matrix, quaternion, transform or spatial type (the structs with components).
+bool IsVectorLike(Lowerer& L, const ir::ElemType& e);
+// Whether a field of type `e` takes part in a struct's +, -, negation and sums: Warp's set,
+// 32/64-bit integers and floats, float16, bfloat16, and structs; not bool or 8/16-bit integers.
+bool Accumulates(const ir::ElemType& e);
 
 class Lowerer {
  public:
