@@ -114,17 +114,7 @@ ir::Value* CompositeTileArith(Lowerer& L, OpCode op, ir::Value* a, ir::Value* c)
     size_t k = 0;
     ir::Value* x = a->type().is_tile() ? xs[k++] : a;
     ir::Value* y = c->type().is_tile() ? xs[k++] : c;
-    if (x->type().is_struct() && y->type().is_struct()) {
-      CompositeOp cop = CompositeOp::Add;
-      switch (op) {
-        case OpCode::Sub: cop = CompositeOp::Sub; break;
-        case OpCode::BitAnd: cop = CompositeOp::BitAnd; break;
-        case OpCode::BitOr: cop = CompositeOp::BitOr; break;
-        case OpCode::BitXor: cop = CompositeOp::BitXor; break;
-        default: break;
-      }
-      return L.CompositeOfValues(cop, {x, y}, et);
-    }
+    if (x->type().is_struct() && y->type().is_struct()) return L.CompositeOfValues(ComponentwiseOp(op), {x, y}, et);
     if (op == OpCode::Mul) return L.CompositeOfValues(CompositeOp::Scale, comp_left ? std::vector{x, y} : std::vector{y, x}, et);
     return L.CompositeOfValues(comp_left ? CompositeOp::Divide : CompositeOp::ScalarDivide, {x, y}, et);
   });

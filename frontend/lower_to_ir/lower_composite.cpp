@@ -57,6 +57,14 @@ ir::Value* Lowerer::CompositeIndex(int64_t index, const std::vector<ir::Value*>&
   return i;
 }
 
+sema::CompositeOp ComponentwiseOp(ir::OpCode op) {
+  if (op == OpCode::Sub) return CompositeOp::Sub;
+  if (op == OpCode::BitAnd) return CompositeOp::BitAnd;
+  if (op == OpCode::BitOr) return CompositeOp::BitOr;
+  if (op == OpCode::BitXor) return CompositeOp::BitXor;
+  return CompositeOp::Add;
+}
+
 ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci) {
   ir::Type rt = IrType(cm_.TypeOf(e));
   std::vector<ir::Value*> x;

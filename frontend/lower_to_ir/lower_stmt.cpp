@@ -753,12 +753,7 @@ ir::Value* Lowerer::LaneSerialUpdate(OpCode op, ir::Value* t, ir::Value* v, cons
     ir::Value* old_value = b_.TileExtract(cur, at);
     ir::Value* lane_value = b_.TileExtract(vals, {k});
     ir::Value* x = !vt.is_struct() ? b_.Binary(op, old_value, lane_value)
-                   : composite     ? CompositeOfValues(op == OpCode::BitAnd   ? sema::CompositeOp::BitAnd
-                                                       : op == OpCode::BitOr  ? sema::CompositeOp::BitOr
-                                                       : op == OpCode::BitXor ? sema::CompositeOp::BitXor
-                                                       : op == OpCode::Sub    ? sema::CompositeOp::Sub
-                                                                              : sema::CompositeOp::Add,
-                                                       {old_value, lane_value}, vt)
+                   : composite     ? CompositeOfValues(ComponentwiseOp(op), {old_value, lane_value}, vt)
                                    : FieldwiseStruct(*this, op, old_value, lane_value);
     b_.Yield({b_.TileInsert(cur, x, at)});
   }

@@ -96,6 +96,9 @@ class Lowerer;
 // generated struct operators: the fields that accumulate combine, vectors and nested structs
 // recursively; the others keep x's value. lower_struct_ops.cpp.
 ir::Value* FieldwiseStruct(Lowerer& L, ir::OpCode op, ir::Value* x, ir::Value* y);
+// The component-wise vector or matrix operation of an element-wise IR op: Add, Sub, and the
+// bitwise And, Or, Xor (lower_composite.cpp).
+sema::CompositeOp ComponentwiseOp(ir::OpCode op);
 // A vector, matrix, quaternion, transform or spatial type (the structs with components).
 bool IsVectorLike(Lowerer& L, const ir::ElemType& e);
 // Whether a field of type `e` takes part in a struct's +, -, negation and sums: Warp's set,
