@@ -69,13 +69,13 @@ ir::Value* Lowerer::CompositeValue(const ast::Expr* e, const sema::CallInfo& ci)
   ir::Type rt = IrType(cm_.TypeOf(e));
   std::vector<ir::Value*> x;
   for (const ast::Expr* a : ci.args) x.push_back(Expr(a));
-  if (ir::Value* r = CompositeOfValues(ci.composite, x, rt, ci.index, ci.count)) return r;
+  if (ir::Value* r = CompositeOfValues(ci.composite, x, rt, ci.index, ci.count, ci.step)) return r;
   Unsupported(e->range, "this vector operation");
   return ZeroValue(rt);
 }
 
 ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir::Value*>& x, const ir::Type& rt,
-                                      int64_t index, int64_t count) {
+                                      int64_t index, int64_t count, int64_t step) {
   auto operand = [&](size_t i) { return x[i]; };
   auto map2 = [&](OpCode o) {
     std::vector<ir::Value*> a = Components(operand(0)), c = Components(operand(1)), r;
@@ -121,8 +121,9 @@ ir::Value* Lowerer::CompositeOfValues(sema::CompositeOp op, const std::vector<ir
       return BuildComposite(rt, row);
     }
     case CompositeOp::Part: {
-      std::vector<ir::Value*> all = Components(operand(0));
-      return BuildComposite(rt, {all.begin() + index, all.begin() + index + count});
+      std::vector<ir::Value*> all = Components(operand(0)), part;
+      for (int64_t j = 0; j < count; ++j) part.push_back(all[size_t(index + j * step)]);
+      return BuildComposite(rt, part);
     }
     case CompositeOp::Add:
       if (x.size() == 1) return operand(0);

@@ -150,7 +150,7 @@ class Lowerer {
   // The operation on operand values (also what tile_map and tile arithmetic apply per
   // element); null for one with no value form.
   ir::Value* CompositeOfValues(sema::CompositeOp op, const std::vector<ir::Value*>& x, const ir::Type& rt,
-                               int64_t index = -1, int64_t count = 0);
+                               int64_t index = -1, int64_t count = 0, int64_t step = 1);
   // `base` with the component, row or part that `ci` reads replaced by `v`.
   ir::Value* CompositeWithPart(const sema::CallInfo& ci, ir::Value* base, ir::Value* v);
   std::vector<ir::Value*> last_tuple_;  // the elements a tuple-returning func call returned

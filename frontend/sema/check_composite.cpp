@@ -239,13 +239,15 @@ ExprInfo Checker::FoldModuleComposite(ExprInfo r, const Type* t, const std::vect
 
 // Components of a constant vector or matrix read with constant indices (`C[1]`, `M[0, 1]`,
 // `M[0]`, `C.x`, `X.p`) are constants too.
-static void FoldComponents(ExprInfo& r, const ExprInfo& base, int64_t first, int64_t count) {
+static void FoldComponents(ExprInfo& r, const ExprInfo& base, int64_t first, int64_t count, int64_t step = 1) {
   if (!base.value || base.value->kind != ConstValue::Kind::Composite) return;
-  if (first < 0 || first + count > int64_t(base.value->elems.size())) return;
+  const int64_t last = first + (count - 1) * step, n = int64_t(base.value->elems.size());
+  if (first < 0 || first >= n || last < 0 || last >= n) return;
   if (r.type->IsScalar()) {
     r.value = base.value->elems[size_t(first)];
   } else {
-    std::vector<ConstValue> part(base.value->elems.begin() + first, base.value->elems.begin() + first + count);
+    std::vector<ConstValue> part;
+    for (int64_t j = 0; j < count; ++j) part.push_back(base.value->elems[size_t(first + j * step)]);
     r.value = ConstValue::MakeComposite(r.type, std::move(part));
   }
   r.weak = false;
@@ -279,6 +281,52 @@ ExprInfo Checker::CompositeAttribute(const ast::Attribute& a, const ExprInfo& ba
   ci.index = i;
   ExprInfo r = CompositeResult(&a, ci, types_.Scalar(k.scalar), {base});
   FoldComponents(r, base, i, 1);
+  return r;
+}
+
+ExprInfo Checker::VectorSlice(const ast::Subscript& s, const ExprInfo& base, const ast::Slice& sl) {
+  const Composite& k = *CompositeOf(base.type);
+  const int64_t n = k.length();
+  // Python's slice of n items, its bounds and step compile-time ints (Warp's vector slices).
+  std::optional<int64_t> parts[3];
+  const ast::Expr* exprs[3] = {sl.lower.get(), sl.upper.get(), sl.step.get()};
+  for (int p = 0; p < 3; ++p) {
+    if (!exprs[p]) continue;
+    ExprInfo pi = CheckExpr(exprs[p]);
+    if (pi.type->IsError()) return Poison();
+    if (!pi.value || pi.value->kind != ConstValue::Kind::Int) {
+      Error(Code::NotConstant, exprs[p]->range,
+            "a slice of `" + TypeName(base.type) + "` needs compile-time integer bounds, found `" + Text(exprs[p]) + "`");
+      return Poison();
+    }
+    parts[p] = pi.value->i;
+  }
+  const int64_t step = parts[2].value_or(1);
+  if (step == 0) {
+    Error(Code::BadIndex, exprs[2]->range, "slice step cannot be zero");
+    return Poison();
+  }
+  // Python's slice.indices(n): bounds clamped to [0, n] going forwards, [-1, n - 1] backwards.
+  auto bound = [&](std::optional<int64_t> v, bool upper) {
+    if (!v) return step > 0 ? (upper ? n : 0) : (upper ? int64_t(-1) : n - 1);
+    int64_t x = *v < 0 ? *v + n : *v;
+    return step > 0 ? std::clamp<int64_t>(x, 0, n) : std::clamp<int64_t>(x, -1, n - 1);
+  };
+  const int64_t lo = bound(parts[0], false), hi = bound(parts[1], true);
+  const int64_t count = step > 0 ? (hi > lo ? (hi - lo + step - 1) / step : 0) : (lo > hi ? (lo - hi - step - 1) / -step : 0);
+  if (count == 0) {
+    Error(Code::BadIndex, s.index->range,
+          "the slice `" + Text(s.index.get()) + "` of `" + TypeName(base.type) + "` holds no components");
+    return Poison();
+  }
+  CallInfo ci;
+  ci.composite = CompositeOp::Part;
+  ci.args = {s.value.get()};
+  ci.index = lo;
+  ci.count = count;
+  ci.step = step;
+  ExprInfo r = CompositeResult(&s, ci, CompositeType(Composite::Vector(int(count), k.scalar)), {base});
+  FoldComponents(r, base, ci.index, ci.count, ci.step);
   return r;
 }
 

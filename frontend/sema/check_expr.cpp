@@ -541,6 +541,8 @@ ExprInfo Checker::CheckSubscript(const ast::Subscript& s) {
   std::vector<ExprInfo> infos;
   bool poisoned = bt->IsError();
   bool sliced = false;
+  if (const Composite* k = CompositeOf(bt); k && k->kind == CompositeKind::Vector && idx.size() == 1)
+    if (const auto* sl = idx[0]->As<ast::Slice>()) return VectorSlice(s, base, *sl);
   for (const ast::Expr* e : idx) {
     if (const auto* sl = e->As<ast::Slice>()) {
       if (!bt->IsArray()) {

@@ -166,6 +166,8 @@ class Checker {
   ExprInfo CompositeAttribute(const ast::Attribute& a, const ExprInfo& base);
   ExprInfo CompositeSubscript(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx,
                               std::vector<ExprInfo>& infos);
+  // `v[lo:hi]` of a vector: constant bounds, step 1, a vector of the components in range.
+  ExprInfo VectorSlice(const ast::Subscript& s, const ExprInfo& base, const ast::Slice& sl);
   ExprInfo CompositeUnary(const ast::Unary& u, const ExprInfo& v);
   ExprInfo CompositeBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range, const ast::Expr* l,
                            ExprInfo li, const ast::Expr* r, ExprInfo ri);

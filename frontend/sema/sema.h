@@ -104,6 +104,7 @@ struct CallInfo {
   const Type* cast_target = nullptr;   // casts: the target scalar type
   CompositeOp composite = CompositeOp::Construct;  // Kind::Composite
   int64_t index = -1, count = 0;                    // Component, Row, Part
+  int64_t step = 1;                                 // Part: from component `index` by `step`
   int updates_arg = -1;  // UserFunc: the argument the call's result is stored into (Warp's in-place builtins)
 };
 

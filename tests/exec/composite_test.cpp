@@ -211,6 +211,66 @@ def lanes(a: wp.array[wp.vec3ui], tiles: wp.array[wp.vec3ui], acc: wp.array[wp.v
   }
 }
 
+// Vector slices with constant bounds and steps, as Python's list slices (the expected
+// components are CPython's for the same slices of [10, 11, 12, 13, 14]).
+TEST(CompositeExec, VectorSlicesFollowPython) {
+  auto c = CompileText(R"(
+vec5 = wp.types.vector(length=5, dtype=float)
+
+@wp.kernel
+def k(out: wp.array[float]):
+    v = vec5(10.0, 11.0, 12.0, 13.0, 14.0)
+    s0 = v[1:3]
+    for j in range(len(s0)):
+        out[0 + j] = s0[j]
+    s1 = v[::-1]
+    for j in range(len(s1)):
+        out[5 + j] = s1[j]
+    s2 = v[-2:]
+    for j in range(len(s2)):
+        out[10 + j] = s2[j]
+    s3 = v[4:0:-2]
+    for j in range(len(s3)):
+        out[15 + j] = s3[j]
+    s4 = v[::2]
+    for j in range(len(s4)):
+        out[20 + j] = s4[j]
+    s5 = v[-1:-6:-2]
+    for j in range(len(s5)):
+        out[25 + j] = s5[j]
+    s6 = v[1:99:3]
+    for j in range(len(s6)):
+        out[30 + j] = s6[j]
+    s7 = v[0:]
+    for j in range(len(s7)):
+        out[35 + j] = s7[j]
+    s8 = v[3::-1]
+    for j in range(len(s8)):
+        out[40 + j] = s8[j]
+    s9 = v[-9:2]
+    for j in range(len(s9)):
+        out[45 + j] = s9[j]
+)");
+  ASSERT_TRUE(c.module);
+  const std::vector<std::vector<float>> want = {
+      {11, 12},
+      {14, 13, 12, 11, 10},
+      {13, 14},
+      {14, 12},
+      {10, 12, 14},
+      {14, 12, 10},
+      {11, 14},
+      {10, 11, 12, 13, 14},
+      {13, 12, 11, 10},
+      {10, 11}};
+  std::vector<float> out(5 * want.size(), -1.0f);
+  tilec_array oa = View(out.data(), {int64_t(out.size())});
+  Launch(c.Entry("k"), {&oa}, {1});
+  for (size_t k = 0; k < want.size(); ++k)
+    for (size_t j = 0; j < 5; ++j)
+      EXPECT_EQ(out[5 * k + j], j < want[k].size() ? want[k][j] : -1.0f) << "slice " << k << " component " << j;
+}
+
 TEST(CompositeExec, GenericVectorMatrixQuaternionConstructors) {
   auto c = CompileText(R"(
 @wp.kernel
