@@ -112,6 +112,8 @@ Shape ShapeArg(const Value& v, const std::string& context);
 Value ShapeTuple(const Shape& s);
 // A reshape target: an int or a tuple/list of ints, where one entry may be -1.
 Shape ReshapeArg(const Value& v);
+// x.reshape(...)'s arguments: one shape, the extents as arguments, or `shape=`.
+Shape ReshapeArgs(const CallArgs& args);
 // The `axis=` argument at `idx` of a binder: None or absent gives nullopt.
 class ArgBinder;
 std::optional<int> AxisArg(const ArgBinder& b, size_t idx);

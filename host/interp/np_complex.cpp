@@ -360,13 +360,7 @@ std::optional<Value> ComplexArrayObj::GetAttr(Interpreter&, const std::string& n
   if (name == "imag") return WrapNd(Im(parts), scalar);
   if (name == "reshape")
     return ComplexMethod(self, name, [](ComplexArrayObj& s, Interpreter&, CallArgs& args) {
-      Shape shape;
-      if (args.pos.size() == 1) shape = ReshapeArg(args.pos[0]);
-      else
-        for (const Value& v : args.pos) shape.push_back(ReshapeArg(v).at(0));
-      for (auto& [k, v] : args.kw)
-        if (k == "shape") shape = ReshapeArg(v);
-        else TypeError("reshape() got an unexpected keyword argument '" + k + "'");
+      Shape shape = ReshapeArgs(args);
       shape.push_back(2);
       return WrapComplex(s.parts.Reshape(shape), false);
     });

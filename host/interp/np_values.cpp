@@ -283,6 +283,17 @@ Shape ReshapeArg(const Value& v) {
   return shape;
 }
 
+Shape ReshapeArgs(const CallArgs& args) {
+  Shape shape;
+  if (args.pos.size() == 1) shape = ReshapeArg(args.pos[0]);
+  else
+    for (const Value& v : args.pos) shape.push_back(ReshapeArg(v).at(0));
+  for (auto& [k, v] : args.kw)
+    if (k == "shape") shape = ReshapeArg(v);
+    else TypeError("reshape() got an unexpected keyword argument '" + k + "'");
+  return shape;
+}
+
 Value ShapeTuple(const Shape& s) {
   std::vector<Value> items;
   for (int64_t d : s) items.push_back(Value::Int(d));
@@ -552,14 +563,7 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
   if (name == "T") return WrapNd(a.Transpose(), scalar);
   if (name == "reshape")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
-      Shape shape;
-      if (args.pos.size() == 1) shape = ReshapeArg(args.pos[0]);
-      else
-        for (const Value& v : args.pos) shape.push_back(ReshapeArg(v).at(0));
-      for (auto& [k, v] : args.kw)
-        if (k == "shape") shape = ReshapeArg(v);
-        else TypeError("reshape() got an unexpected keyword argument '" + k + "'");
-      return WrapNd(s.a.Reshape(shape), false);
+      return WrapNd(s.a.Reshape(ReshapeArgs(args)), false);
     });
   if (name == "astype")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
