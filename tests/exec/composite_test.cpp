@@ -129,10 +129,11 @@ def ops(a: wp.array[wp.vec3ui], b: wp.array[wp.vec3ui], out: wp.array2d[wp.vec3u
     i = wp.tid()
     x = a[i]
     y = b[i]
-    mask = wp.vec3ui(wp.uint32(1)) << wp.vec3ui(wp.uint32(i), wp.uint32(i + 1), wp.uint32(i + 2))
+    shift = wp.vec3ui(wp.uint32(i), wp.uint32(i + 1), wp.uint32(i + 2))
+    mask = wp.vec3ui(wp.uint32(1)) << shift
     out[i, 0] = ((x & y) | mask) ^ ~y
     out[i, 1] = wp.bit_or(wp.bit_xor(x, y), wp.rshift(x, wp.vec3ui(wp.uint32(1))))
-    out[i, 2] = wp.lshift(wp.invert(x), mask) & wp.bit_and(y, y)
+    out[i, 2] = wp.lshift(wp.invert(x), shift) & wp.bit_and(y, y)
     mm = mat22i(1, -2, 3, -4)
     m[i] = (~mm) ^ (mm << mat22i(i, 1, 2, 3))
 
@@ -173,7 +174,7 @@ def lanes(a: wp.array[wp.vec3ui], tiles: wp.array[wp.vec3ui], acc: wp.array[wp.v
       const uint32_t mask = uint32_t(1) << (i + k);
       EXPECT_EQ(out[size_t(3 * i)][size_t(k)], ((x[k] & y[k]) | mask) ^ ~y[k]) << i << " " << k;
       EXPECT_EQ(out[size_t(3 * i + 1)][size_t(k)], (x[k] ^ y[k]) | (x[k] >> 1)) << i << " " << k;
-      EXPECT_EQ(out[size_t(3 * i + 2)][size_t(k)], (~x[k] << mask) & y[k]) << i << " " << k;
+      EXPECT_EQ(out[size_t(3 * i + 2)][size_t(k)], (~x[k] << (i + k)) & y[k]) << i << " " << k;
     }
     const int32_t mm[4] = {1, -2, 3, -4}, sh[4] = {i, 1, 2, 3};
     for (int k = 0; k < 4; ++k)
