@@ -154,15 +154,21 @@ std::optional<std::vector<rt::StructLayout>> StructTable(const std::string& text
 }  // namespace
 
 std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name) {
-  // The structs so far, less those the checker rejects (a field type kernels do not take), so
-  // that one such struct leaves the others their layouts.
-  std::string text;
-  std::optional<std::vector<rt::StructLayout>> accepted;
-  for (const auto& d : defs) {
-    if (d.kind != "struct") continue;
-    if (auto t = StructTable(text + d.text + "\n")) {
-      text += d.text + "\n";
-      accepted = std::move(t);
+  // The structs so far, checked together once; only when the checker rejects one of them (a
+  // field type kernels do not take) are they added one at a time, leaving out those it rejects,
+  // so that one such struct leaves the others their layouts.
+  std::string all;
+  for (const auto& d : defs)
+    if (d.kind == "struct") all += d.text + "\n";
+  std::optional<std::vector<rt::StructLayout>> accepted = StructTable(all);
+  if (!accepted) {
+    std::string text;
+    for (const auto& d : defs) {
+      if (d.kind != "struct") continue;
+      if (auto t = StructTable(text + d.text + "\n")) {
+        text += d.text + "\n";
+        accepted = std::move(t);
+      }
     }
   }
   if (!accepted) return std::nullopt;
