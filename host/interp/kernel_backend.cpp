@@ -138,36 +138,47 @@ std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, cons
 
 namespace {
 
-// The struct table of `text` (struct definitions); nullopt when the checker rejects any.
-std::optional<std::vector<rt::StructLayout>> StructTable(const std::string& text) {
-  SourceFile file("<structs>", text);
+// The struct table of the struct definitions `defs`; nullopt when the checker rejects any, with
+// its diagnostics (at the definitions' places in their files) in `*diagnostics`.
+std::optional<std::vector<rt::StructLayout>> StructTable(const std::vector<WpState::Definition>& defs,
+                                                         std::string* diagnostics = nullptr) {
+  KernelCompileRequest req;
+  req.definitions = defs;
+  const ModuleText mt = BuildModuleText(req);
+  SourceFile file(mt.path.empty() ? "<structs>" : mt.path, mt.text, 0, mt.col_base);
+  compiler::PipelineResult r;
   try {
     const compiler::PipelineOptions defaults;
-    compiler::PipelineResult r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
-    if (!r.ok()) return std::nullopt;
-    return r.checked->Signature().structs;
-  } catch (const std::exception&) {
-    return std::nullopt;
+    r = compiler::Run(file, defaults, compiler::Stage::TypedAst);
+    if (r.ok() && r.checked) return r.checked->Signature().structs;
+  } catch (const std::exception& e) {
+    r.ice.message = e.what();
   }
+  if (diagnostics) *diagnostics = Render(r.diags, r.ice);
+  return std::nullopt;
 }
 
 }  // namespace
 
-std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name) {
+std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs, const std::string& name,
+                                               std::string* why) {
   // The structs so far, checked together once; only when the checker rejects one of them (a
   // field type kernels do not take) are they added one at a time, leaving out those it rejects,
   // so that one such struct leaves the others their layouts.
-  std::string all;
+  std::vector<WpState::Definition> structs;
   for (const auto& d : defs)
-    if (d.kind == "struct") all += d.text + "\n";
-  std::optional<std::vector<rt::StructLayout>> accepted = StructTable(all);
+    if (d.kind == "struct") structs.push_back(d);
+  std::optional<std::vector<rt::StructLayout>> accepted = StructTable(structs);
   if (!accepted) {
-    std::string text;
-    for (const auto& d : defs) {
-      if (d.kind != "struct") continue;
-      if (auto t = StructTable(text + d.text + "\n")) {
-        text += d.text + "\n";
+    std::vector<WpState::Definition> kept;
+    for (const auto& d : structs) {
+      kept.push_back(d);
+      std::string diagnostics;
+      if (auto t = StructTable(kept, &diagnostics)) {
         accepted = std::move(t);
+      } else {
+        kept.pop_back();
+        if (why && d.name == name) *why = diagnostics;
       }
     }
   }

@@ -57,9 +57,10 @@ KernelCompileResult CompileKernelPtx(const KernelCompileRequest& req, const std:
 // Text of one compiler stage ("tile-ir", "grad-ir", "llvm", "ptx") for the kernel.
 std::optional<std::string> EmitKernelStage(const KernelCompileRequest& req, const std::string& stage,
                                            std::string* diagnostics);
-// The layout of a `@wp.struct` from its definition; nullopt when it cannot be computed.
+// The layout of a `@wp.struct` from its definition; nullopt when it cannot be computed, with the
+// checker's diagnostics for it in `*why`.
 std::optional<rt::StructLayout> StructLayoutOf(const std::vector<WpState::Definition>& defs,
-                                               const std::string& name);
+                                               const std::string& name, std::string* why = nullptr);
 
 // The checked type of a kernel local, as the host can represent it.
 struct ProbedType {

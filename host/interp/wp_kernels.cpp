@@ -288,7 +288,7 @@ Value DefineStruct(Interpreter& in, const Value& clsv) {
   Remember(in.wp(), DefinitionText(*cls->chunk, *cls->def, cls->def->decorators, cls->def->name, "struct"));
   auto s = std::make_shared<WpStructObj>();
   s->name = cls->def->name;
-  s->layout = StructLayoutOf(in.wp().definitions, cls->def->name);
+  s->layout = StructLayoutOf(in.wp().definitions, cls->def->name, &s->rejected);
   return Value(s);
 }
 

@@ -39,8 +39,7 @@ Value Wrap(rt::Array a) { return Value(std::make_shared<WpArrayObj>(std::move(a)
 
 rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
   if (auto* s = v.As<WpStructObj>()) {
-    if (!s->layout)
-      TypeError(context + ": struct `" + s->name + "` did not type-check, so it has no layout (see its diagnostics)");
+    if (!s->layout) s->RaiseRejected(context);
     return rt::ArrayDType::Struct(*s->layout);
   }
   if (auto c = CompositeOfDType(v)) return rt::ArrayDType::Struct(rt::CompositeLayout(*c));

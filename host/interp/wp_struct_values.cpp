@@ -6,6 +6,7 @@
 #include "host/interp/array_values.h"
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/kernel_compile.h"
 #include "host/interp/wp_composite.h"
 #include "host/interp/wp_values.h"
 #include "host/ndarray/elements.h"
@@ -22,9 +23,14 @@ const rt::StructField* FindField(const rt::StructLayout& s, const std::string& n
 
 }  // namespace
 
+void WpStructObj::RaiseRejected(const std::string& context) const {
+  PyError e("tilec.CompileError", CompileErrorMessage(context + ": struct `" + name + "` failed to compile", rejected));
+  e.diagnostics = rejected;
+  throw e;
+}
+
 Value WpStructObj::Call(Interpreter& in, CallArgs& args) {
-  if (!layout)
-    TypeError(name + "(): struct `" + name + "` did not type-check, so it has no host values (see its diagnostics)");
+  if (!layout) RaiseRejected(name + "()");
   if (!args.pos.empty())
     TypeError(name + "() takes no positional arguments (set fields as attributes or by keyword)");
   auto v = std::make_shared<StructValueObj>(std::make_shared<const rt::StructLayout>(*layout),

@@ -83,6 +83,9 @@ struct WpStructObj : Object {
   Value Call(Interpreter& in, CallArgs& args) override;  // wp_struct_values.cpp
   std::string name;
   std::optional<rt::StructLayout> layout;  // nullopt when the checker rejects the struct
+  std::string rejected;                    // then: the checker's diagnostics
+  // Raises tilec.CompileError for a struct without a layout, with its diagnostics.
+  [[noreturn]] void RaiseRejected(const std::string& context) const;  // wp_struct_values.cpp
 };
 
 // A host instance of a `@wp.struct` (Warp's StructInstance): its packed bytes, every field

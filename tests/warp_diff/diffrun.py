@@ -21,7 +21,7 @@ import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
-TILEC = os.path.join(ROOT, "build", "tilec")
+TILEC = os.environ.get("TILEC_BIN", os.path.join(ROOT, "build", "tilec"))
 WARP_PY = os.environ.get("TILEC_WARP_PYTHON", os.path.join(ROOT, "build-bench", "warp-venv", "bin", "python"))
 
 

@@ -34,7 +34,7 @@ HERE0 = os.path.dirname(os.path.abspath(__file__))
 try:
     import numpy as np
 except ImportError:  # the system Python may lack NumPy: rerun with the Warp venv's (warp itself stays unimported)
-    _py = os.path.join(HERE0, "..", "..", "build-bench", "warp-venv", "bin", "python")
+    _py = os.environ.get("TILEC_WARP_PYTHON", os.path.join(HERE0, "..", "..", "build-bench", "warp-venv", "bin", "python"))
     os.execv(_py, [_py] + sys.argv)
 
 from diffrun import add_run_args, classify, count_table, generate, program_text, first_error_line, print_counts, run_all  # noqa: E402 (needs NumPy)
