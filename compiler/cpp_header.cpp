@@ -6,6 +6,7 @@
 
 #include <cctype>
 #include <functional>
+#include <algorithm>
 #include <set>
 #include <sstream>
 
@@ -219,6 +220,8 @@ class Generator {
       const rt::StructLayout& s = sig_.structs[i];
       std::string name = CppName(s.name);
       out_ << "// @wp.struct " << s.name << ": " << s.size << " bytes, aligned to " << s.align << ".\n";
+      for (const rt::StructArrayField& f : s.array_fields)
+        out_ << "// Its array field `" << f.name << "` is not in these bytes: a kernel takes it as the argument after the struct's, `param." << f.name << "`.\n";
       out_ << "struct " << name << " {\n";
       uint32_t at = 0;
       int pads = 0;
@@ -278,6 +281,7 @@ class Generator {
     std::set<std::string> used = {"options"};
     for (const rt::ParamInfo& p : k.params) {
       std::string n = CppName(p.name);
+      std::replace(n.begin(), n.end(), '.', '_');  // a struct's array field `s.x`
       while (used.count(n) || n.rfind("TilecArg", 0) == 0) n += "_";
       used.insert(n);
       names.push_back(n);

@@ -391,6 +391,12 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   if (ci.kind == sema::CallInfo::Kind::UserFunc) {
     std::vector<ir::Value*> args;
     for (const ast::Expr* a : ci.args) args.push_back(a ? Expr(a) : nullptr);
+    // A struct holding arrays passes them along: the func's parameter reads the caller's.
+    const sema::FunctionInfo& callee = cm_.funcs[size_t(ci.func_index)];
+    for (size_t k = 0; k < ci.args.size() && int(k) < callee.num_params; ++k)
+      if (const sema::Type* t = ci.args[k] ? cm_.TypeOf(ci.args[k]) : nullptr;
+          t && t->kind == sema::TypeKind::Struct && cm_.structs[size_t(t->struct_index)].holds_arrays)
+        struct_arrays_[callee.Param(int(k))] = StructArrays(ci.args[k]);
     ir::Value* r = InlineFunc(ci.func_index, args);
     // Tiles and stacks reach a func by reference, as in Warp: what the func updates in place
     // (`t[i] = v`, `t += u`, a push) is the caller's.

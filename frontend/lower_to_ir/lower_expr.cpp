@@ -81,6 +81,23 @@ ir::Value* Lowerer::ArrayOf(const ast::Expr* e) {
   return v && v->type().is_array() ? v : nullptr;
 }
 
+std::map<std::string, ir::Value*> Lowerer::StructArrays(const ast::Expr* e) {
+  // The checker lets only a parameter, or a chain of struct fields from one, hold arrays.
+  std::string prefix;
+  const ast::Expr* root = e;
+  while (const auto* a = root->As<ast::Attribute>()) {
+    prefix = a->attr + "." + prefix;
+    root = a->value.get();
+  }
+  std::map<std::string, ir::Value*> out;
+  const sema::LocalSymbol* sym = root->Is<ast::Name>() ? cm_.Symbol(root) : nullptr;
+  auto it = sym ? struct_arrays_.find(sym) : struct_arrays_.end();
+  if (it == struct_arrays_.end()) return out;
+  for (auto& [path, v] : it->second)
+    if (path.compare(0, prefix.size(), prefix) == 0) out[path.substr(prefix.size())] = v;
+  return out;
+}
+
 // `a[lo:hi:step, i]`: array_view with Python's defaults for absent bounds written out (from
 // the array's extent), so that the view's rule reads only ints; null when no entry is a slice.
 ir::Value* Lowerer::ArrayViewOf(ir::Value* arr, const ast::Expr* index) {
@@ -277,6 +294,8 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
         const ir::StructDef& sd = m_.structs()[base->type().elem.struct_index];
         for (size_t k = 0; k < sd.fields.size(); ++k)
           if (sd.fields[k].name == a->attr) return b_.FieldGet(base, int(k));
+        std::map<std::string, ir::Value*> arrays = StructArrays(a->value.get());
+        if (auto it = arrays.find(a->attr); it != arrays.end()) return it->second;
       }
       break;
     }

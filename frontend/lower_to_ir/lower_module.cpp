@@ -13,9 +13,14 @@ void Lowerer::LowerKernel(const sema::FunctionInfo& k) {
   env_.clear();
   loops_.clear();
   CollectAliases(k.def->body);
+  struct_arrays_.clear();
   for (int i = 0; i < k.num_params; ++i) {
     const sema::LocalSymbol* p = k.Param(i);
     env_[p].value = f->AddParam(p->name, IrType(p->type), LocOf(p->decl_range));
+    // The signature's order (sema::CheckedModule::Signature): the struct, then its arrays.
+    if (p->type->kind == sema::TypeKind::Struct && cm_.structs[size_t(p->type->struct_index)].holds_arrays)
+      for (auto& [path, t] : cm_.ArrayFieldPaths(p->type->struct_index))
+        struct_arrays_[p][path] = f->AddParam(p->name + "." + path, IrType(t), LocOf(p->decl_range));
   }
   FuncCtx ctx;
   ctx.info = &k;

@@ -3,6 +3,7 @@
 // split over lower_stmt.cpp, lower_expr.cpp and lower_call.cpp.
 #pragma once
 #include <functional>
+#include <map>
 #include <memory>
 #include <unordered_set>
 #include <unordered_map>
@@ -138,6 +139,8 @@ class Lowerer {
   ir::Value* ConstOf(const sema::ConstValue& c, const ir::Type& t);
   ir::Value* ZeroValue(const ir::Type& t);
   ir::Value* ArrayOf(const ast::Expr* e);
+  // The array fields of the struct `e` (a parameter, or a struct field of one), by path.
+  std::map<std::string, ir::Value*> StructArrays(const ast::Expr* e);
   // Vector-like values (lower_composite.cpp).
   const Composite& CompositeOfValue(ir::Value* v);
   std::vector<ir::Value*> Components(ir::Value* v);  // a scalar is its own one component
@@ -229,6 +232,9 @@ class Lowerer {
   ir::Builder b_;
   ir::Function* kernel_ = nullptr;  // the kernel being lowered
   Env env_;
+  // The array fields of each struct parameter holding arrays (of the kernel, or of an inlined
+  // func), by path (`x`, `inner.y`): the kernel's own array parameters for them.
+  std::unordered_map<const sema::LocalSymbol*, std::map<std::string, ir::Value*>> struct_arrays_;
   std::vector<LoopCtx*> loops_;
   std::vector<FuncCtx*> funcs_;
   std::unordered_map<const void*, std::vector<const void*>> alias_bases_;

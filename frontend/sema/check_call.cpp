@@ -227,6 +227,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   if (t->kind == TypeKind::TypeRef && t->referent->kind == TypeKind::Struct) {
     // `S()` is zeroed; `S(a, b)` and `S(x=a)` set fields in order or by name, as Warp's
     // struct constructors do, the others zeroed.
+    if (RejectArrayStruct(t->referent, c.range, "constructed in kernel code")) return Poison();
     const StructInfo& si = out_.structs[size_t(t->referent->struct_index)];
     CallInfo ci;
     ci.kind = CallInfo::Kind::StructCtor;
@@ -599,6 +600,7 @@ ExprInfo Checker::CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRan
   }
   if (!out.provenance) out.provenance = Provenance{"`" + Text(node) + "` is computed at run time", node->range, true};
   if (!ov->result->form(ctx, out)) return Poison();
+  if (RejectArrayStruct(out.type, node->range, "the element of a tile")) return Poison();
   if (out.value) out.provenance.reset();
   // Every lane performs its own atomic, so each receives its own previous value.
   if (b.lower.kind == LowerKind::AtomicAdd || b.lower.kind == LowerKind::AtomicRmw) out.uniform = false;

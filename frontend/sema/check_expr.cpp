@@ -336,6 +336,26 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
       info.provenance = base.provenance;
       return info;
     }
+    for (const FieldInfo& f : out_.structs[bt->struct_index].array_fields) {
+      if (f.name != a.attr) continue;
+      // The kernel receives the field as an array parameter of its own, so the struct must be
+      // one it was given: a parameter, or a struct field of one.
+      const ast::Expr* root = a.value.get();
+      while (const auto* inner = root->As<ast::Attribute>()) root = inner->value.get();
+      auto sym = root->Is<ast::Name>() ? out_.symbols.find(root) : out_.symbols.end();
+      if (sym == out_.symbols.end() || sym->second->kind != SymbolKind::Param) {
+        Error(Code::ArrayStructMisuse, a.range,
+              "array field `" + a.attr + "` of struct `" + bt->struct_name +
+                  "` is read from a kernel or func parameter (`s." + a.attr + "`), not from `" + Text(a.value.get()) +
+                  "`");
+        return Poison();
+      }
+      ExprInfo info;
+      info.type = f.type;
+      info.uniform = base.uniform;
+      info.provenance = base.provenance;
+      return info;
+    }
     Error(Code::UnknownAttribute, a.attr_range, "struct `" + bt->struct_name + "` has no field `" + a.attr + "`");
     return Poison();
   }

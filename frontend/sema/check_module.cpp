@@ -257,12 +257,22 @@ void Checker::DefineStruct(int index) {
     }
     const Type* t = ResolveAnnotation(ann->annotation.get(), true);
     if (t->IsError()) continue;
+    if (t->IsArray()) {
+      FieldInfo f;
+      f.name = name;
+      f.type = t;
+      f.range = ann->range;
+      si.array_fields.push_back(f);
+      si.holds_arrays = true;
+      continue;
+    }
     if (t->kind != TypeKind::Scalar && t->kind != TypeKind::Struct) {
       Error(Code::InvalidStructField, ann->annotation->range,
             "field `" + name + "` has type `" + TypeName(t) +
-                "`; struct fields must be scalars or structs");
+                "`; struct fields must be scalars, structs or arrays");
       continue;
     }
+    if (t->kind == TypeKind::Struct && out_.structs[t->struct_index].holds_arrays) si.holds_arrays = true;
     FieldInfo f;
     f.name = name;
     f.type = t;
@@ -544,6 +554,15 @@ void Checker::CheckHostLaunchExpr(const ast::Expr* e) {
   b.AddNote(file(), kernel.first_tile_op, "first tile operation of `" + kernel.name + "` is here");
 }
 
+bool Checker::RejectArrayStruct(const Type* t, SourceRange range, const std::string& what) {
+  if (t && (t->IsArray() || t->IsTile() || t->IsTileStack())) t = types_.FromElem(t->elem);
+  if (!HoldsArrays(t)) return false;
+  Error(Code::ArrayStructMisuse, range,
+        "struct `" + TypeName(t) + "` has array fields, so it cannot be " + what +
+            "; pass it as a kernel or func parameter and read its fields there");
+  return true;
+}
+
 // Annotations: `float`, `wp.float16`, a struct, `wp.array(dtype=T, ndim=N)`, `wp.array2d[T]`,
 // `wp.array2d(dtype=T)`, `wp.array[T]`, `wp.Tile[T, (d0, ...)]`.
 const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
@@ -558,6 +577,7 @@ const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
       bad(at, "`" + Text(at) + "` is not a scalar or struct type");
       return std::nullopt;
     }
+    if (RejectArrayStruct(t, at->range, "the element of an array or tile")) return std::nullopt;
     return t->AsElem();
   };
   // The wp.arrayNd family.

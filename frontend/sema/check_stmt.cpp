@@ -229,6 +229,8 @@ void Checker::CheckStmt(const ast::Stmt& s) {
           !v.type->IsTile() && v.type->kind != TypeKind::Tuple) {
         Error(Code::BadReturn, r.value->range, "a `@wp.func` cannot return a `" + TypeName(v.type) + "`");
         v = Poison();
+      } else if (RejectArrayStruct(v.type, r.value->range, "returned from a func")) {
+        v = Poison();
       }
       if (v.type->IsScalar() && v.weak && !fn_->def->returns) {
         // A returned literal takes its default width.
@@ -372,6 +374,11 @@ void Checker::AssignTarget(const ast::Expr* target, const ast::Expr* value, Expr
     }
     ExprInfo slot = CheckExpr(target);
     if (slot.type->IsError() || info.type->IsError()) return;
+    if (target->Is<ast::Attribute>() && slot.type->IsArray()) {
+      Error(Code::ArrayStructMisuse, target->range,
+            "cannot assign to array field `" + Text(target) + "`: a struct's arrays are set on the host");
+      return;
+    }
     if (!Convert(value, info, slot.type)) {
       Error(Code::OperandTypeMismatch, value ? value->range : target->range,
             "cannot store a `" + TypeName(info.type) + "` into `" + Text(target) + "` of type `" +
@@ -436,6 +443,9 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
       Error(Code::InvalidAssignTarget, value ? value->range : n.range,
             t->kind == TypeKind::Void ? "`" + Text(value) + "` returns no value"
                                       : "a variable cannot hold a `" + TypeName(t) + "`");
+      info = Poison();
+      t = info.type;
+    } else if (RejectArrayStruct(t, value ? value->range : n.range, "held in a variable")) {
       info = Poison();
       t = info.type;
     }

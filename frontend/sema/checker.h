@@ -59,6 +59,15 @@ class Checker {
   void CheckHostLaunches(const ast::Body& body);
   void CheckHostLaunchExpr(const ast::Expr* e);
   const Type* ResolveAnnotation(const ast::Expr* e, bool allow_array);
+  // A struct with array fields (here or nested): a kernel or func parameter only, read field by
+  // field; never an element, a local, a constructor's result or a return value.
+  bool HoldsArrays(const Type* t) const {
+    return t && t->kind == TypeKind::Struct && t->struct_index >= 0 &&
+           out_.structs[size_t(t->struct_index)].holds_arrays;
+  }
+  // Reports E0133 at `range` when `t`, or the element of the array, tile or stack `t`, is a
+  // struct with array fields; `what` says what it would be ("a local variable").
+  bool RejectArrayStruct(const Type* t, SourceRange range, const std::string& what);
   std::optional<ConstValue> EvalModuleExpr(const ast::Expr* e, bool& host_dependent);
   void EnsureFuncChecked(int index);
  public:

@@ -75,6 +75,16 @@ rt::ParamInfo CheckedModule::ToParamInfo(const LocalSymbol& p) const {
   return info;
 }
 
+std::vector<std::pair<std::string, const Type*>> CheckedModule::ArrayFieldPaths(int struct_index) const {
+  std::vector<std::pair<std::string, const Type*>> out;
+  const StructInfo& s = structs[size_t(struct_index)];
+  for (const FieldInfo& f : s.array_fields) out.emplace_back(f.name, f.type);
+  for (const FieldInfo& f : s.fields)
+    if (f.type->kind == TypeKind::Struct && structs[size_t(f.type->struct_index)].holds_arrays)
+      for (auto& [path, t] : ArrayFieldPaths(f.type->struct_index)) out.emplace_back(f.name + "." + path, t);
+  return out;
+}
+
 rt::StructLayout CheckedModule::ToStructLayout(const StructInfo& s) const {
   rt::StructLayout l;
   l.name = s.name;
@@ -82,6 +92,7 @@ rt::StructLayout CheckedModule::ToStructLayout(const StructInfo& s) const {
   l.size = s.size;
   l.align = s.align;
   for (const FieldInfo& f : s.fields) l.fields.push_back({f.name, f.type->AsElem(), f.offset});
+  for (const FieldInfo& f : s.array_fields) l.array_fields.push_back({f.name, f.type->elem, f.type->ndim});
   return l;
 }
 
@@ -93,7 +104,20 @@ rt::ModuleSignature CheckedModule::Signature() const {
     ks.name = k.name;
     ks.tiled = k.tiled;
     ks.has_adjoint = k.enable_backward;
-    for (int i = 0; i < k.num_params; ++i) ks.params.push_back(ToParamInfo(*k.Param(i)));
+    for (int i = 0; i < k.num_params; ++i) {
+      const LocalSymbol& p = *k.Param(i);
+      ks.params.push_back(ToParamInfo(p));
+      // A struct's array fields follow it as array parameters named `s.x`.
+      if (p.type->kind == TypeKind::Struct && structs[size_t(p.type->struct_index)].holds_arrays)
+        for (auto& [path, t] : ArrayFieldPaths(p.type->struct_index)) {
+          rt::ParamInfo a;
+          a.name = p.name + "." + path;
+          a.kind = rt::ParamKind::Array;
+          a.type = t->elem;
+          a.ndim = t->ndim;
+          ks.params.push_back(a);
+        }
+    }
     sig.kernels.push_back(std::move(ks));
   }
   return sig;

@@ -154,6 +154,10 @@ struct StructInfo {
   const ast::ClassDef* def = nullptr;
   std::vector<FieldInfo> fields;
   uint32_t size = 0, align = 1;  // C layout
+  // Array fields (`x: wp.array(dtype=float)`): not part of the layout above. A kernel takes them
+  // as array parameters of their own after the struct's, named `s.x` (`s.inner.x` when nested).
+  std::vector<FieldInfo> array_fields;
+  bool holds_arrays = false;  // array fields here or in a struct-typed field
 };
 
 // A @wp.func or a @wp.kernel.
@@ -242,6 +246,9 @@ class CheckedModule {
   // What the runtime validates launches against.
   rt::ElemType ToRuntimeElem(ElemType e) const { return e; }
   rt::ParamInfo ToParamInfo(const LocalSymbol& p) const;
+  // The array fields a struct holds, its own and its struct fields', as paths (`x`, `inner.y`)
+  // with their array types: the order of the array parameters a kernel takes after the struct.
+  std::vector<std::pair<std::string, const Type*>> ArrayFieldPaths(int struct_index) const;
   rt::StructLayout ToStructLayout(const StructInfo& s) const;
   rt::ModuleSignature Signature() const;
 

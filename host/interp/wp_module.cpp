@@ -96,6 +96,15 @@ std::optional<rt::KernelArg> CompositeParamArg(Interpreter& in, const rt::Kernel
   return rt::KernelArg::Struct(s.name, packed.Bytes());
 }
 
+// The parameters a launch's caller gives, by index: a struct's array fields follow it as
+// parameters named `s.x`, taken from the struct value.
+std::vector<size_t> GivenParams(const rt::KernelSignature& sig) {
+  std::vector<size_t> given;
+  for (size_t i = 0; i < sig.params.size(); ++i)
+    if (sig.params[i].name.find('.') == std::string::npos) given.push_back(i);
+  return given;
+}
+
 std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const ArgBinder& b, size_t in_idx,
                                       size_t out_idx, const std::string& fname) {
   std::vector<Value> values;
@@ -105,13 +114,15 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
     values.insert(values.end(), items.begin(), items.end());
   }
   const auto& params = k.kernel.signature().params;
-  if (values.size() != params.size())
-    TypeError(fname + "(): kernel `" + k.name + "` takes " + std::to_string(params.size()) +
-              " argument" + (params.size() == 1 ? "" : "s") + " (inputs + outputs), got " +
+  const std::vector<size_t> given = GivenParams(k.kernel.signature());
+  if (values.size() != given.size())
+    TypeError(fname + "(): kernel `" + k.name + "` takes " + std::to_string(given.size()) +
+              " argument" + (given.size() == 1 ? "" : "s") + " (inputs + outputs), got " +
               std::to_string(values.size()));
   std::vector<rt::KernelArg> args;
-  for (size_t i = 0; i < values.size(); ++i) {
-    const Value& v = values[i];
+  for (size_t u = 0; u < values.size(); ++u) {
+    const size_t i = given[u];
+    const Value& v = values[u];
     if (auto ca = CompositeParamArg(in, k.kernel, params[i], v)) args.push_back(*ca);
     else if (auto* a = v.As<WpArrayObj>()) args.emplace_back(a->a);
     else if (v.IsNone()) args.emplace_back();
@@ -132,6 +143,13 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
       TypeError(fname + "(): argument `" + params[i].name + "` of kernel `" + k.name + "` expects " +
                 rt::ParamTypeName(params[i], k.kernel.structs()) + ", got " + TypeName(v) +
                 (v.As<NdArrayObj>() ? " (wrap it with wp.array(...))" : ""));
+    }
+    // The struct's array fields (None where unset); the runtime checks each against its parameter.
+    const auto* sv = v.As<StructValueObj>();
+    for (size_t h = i + 1; h < params.size() && params[h].name.find('.') != std::string::npos; ++h) {
+      Value field = sv ? sv->ArrayField(params[h].name.substr(params[i].name.size() + 1)) : Value();
+      if (auto* a = field.As<WpArrayObj>()) args.emplace_back(a->a);
+      else args.emplace_back();
     }
   }
   return args;
@@ -853,13 +871,16 @@ Value MakeWarpModule(Interpreter& in) {
           if (!items) TypeError("launch_tiled(): adj_inputs and adj_outputs must be lists");
           adj.insert(adj.end(), items->begin(), items->end());
         }
-      for (size_t i = 0; i < adj.size() && i < args.size(); ++i) {
-        if (adj[i].IsNone() || !adj[i].As<WpArrayObj>()) continue;
+      // adj[u] is the adjoint of the u-th argument given; a struct's arrays are not given.
+      const std::vector<size_t> given = GivenParams(k.kernel.signature());
+      for (size_t u = 0; u < adj.size() && u < given.size(); ++u) {
+        const size_t i = given[u];
+        if (adj[u].IsNone() || !adj[u].As<WpArrayObj>()) continue;
         const rt::Array* arr = args[i].kind() == rt::KernelArg::Kind::Array ? &args[i].array() : nullptr;
-        const rt::Array& g = ArrayArg(adj[i], "launch_tiled() adj_inputs");
+        const rt::Array& g = ArrayArg(adj[u], "launch_tiled() adj_inputs");
         if (!arr || !arr->requires_grad() || arr->grad().data() != g.data())
           ValueError("launch_tiled(): adjoint launches take each array's own grad as its adjoint; argument " +
-                     std::to_string(i) + " of `" + k.name + "` is given another array");
+                     std::to_string(u) + " of `" + k.name + "` is given another array");
       }
       rt::RecordedLaunch r;
       r.kernel = *kernel;

@@ -21,6 +21,12 @@ const rt::StructField* FindField(const rt::StructLayout& s, const std::string& n
   return nullptr;
 }
 
+const rt::StructArrayField* FindArrayField(const rt::StructLayout& s, const std::string& name) {
+  for (const rt::StructArrayField& f : s.array_fields)
+    if (f.name == name) return &f;
+  return nullptr;
+}
+
 }  // namespace
 
 void WpStructObj::RaiseRejected(const std::string& context) const {
@@ -44,17 +50,39 @@ std::vector<uint8_t> StructValueObj::Bytes() const {
   return std::vector<uint8_t>(bytes->begin() + offset, bytes->begin() + offset + layout->size);
 }
 
+Value StructValueObj::ArrayField(const std::string& path) const {
+  auto it = arrays->find(prefix + path);
+  return it == arrays->end() ? Value() : it->second;
+}
+
 std::optional<Value> StructValueObj::GetAttr(Interpreter&, const std::string& name) {
+  if (FindArrayField(*layout, name)) return ArrayField(name);
   const rt::StructField* f = FindField(*layout, name);
   if (!f) return std::nullopt;
   const uint8_t* p = bytes->data() + offset + f->offset;
   if (!f->type.is_struct()) return ScalarToValue(LoadScalar(p, f->type.scalar));
   if (!f->layout) TypeError("field `" + name + "` of `" + layout->name + "` has no known layout");
   if (f->layout->composite.valid()) return CompositeFromBytes(f->layout->composite, p);
-  return Value(std::make_shared<StructValueObj>(f->layout, bytes, offset + f->offset));
+  return Value(std::make_shared<StructValueObj>(f->layout, bytes, offset + f->offset, arrays, prefix + name + "."));
 }
 
 bool StructValueObj::SetAttr(Interpreter& in, const std::string& name, const Value& v) {
+  if (const rt::StructArrayField* af = FindArrayField(*layout, name)) {
+    // As Warp: an array of the field's dtype and ndim, or None.
+    const std::string ctx = layout->name + "." + name;
+    auto* a = v.As<WpArrayObj>();
+    if (!a && !v.IsNone()) TypeError(ctx + ": expected a wp.array or None, got " + host::TypeName(v));
+    if (a) {
+      const rt::ArrayDType& d = a->a.dtype();
+      bool same = af->elem.is_struct() ? d.is_struct() : !d.is_struct() && d.scalar == af->elem.scalar;
+      if (a->a.ndim() != af->ndim || !same)
+        TypeError(ctx + ": expected an array of " + std::to_string(af->ndim) + " dimension" + (af->ndim == 1 ? "" : "s") +
+                  (af->elem.is_struct() ? "" : std::string(" of ") + std::string(ScalarName(af->elem.scalar))) + ", got " +
+                  std::to_string(a->a.ndim()) + " dimension" + (a->a.ndim() == 1 ? "" : "s") + " of " + d.Name());
+    }
+    (*arrays)[prefix + name] = v;
+    return true;
+  }
   const rt::StructField* f = FindField(*layout, name);
   if (!f) AttributeError("'" + layout->name + "' object has no attribute '" + name + "'");
   uint8_t* p = bytes->data() + offset + f->offset;
@@ -75,6 +103,14 @@ bool StructValueObj::SetAttr(Interpreter& in, const std::string& name, const Val
   if (!sv || sv->layout->name != f->layout->name)
     TypeError(ctx + ": expected a " + f->layout->name + " value, got " + host::TypeName(v));
   std::memmove(p, sv->bytes->data() + sv->offset, f->layout->size);
+  // A nested struct's arrays come with it.
+  const std::string from = sv->prefix, to = prefix + name + ".";
+  std::vector<std::pair<std::string, Value>> copied;  // first: the source may share this map
+  for (auto& [path, arr] : *sv->arrays)
+    if (path.compare(0, from.size(), from) == 0) copied.emplace_back(to + path.substr(from.size()), arr);
+  for (auto it = arrays->lower_bound(to); it != arrays->end() && it->first.compare(0, to.size(), to) == 0;)
+    it = arrays->erase(it);
+  for (auto& [path, arr] : copied) (*arrays)[path] = arr;
   return true;
 }
 
@@ -86,8 +122,12 @@ std::string StructValueObj::Repr() const {
     std::string text;
     if (!f.type.is_struct()) text = host::Repr(ScalarToValue(LoadScalar(p, f.type.scalar)));
     else if (f.layout && f.layout->composite.valid()) text = host::Repr(CompositeFromBytes(f.layout->composite, p));
-    else if (f.layout) text = StructValueObj(f.layout, bytes, offset + f.offset).Repr();
+    else if (f.layout) text = StructValueObj(f.layout, bytes, offset + f.offset, arrays, prefix + f.name + ".").Repr();
     out += (k ? ", " : "") + f.name + "=" + text;
+  }
+  for (size_t k = 0; k < layout->array_fields.size(); ++k) {
+    const std::string& name = layout->array_fields[k].name;
+    out += (k || !layout->fields.empty() ? ", " : "") + name + "=" + host::Repr(ArrayField(name));
   }
   return out + ")";
 }

@@ -92,9 +92,13 @@ struct WpStructObj : Object {
 // zero until set. A struct-typed field reads as a view of the same bytes, so `s.inner.x = 1`
 // writes into `s`, as in Warp. wp_struct_values.cpp.
 struct StructValueObj : Object {
+  using ArrayFields = std::map<std::string, Value>;
   StructValueObj(std::shared_ptr<const rt::StructLayout> layout, std::shared_ptr<std::vector<uint8_t>> bytes,
-                 size_t offset)
-      : layout(std::move(layout)), bytes(std::move(bytes)), offset(offset) {}
+                 size_t offset, std::shared_ptr<ArrayFields> arrays = nullptr, std::string prefix = "")
+      : layout(std::move(layout)), bytes(std::move(bytes)), offset(offset),
+        arrays(arrays ? std::move(arrays) : std::make_shared<ArrayFields>()), prefix(std::move(prefix)) {}
+  // The array at `path` (`x`, `inner.y`) below this value; None where it was never set.
+  Value ArrayField(const std::string& path) const;
   std::string TypeName() const override { return layout->name; }
   std::string Repr() const override;
   std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
@@ -103,6 +107,10 @@ struct StructValueObj : Object {
   std::shared_ptr<const rt::StructLayout> layout;
   std::shared_ptr<std::vector<uint8_t>> bytes;
   size_t offset;
+  // Array fields (not in the bytes), of the outermost value by path: a nested struct's view
+  // shares them, with its own path as `prefix` (`inner.`).
+  std::shared_ptr<ArrayFields> arrays;
+  std::string prefix;
 };
 
 // wp.array(data, dtype=S) for a list of host struct values (one dimension, or `shape`).

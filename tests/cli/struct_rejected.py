@@ -5,7 +5,7 @@ import warp as wp
 
 @wp.struct
 class Holder:
-    x: wp.array[wp.float64]  # arrays in structs: not in tilec's language
+    x: wp.tile[float, 4]  # tiles in structs: not in the language
 
 
 @wp.struct

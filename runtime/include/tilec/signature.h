@@ -32,6 +32,14 @@ struct StructField {
   std::shared_ptr<const StructLayout> layout;
 };
 
+// An array field of a struct: not in the struct's bytes; a kernel takes it as an array
+// parameter of its own after the struct's, named `param.field` (KernelSignature::params).
+struct StructArrayField {
+  std::string name;
+  ElemType elem;
+  int ndim = 1;
+};
+
 struct StructLayout {
   std::string name;
   std::vector<StructField> fields;
@@ -40,6 +48,8 @@ struct StructLayout {
   // Warp's vector-like types (vec3f, mat33f, quatf, transformf, ...): their fields are the
   // components in row-major order. Not serialized: the name determines it.
   Composite composite;
+  // Not serialized: a module's kernels list these as parameters of their own.
+  std::vector<StructArrayField> array_fields;
 };
 
 // The layout of a vector-like type: its components as scalar fields named by

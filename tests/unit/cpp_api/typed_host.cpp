@@ -1,6 +1,7 @@
 // A C++ host that uses only the generated typed header and the runtime: loads
-// typed_kernels.so, runs a gather, a struct-and-scalar kernel and a tiled gather through the
-// typed launchers, and checks each result against values computed here by plain loops.
+// typed_kernels.so, runs a gather, a struct-and-scalar kernel, a struct with an array field and
+// a tiled gather through the typed launchers, and checks each result against values computed
+// here by plain loops.
 // Prints the gather result; exits 1 on any difference.
 #include <cmath>
 #include <cstdio>
@@ -56,6 +57,20 @@ int main(int argc, char** argv) {
         float want = ps[i][k] * a.scale + a.shift[k] + 0.5f + 3.0f + float(a.count);
         Expect(std::fabs(o[i * 3 + k] - want) < 1e-5f, "affine_points", i * 3 + k, o[i * 3 + k], want);
       }
+
+    // weigh: a struct with an array field, whose array is passed after the struct.
+    std::vector<float> ws = {2.0f, -1.0f, 0.5f};
+    auto wdata = tilec::Array1D<float>::FromVector(ws, {3}, cpu);
+    auto wx = tilec::Array1D<float>::FromVector({1.0f, 4.0f, 8.0f}, {3}, cpu);
+    auto wy = tilec::Array1D<float>::Zeros({3}, cpu);
+    typed_kernels::Weights w{1.5f};
+    m.weigh.launch(rt::LaunchOptions({3}).on(cpu), wx, w, wdata, wy);
+    std::vector<float> wo = wy.ToVector();
+    const float wx_host[3] = {1.0f, 4.0f, 8.0f};
+    for (int i = 0; i < 3; ++i) {
+      float want = wx_host[i] * ws[i] + 1.5f;
+      Expect(wo[i] == want, "weigh", i, wo[i], want);
+    }
 
     // gather_rows: a tiled kernel, one block program of 4 lanes gathering rows 3 and 1.
     std::vector<float> grid(5 * 4);
