@@ -23,6 +23,7 @@ small_stmt
                             | LPAREN import_as_names RPAREN )            # FromImportSmall
   | ASSERT test ( COMMA test )?                 # AssertSmall
   | RAISE ( test ( FROM test )? )?              # RaiseSmall
+  | DEL exprlist                                # DelSmall
   ;
 
 // `a = b = value`, `x: T = v`, `x += v`, or a bare expression; `first, *rest = v` (host).

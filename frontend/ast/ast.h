@@ -183,7 +183,7 @@ struct Dict : Expr {
 
 enum class StmtKind : uint8_t {
   ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Pass, Return,
-  FunctionDef, ClassDef, Import, ImportFrom, With, Assert, Try, Raise,
+  FunctionDef, ClassDef, Import, ImportFrom, With, Assert, Try, Raise, Delete,
 };
 
 struct Stmt {
@@ -366,6 +366,13 @@ struct Raise : Stmt {
   static constexpr StmtKind kKind = StmtKind::Raise;
   explicit Raise(SourceRange r) : Stmt(kKind, r) {}
   ExprPtr exc, cause;  // both null for a bare `raise`
+};
+
+// `del a, b[i], c.x` (host code).
+struct Delete : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Delete;
+  explicit Delete(SourceRange r) : Stmt(kKind, r) {}
+  std::vector<ExprPtr> targets;
 };
 
 // Comprehensions, generator arguments and lambdas are Calls whose callee is a reserved Name

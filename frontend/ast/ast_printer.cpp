@@ -317,6 +317,10 @@ class Printer {
         Expr(ra->cause.get(), indent + 1, "cause");
         return;
       }
+      case StmtKind::Delete:
+        Line(indent, "", "Delete", r);
+        for (const ExprPtr& t : s->As<Delete>()->targets) Expr(t.get(), indent + 1, "target");
+        return;
     }
   }
 

@@ -257,6 +257,11 @@ StmtPtr Clone(const Stmt& s) {
       out->cause = CloneOrNull(r->cause);
       return out;
     }
+    case StmtKind::Delete: {
+      auto out = std::make_unique<Delete>(s.range);
+      for (const ExprPtr& t : s.As<Delete>()->targets) out->targets.push_back(Clone(*t));
+      return out;
+    }
   }
   return nullptr;
 }

@@ -614,7 +614,7 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
     // The checker rejects these in kernels (E0117); lowering never sees them in a checked body.
     case ast::StmtKind::FunctionDef: case ast::StmtKind::ClassDef: case ast::StmtKind::Import:
     case ast::StmtKind::ImportFrom: case ast::StmtKind::With:
-    case ast::StmtKind::Try: case ast::StmtKind::Raise:
+    case ast::StmtKind::Try: case ast::StmtKind::Raise: case ast::StmtKind::Delete:
       Unsupported(s.range, "this statement");
       return;
   }

@@ -110,6 +110,17 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
     if (ra->test().size() > 1) s->cause = Test(ra->test(1));
     return s;
   }
+  if (auto* d = dynamic_cast<TileParser::DelSmallContext*>(ctx)) {
+    HostOnly(Range(d->DEL()), "`del` statements are");
+    auto s = std::make_unique<ast::Delete>(r);
+    ast::ExprPtr t = Exprlist(d->exprlist());
+    // `del a, b` deletes each; a parenthesized tuple is one target whose elements are deleted.
+    if (auto* tup = t->As<ast::Tuple>(); tup && !tup->parenthesized)
+      s->targets = std::move(tup->elts);
+    else
+      s->targets.push_back(std::move(t));
+    return s;
+  }
   if (auto* imp = dynamic_cast<TileParser::ImportSmallContext*>(ctx)) {
     auto s = std::make_unique<ast::Import>(r);
     for (auto* d : imp->dotted_as_name()) {

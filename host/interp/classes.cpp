@@ -50,6 +50,7 @@ struct InstanceObj : Object {
     attrs[name] = v;
     return true;
   }
+  bool DelAttr(Interpreter&, const std::string& name) override { return attrs.erase(name) > 0; }
   // The context manager protocol, through the class's `__enter__` and `__exit__`.
   std::optional<Value> Enter(Interpreter& in) override {
     std::optional<Value> enter = GetAttr(in, "__enter__");

@@ -328,6 +328,9 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
     case ast::StmtKind::Raise:
       ExecRaise(*s.As<ast::Raise>());
       return Flow::Normal;
+    case ast::StmtKind::Delete:
+      for (const auto& t : s.As<ast::Delete>()->targets) Delete(*t);
+      return Flow::Normal;
     case ast::StmtKind::Assert: {
       auto* a = s.As<ast::Assert>();
       if (!Truth(Eval(*a->test))) Raise("AssertionError", a->msg ? Str(Eval(*a->msg)) : "");
@@ -579,6 +582,28 @@ ChunkRef Interpreter::chunk_of(const Chunk* c) const {
   for (const auto& ch : chunks_)
     if (ch.get() == c) return ch;
   return nullptr;
+}
+
+void Interpreter::Delete(const ast::Expr& target) {
+  if (auto* n = target.As<ast::Name>()) {
+    auto& scope = frame_ && frame_->locals ? *frame_->locals : globals_;
+    if (!scope.erase(n->id)) Raise("NameError", "name '" + n->id + "' is not defined");
+  } else if (auto* t = target.As<ast::Tuple>()) {
+    for (const auto& e : t->elts) Delete(*e);
+  } else if (auto* l = target.As<ast::List>()) {
+    for (const auto& e : l->elts) Delete(*e);
+  } else if (auto* sub = target.As<ast::Subscript>()) {
+    Value obj = Eval(*sub->value);
+    Value key = EvalSubscriptIndex(*sub->index);
+    if (!obj.IsObj() || !obj.obj()->DelItem(*this, key))
+      TypeError("'" + TypeName(obj) + "' object doesn't support item deletion");
+  } else if (auto* at = target.As<ast::Attribute>()) {
+    Value obj = Eval(*at->value);
+    if (!obj.IsObj() || !obj.obj()->DelAttr(*this, at->attr))
+      AttributeError("'" + TypeName(obj) + "' object has no attribute '" + at->attr + "'");
+  } else {
+    Raise("SyntaxError", "cannot delete expression");
+  }
 }
 
 void Interpreter::Assign(const ast::Expr& target, const Value& v) {

@@ -155,6 +155,7 @@ class Interpreter {
   Value EvalComprehension(const ast::Comprehension& c);
   Value MakeLambda(const ast::Lambda& l);
   void Assign(const ast::Expr& target, const Value& v);
+  void Delete(const ast::Expr& target);  // `del target`
   Value LookupName(const std::string& id);
   void StoreName(const std::string& id, const Value& v);
   Value EvalCall(const ast::Call& c);

@@ -265,6 +265,22 @@ Value ListObj::GetItem(Interpreter&, const Value& key) {
   return items[NormalizeIndex(ToIndex(key, "list"), int64_t(items.size()), "list")];
 }
 
+bool ListObj::DelItem(Interpreter&, const Value& key) {
+  if (auto* sl = key.As<SliceObj>()) {
+    int64_t start, stop, step, count;
+    sl->Indices(int64_t(items.size()), start, stop, step, count);
+    std::vector<bool> drop(items.size(), false);
+    for (int64_t k = 0, i = start; k < count; ++k, i += step) drop[size_t(i)] = true;
+    std::vector<Value> kept;
+    for (size_t i = 0; i < items.size(); ++i)
+      if (!drop[i]) kept.push_back(items[i]);
+    items = std::move(kept);
+    return true;
+  }
+  items.erase(items.begin() + NormalizeIndex(ToIndex(key, "list"), int64_t(items.size()), "list assignment"));
+  return true;
+}
+
 void ListObj::SetItem(Interpreter&, const Value& key, const Value& v) {
   if (key.As<SliceObj>()) TypeError("slice assignment to a list is not supported");
   items[NormalizeIndex(ToIndex(key, "list"), int64_t(items.size()), "list assignment")] = v;
@@ -315,6 +331,17 @@ static void CheckHashable(const Value& key) {
 Value DictObj::GetItem(Interpreter&, const Value& key) {
   CheckHashable(key);
   if (const Value* v = Find(key)) return *v;
+  KeyError(host::Repr(key));
+}
+
+bool DictObj::DelItem(Interpreter&, const Value& key) {
+  CheckHashable(key);
+  const Value* v = Find(key);
+  for (size_t k = 0; k < items.size(); ++k)
+    if (&items[k].second == v) {
+      items.erase(items.begin() + std::ptrdiff_t(k));
+      return true;
+    }
   KeyError(host::Repr(key));
 }
 

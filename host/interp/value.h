@@ -76,6 +76,9 @@ struct Object : std::enable_shared_from_this<Object> {
   virtual bool Truth() const { return true; }
   virtual std::optional<Value> GetAttr(Interpreter& in, const std::string& name);
   virtual bool SetAttr(Interpreter& in, const std::string& name, const Value& v) { return false; }
+  // `del x.name` and `del x[key]`: false when the object does not support it.
+  virtual bool DelAttr(Interpreter& in, const std::string& name) { return false; }
+  virtual bool DelItem(Interpreter& in, const Value& key) { return false; }
   virtual bool Callable() const { return false; }
   virtual Value Call(Interpreter& in, CallArgs& args);
   virtual Value GetItem(Interpreter& in, const Value& key);
@@ -128,6 +131,7 @@ struct ListObj : Object {
   std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
   Value GetItem(Interpreter& in, const Value& key) override;
   void SetItem(Interpreter& in, const Value& key, const Value& v) override;
+  bool DelItem(Interpreter& in, const Value& key) override;
   std::optional<int64_t> Len() const override { return int64_t(items.size()); }
   std::optional<std::vector<Value>> Iterate(Interpreter& in) override { return items; }
   std::vector<Value> items;
@@ -154,6 +158,7 @@ struct DictObj : Object {
   std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
   Value GetItem(Interpreter& in, const Value& key) override;
   void SetItem(Interpreter& in, const Value& key, const Value& v) override;
+  bool DelItem(Interpreter& in, const Value& key) override;
   std::optional<int64_t> Len() const override { return int64_t(items.size()); }
   std::optional<std::vector<Value>> Iterate(Interpreter& in) override;
   const Value* Find(const Value& key) const;
@@ -208,6 +213,7 @@ struct ModuleObj : Object {
   std::string TypeName() const override { return "module"; }
   std::string Repr() const override { return "<module '" + name + "'>"; }
   std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override;
+  bool DelAttr(Interpreter&, const std::string& attr) override { return attrs.erase(attr) > 0; }
   void Def(const std::string& attr, NativeFn fn);
   std::string name;
   std::map<std::string, Value> attrs;

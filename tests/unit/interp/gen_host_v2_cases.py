@@ -408,6 +408,15 @@ OUTPUTS = [
   "print(np.arange(12).reshape(2, 2, 3) @ np.arange(6).reshape(3, 2))\n"),
  ("ZipStrict",
   "print(list(zip([1, 2], 'ab', strict=True)), list(zip([1, 2], [3], strict=False)), list(zip(strict=True)))\n"),
+ ("DelStatements",
+  "a = 1\nb = [0, 1, 2, 3, 4, 5]\nd = {'x': 1, 'y': 2}\ndel a\n"
+  "try:\n    print(a)\nexcept NameError as e:\n    print('NameError', e)\n"
+  "del b[1], b[::2]\nprint(b)\ndel d['x']\nprint(d)\n"
+  "try:\n    del d['z']\nexcept KeyError as e:\n    print('KeyError', e)\n"
+  "class C:\n    pass\nc = C()\nc.v = 3\ndel c.v\nprint(hasattr(c, 'v'))\n"
+  "def f():\n    x = [1, 2]\n    y = 3\n    del x[0], y\n    return x\nprint(f())\n"
+  "p, q = 1, 2\ndel (p, q)\ntry:\n    print(q)\nexcept NameError as e:\n    print('NameError', e)\n"
+  "t = (1, 2)\ntry:\n    del t[0]\nexcept TypeError as e:\n    print('TypeError', e)\n"),
 ]
 
 RAISES = [
