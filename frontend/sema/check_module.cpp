@@ -262,6 +262,7 @@ void Checker::DefineStruct(int index) {
       f.name = name;
       f.type = t;
       f.range = ann->range;
+      f.value_fields_before = uint32_t(si.fields.size());
       si.array_fields.push_back(f);
       si.holds_arrays = true;
       continue;

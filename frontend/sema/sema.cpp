@@ -92,7 +92,8 @@ rt::StructLayout CheckedModule::ToStructLayout(const StructInfo& s) const {
   l.size = s.size;
   l.align = s.align;
   for (const FieldInfo& f : s.fields) l.fields.push_back({f.name, f.type->AsElem(), f.offset});
-  for (const FieldInfo& f : s.array_fields) l.array_fields.push_back({f.name, f.type->elem, f.type->ndim});
+  for (const FieldInfo& f : s.array_fields)
+    l.array_fields.push_back({f.name, f.type->elem, f.type->ndim, f.value_fields_before});
   return l;
 }
 

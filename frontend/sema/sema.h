@@ -143,7 +143,8 @@ struct LocalSymbol {
 
 struct FieldInfo {
   std::string name;
-  const Type* type = nullptr;  // scalar or struct
+  const Type* type = nullptr;  // scalar or struct (array: StructInfo::array_fields)
+  uint32_t value_fields_before = 0;  // array fields: the declaration order among all fields
   uint32_t offset = 0, size = 0, align = 1;
   SourceRange range;
 };

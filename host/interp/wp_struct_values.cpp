@@ -114,22 +114,30 @@ bool StructValueObj::SetAttr(Interpreter& in, const std::string& name, const Val
   return true;
 }
 
-std::string StructValueObj::Repr() const {
-  std::string out = layout->name + "(";
+std::string StructValueObj::Text(int depth, bool use_repr) const {
+  if (layout->fields.empty() && layout->array_fields.empty()) return layout->name + "()";
+  const std::string indent(size_t(depth) + 1, '\t');
+  std::string out = layout->name + "(\n";
+  auto line = [&](const std::string& name, const std::string& text) { out += indent + name + "=" + text + ",\n"; };
+  auto show = [&](const Value& v) { return use_repr ? host::Repr(v) : host::Str(v); };
+  size_t next_array = 0;
+  auto arrays_before = [&](size_t value_fields) {
+    for (; next_array < layout->array_fields.size() && layout->array_fields[next_array].value_fields_before <= value_fields;
+         ++next_array)
+      line(layout->array_fields[next_array].name, show(ArrayField(layout->array_fields[next_array].name)));
+  };
   for (size_t k = 0; k < layout->fields.size(); ++k) {
+    arrays_before(k);
     const rt::StructField& f = layout->fields[k];
     const uint8_t* p = bytes->data() + offset + f.offset;
     std::string text;
-    if (!f.type.is_struct()) text = host::Repr(ScalarToValue(LoadScalar(p, f.type.scalar)));
-    else if (f.layout && f.layout->composite.valid()) text = host::Repr(CompositeFromBytes(f.layout->composite, p));
-    else if (f.layout) text = StructValueObj(f.layout, bytes, offset + f.offset, arrays, prefix + f.name + ".").Repr();
-    out += (k ? ", " : "") + f.name + "=" + text;
+    if (!f.type.is_struct()) text = show(ScalarToValue(LoadScalar(p, f.type.scalar)));
+    else if (f.layout && f.layout->composite.valid()) text = show(CompositeFromBytes(f.layout->composite, p));
+    else if (f.layout) text = StructValueObj(f.layout, bytes, offset + f.offset, arrays, prefix + f.name + ".").Text(depth + 1, use_repr);
+    line(f.name, text);
   }
-  for (size_t k = 0; k < layout->array_fields.size(); ++k) {
-    const std::string& name = layout->array_fields[k].name;
-    out += (k || !layout->fields.empty() ? ", " : "") + name + "=" + host::Repr(ArrayField(name));
-  }
-  return out + ")";
+  arrays_before(layout->fields.size());
+  return out + std::string(size_t(depth), '\t') + ")";
 }
 
 rt::Array StructArrayFromValues(Interpreter& in, const Value& data, const rt::StructLayout& layout,

@@ -100,7 +100,10 @@ struct StructValueObj : Object {
   // The array at `path` (`x`, `inner.y`) below this value; None where it was never set.
   Value ArrayField(const std::string& path) const;
   std::string TypeName() const override { return layout->name; }
-  std::string Repr() const override;
+  // Warp's form: one field a line, in declaration order, nested structs indented by a tab.
+  std::string Repr() const override { return Text(0, true); }
+  std::string Str() const override { return Text(0, false); }
+  std::string Text(int depth, bool use_repr) const;
   std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
   bool SetAttr(Interpreter& in, const std::string& name, const Value& v) override;
   std::vector<uint8_t> Bytes() const;  // this value's own layout->size bytes

@@ -69,3 +69,17 @@ try:
     s.x = wp.array(np.arange(4, dtype=np.int32))
 except TypeError as e:
     print("rejected:", e)
+
+# Printed as Warp prints a struct: a field a line, in declaration order.
+@wp.struct
+class Pair:
+    a: float
+    v: wp.array(dtype=wp.int32)
+    b: int
+
+
+p = Pair()
+p.a = 1.5
+p.v = wp.array([1, 2, 3], dtype=wp.int32)
+p.b = 7
+print(p)

@@ -38,6 +38,7 @@ struct StructArrayField {
   std::string name;
   ElemType elem;
   int ndim = 1;
+  uint32_t value_fields_before = 0;  // declared after this many of StructLayout::fields
 };
 
 struct StructLayout {
