@@ -282,6 +282,7 @@ ir::Value* Lowerer::Expr(const ast::Expr* e) {
       return op->result(0);
     }
     case ast::ExprKind::Call: {
+      if (const ast::Expr* r = cm_.Rewritten(e)) return Expr(r);
       const sema::CallInfo* ci = cm_.Call(e);
       if (ci) return Call(e, *ci);
       break;

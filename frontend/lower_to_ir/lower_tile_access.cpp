@@ -21,6 +21,7 @@ bool IsTileViewCall(const sema::CallInfo* ci) {
 }  // namespace
 
 bool Lowerer::RegionOf(const ast::Expr* e, Region& out) {
+  if (const ast::Expr* r = cm_.Rewritten(e)) return RegionOf(r, out);
   const sema::Type* rt = cm_.TypeOf(e);
   if (!rt || !rt->IsTile()) return false;
   auto i32 = [&](ir::Value* v) { return Convert(v, ir::Type::Scalar(ScalarType::Int32)); };
@@ -172,6 +173,10 @@ bool Lowerer::BindView(const sema::LocalSymbol* sym, const ast::Expr* value) {
 void Lowerer::InPlaceKeys(const ast::Expr* target, std::vector<const void*>& keys) {
   const ast::Expr* e = target;
   for (;;) {
+    if (const ast::Expr* r = cm_.Rewritten(e)) {
+      e = r;
+      continue;
+    }
     if (const auto* s = e->As<ast::Subscript>()) {
       e = s->value.get();
       continue;
@@ -203,14 +208,15 @@ void Lowerer::CollectAliases(const ast::Body& body) {
       for (const ast::ExprPtr& t : a->targets) {
         const auto* n = t->As<ast::Name>();
         const sema::LocalSymbol* sym = n ? cm_.Symbol(n) : nullptr;
-        const sema::Type* vt = cm_.TypeOf(a->value.get());
+        const ast::Expr* value = cm_.Rewritten(a->value.get()) ? cm_.Rewritten(a->value.get()) : a->value.get();
+        const sema::Type* vt = cm_.TypeOf(value);
         if (!sym || !vt || !vt->IsTile()) continue;
-        bool view = (a->value->Is<ast::Subscript>() && cm_.Access(a->value.get()) &&
-                     cm_.Access(a->value.get())->kind == sema::TileAccess::Kind::View) ||
-                    (a->value->Is<ast::Call>() && IsTileViewCall(cm_.Call(a->value.get())));
+        bool view = (value->Is<ast::Subscript>() && cm_.Access(value) &&
+                     cm_.Access(value)->kind == sema::TileAccess::Kind::View) ||
+                    (value->Is<ast::Call>() && IsTileViewCall(cm_.Call(value)));
         if (!view) continue;
         std::vector<const void*> roots;
-        InPlaceKeys(a->value.get(), roots);
+        InPlaceKeys(value, roots);
         for (const void* r : roots)
           if (r != sym) alias_bases_[sym].push_back(r);
       }

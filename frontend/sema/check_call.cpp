@@ -1,9 +1,11 @@
 // Calls: overload resolution against the builtin table, compile-time argument checks with
 // provenance, the table's rules (each with its own code, caret under the argument), result
 // types, index-tile promotion, calls of @wp.func, casts and struct constructors.
+#include <algorithm>
 #include <cmath>
 #include <set>
 
+#include "frontend/ast/clone.h"
 #include "frontend/sema/checker.h"
 
 namespace tilec::sema {
@@ -138,6 +140,71 @@ Binding Bind(const Overload& ov, const std::vector<CallArg>& args) {
 
 // ---------------------------------------------------------------- Call nodes
 
+std::optional<ExprInfo> Checker::CheckSliceView(const ast::Call& c) {
+  const auto* fa = c.func->As<ast::Attribute>();
+  const auto* base = fa ? fa->value->As<ast::Name>() : nullptr;
+  if (!base || fa->attr != "tile_view") return std::nullopt;
+  auto wp = scope_.find(base->id);
+  if (wp == scope_.end() || wp->second.kind != ModuleEntry::Kind::Module || wp->second.module != ModuleId::Warp)
+    return std::nullopt;
+  const ast::Expr* tile = c.args.empty() ? nullptr : c.args[0].get();
+  const ast::Expr* offset = c.args.size() > 1 ? c.args[1].get() : nullptr;
+  const ast::Expr* shape = c.args.size() > 2 ? c.args[2].get() : nullptr;
+  for (const ast::Keyword& kw : c.keywords) {
+    if (kw.name == "t") tile = kw.value.get();
+    if (kw.name == "offset") offset = kw.value.get();
+    if (kw.name == "shape") shape = kw.value.get();
+  }
+  // `slice` is Python's builtin unless the program names something else so.
+  auto is_slice = [&](const ast::Expr* e) {
+    const auto* call = e ? e->As<ast::Call>() : nullptr;
+    const auto* n = call ? call->func->As<ast::Name>() : nullptr;
+    return n && n->id == "slice" && !locals_.count("slice") && !LookupModule("slice");
+  };
+  const auto* tup = offset ? offset->As<ast::Tuple>() : nullptr;
+  std::vector<const ast::Expr*> entries;
+  if (tup)
+    for (const ast::ExprPtr& e : tup->elts) entries.push_back(e.get());
+  else if (offset)
+    entries.push_back(offset);
+  if (!tile || std::none_of(entries.begin(), entries.end(), is_slice)) return std::nullopt;
+  if (shape) {
+    Error(Code::BadTileRegion, shape->range,
+          "`wp.tile_view`: `shape` cannot be given together with a slice in `offset`: the slice gives the extent");
+    return Poison();
+  }
+  auto index = std::make_unique<ast::Tuple>(offset->range);
+  for (const ast::Expr* e : entries) {
+    if (!is_slice(e)) {
+      index->elts.push_back(ast::Clone(*e));
+      continue;
+    }
+    const auto* call = e->As<ast::Call>();
+    if (call->args.empty() || call->args.size() > 3 || !call->keywords.empty()) {
+      Error(Code::BadTileSlice, e->range, "`slice` takes 1 to 3 positional arguments: `slice(stop)` or `slice(start, stop[, step])`");
+      return Poison();
+    }
+    auto sl = std::make_unique<ast::Slice>(e->range);
+    auto part = [&](size_t k) -> ast::ExprPtr {
+      const ast::Expr* a = call->args[k].get();
+      return a->Is<ast::NoneLit>() ? nullptr : ast::Clone(*a);
+    };
+    if (call->args.size() == 1) {
+      sl->upper = part(0);
+    } else {
+      sl->lower = part(0);
+      sl->upper = part(1);
+      if (call->args.size() == 3) sl->step = part(2);
+    }
+    index->elts.push_back(std::move(sl));
+  }
+  index->parenthesized = true;
+  auto sub = std::make_unique<ast::Subscript>(c.range, ast::Clone(*tile), std::move(index));
+  ExprInfo info = CheckExpr(sub.get());
+  out_.rewritten[&c] = std::move(sub);
+  return info;
+}
+
 ExprInfo Checker::CheckCall(const ast::Call& c) {
   if (const auto* fa = c.func->As<ast::Attribute>(); fa && (fa->attr == "vector" || fa->attr == "matrix"))
     if (const auto* ta = fa->value->As<ast::Attribute>(); ta && ta->attr == "types") {
@@ -154,6 +221,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
       if (it != scope_.end() && it->second.kind == ModuleEntry::Kind::Module && it->second.module == ModuleId::Warp)
         return GenericCompositeValue(c, fa->attr);
     }
+  if (std::optional<ExprInfo> view = CheckSliceView(c)) return *view;
   ExprInfo callee = CheckExpr(c.func.get());
   std::vector<CallArg> args;
   bool poisoned = callee.type->IsError();

@@ -192,6 +192,9 @@ class Checker {
   // check_call.cpp
  public:
   ExprInfo CheckCall(const ast::Call& c);
+  // `wp.tile_view(t, offset=(slice(a, b, c), ...))`, Warp's spelling of `t[a:b:c, ...]`: checks
+  // (and records, for the lowering) that subscript; nullopt when `c` is not such a call.
+  std::optional<ExprInfo> CheckSliceView(const ast::Call& c);
   ExprInfo CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRange callee_range,
                        std::vector<CallArg> args);
   ExprInfo CallUserFunc(int index, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg> args);

@@ -258,6 +258,13 @@ class CheckedModule {
   std::unordered_map<const ast::Expr*, CallInfo> call_info;
   std::unordered_map<const ast::Expr*, const LocalSymbol*> symbols;
   std::unordered_map<const ast::Expr*, TileAccess> tile_access;
+  // Calls the checker rewrote as the expression they mean (`wp.tile_view` with `slice(...)`
+  // offsets: the tile subscript), checked and lowered in their place.
+  std::unordered_map<const ast::Expr*, ast::ExprPtr> rewritten;
+  const ast::Expr* Rewritten(const ast::Expr* e) const {
+    auto it = rewritten.find(e);
+    return it == rewritten.end() ? nullptr : it->second.get();
+  }
   // `v += w` and friends on vector-like values: the operation, keyed by the statement.
   std::unordered_map<const ast::Stmt*, CallInfo> aug_call;
   const TileAccess* Access(const ast::Expr* subscript) const;

@@ -81,6 +81,35 @@ TEST(TileViews, SlicesIndicesAndTileViewFloat64) { Views<double>("wp.float64"); 
 // Views move elements, never round them: a 16-bit float is its bit pattern here.
 TEST(TileViews, SlicesIndicesAndTileViewFloat16) { Views<uint16_t>("wp.float16"); }
 
+// Warp's explicit spelling of a slice view: `wp.tile_view(t, offset=(slice(a, b, c), i))` is
+// `t[a:b:c, i]`, None bounds and negative steps included; a view variable made so writes
+// through to its tile.
+TEST(TileViews, SliceObjectsInTileViewOffsets) {
+  auto c = CompileText(R"(
+@wp.kernel
+def k(x: wp.array2d[float], a: wp.array2d[float], b: wp.array1d[float], out: wp.array2d[float]):
+    t = wp.tile_load(x, shape=(4, 6))
+    wp.tile_store(a, wp.tile_view(t, offset=(slice(3, -5, -1), slice(None, None, 2))))
+    wp.tile_store(b, wp.tile_view(t, (slice(4), 1)))
+    v = wp.tile_view(t, offset=(slice(1, 3, 1),))
+    v[0, 0] = -1.0
+    wp.tile_store(out, t)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> x = Counting<float>(24, 1);
+  for (int bd : {1, 4, 32}) {
+    std::vector<float> a(9, -9.0f), b(4, -9.0f), out(24, -9.0f);
+    tilec_array xa = View(x.data(), {4, 6}), aa = View(a.data(), {3, 3}), ba = View(b.data(), {4}),
+                oa = View(out.data(), {4, 6});
+    Launch(c.Entry("k"), {&xa, &aa, &ba, &oa}, {1}, bd);
+    // rows 3, 2, 1 (3:-5:-1 stops before row -1), columns 0, 2, 4
+    for (int r = 0; r < 3; ++r)
+      for (int q = 0; q < 3; ++q) EXPECT_EQ(a[size_t(r * 3 + q)], x[size_t((3 - r) * 6 + 2 * q)]) << bd;
+    for (int r = 0; r < 4; ++r) EXPECT_EQ(b[size_t(r)], x[size_t(r * 6 + 1)]) << bd;
+    for (int i = 0; i < 24; ++i) EXPECT_EQ(out[size_t(i)], i == 6 ? -1.0f : x[size_t(i)]) << bd << " " << i;
+  }
+}
+
 template <typename T>
 void Writes(const std::string& dtype) {
   auto c = CompileText(WithDType(R"(
