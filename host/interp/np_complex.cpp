@@ -457,6 +457,26 @@ void DefineNumpyComplex(ModuleObj& np) {
       return WrapComplex(Fft(parts, axis, n, inverse, norm), false);
     });
   }
+  // fftfreq(n, d) / rfftfreq(n, d): the sample frequencies, integers times 1 / (n d) as NumPy
+  // computes them.
+  for (bool real : {false, true}) {
+    const std::string name = real ? "rfftfreq" : "fftfreq";
+    fft->Def(name, [name, real](Interpreter& in, CallArgs& a) {
+      ArgBinder b(name, a, {"n", "d"}, 1);
+      const int64_t n = ToInt(b.Get(0), name + "() n");
+      if (n < 0) ValueError("negative dimensions are not allowed");
+      if (n == 0) Raise("ZeroDivisionError", "float division by zero");
+      const double d = b.Has(1) ? ToDouble(b.Get(1), name + "() d") : 1.0;
+      const double val = 1.0 / (double(n) * d);
+      const int64_t count = real ? n / 2 + 1 : n;
+      NdArray out = NdArray::Empty({count}, ScalarType::Float64);
+      for (int64_t k = 0; k < count; ++k) {
+        const int64_t m = real || k <= (n - 1) / 2 ? k : k - n;
+        out.SetFlat(k, Scalar::Float(double(m) * val));
+      }
+      return WrapNd(out, false);
+    });
+  }
   np.attrs["fft"] = Value(fft);
 }
 

@@ -135,7 +135,7 @@ std::vector<IndexItem> IndexKeyItems(Interpreter& in, const Value& key) {
     }
     if (k.IsObj())
       if (auto i = k.obj()->AsIndex()) return items.push_back(IndexItem::At(*i));
-    if (TypeName(k) == "ellipsis") IndexError("`...` in an index is not supported by tilec's host arrays yet");
+    if (TypeName(k) == "ellipsis") return items.push_back(IndexItem::Dots());
     InvalidIndex();
   };
   if (auto* t = key.As<TupleObj>())

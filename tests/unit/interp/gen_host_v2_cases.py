@@ -417,9 +417,19 @@ OUTPUTS = [
   "def f():\n    x = [1, 2]\n    y = 3\n    del x[0], y\n    return x\nprint(f())\n"
   "p, q = 1, 2\ndel (p, q)\ntry:\n    print(q)\nexcept NameError as e:\n    print('NameError', e)\n"
   "t = (1, 2)\ntry:\n    del t[0]\nexcept TypeError as e:\n    print('TypeError', e)\n"),
+ ("EllipsisIndexing",
+  "a = np.arange(12.0).reshape(2, 3, 2)\n"
+  "print(a[..., 0], a[..., 1].shape, a[0, ...], a[..., 1, :].shape, a[...].shape)\n"
+  "b = a.copy()\nb[..., 0] = 5\nprint(b)\n"
+  "print(a[..., [1, 0]].shape, a[..., np.array([True, False])].shape, a[None, ..., 0].shape)\n"),
+ ("FftFreq",
+  "print(np.fft.fftfreq(8), np.fft.fftfreq(7, 0.5), np.fft.rfftfreq(8, 0.1), np.fft.rfftfreq(5))\n"
+  "print(np.fft.fftfreq(512)[250:260], np.fft.fftfreq(1), np.fft.fftfreq(2, d=0.25).dtype)\n"),
 ]
 
 RAISES = [
+ ("EllipsisTwice", "a = np.zeros((2, 2))\n", "a[..., ..., 0]"),
+ ("FftFreqZero", "", "np.fft.fftfreq(0)"),
  ("NpSumAxisTupleDuplicate", "a = np.ones((2, 3))\n", "a.sum(axis=(1, -1))"),
  ("StarredNotIterable", "", "print(*5)"),
  ("KeywordOnlyMissing", "def g(*, key):\n    return key\n", "g()"),
