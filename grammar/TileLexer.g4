@@ -55,6 +55,10 @@ HEX_INTEGER : '0' [xX] ( '_'? [0-9a-fA-F] )+ ;
 OCT_INTEGER : '0' [oO] ( '_'? [0-7] )+ ;
 BIN_INTEGER : '0' [bB] ( '_'? [01] )+ ;
 DEC_INTEGER : [1-9] ( '_'? [0-9] )* | '0'+ ( '_'? '0' )* ;
+// `1j`, `2.5e-3J`: host code only.
+IMAG_NUMBER
+  : ( DIGIT_PART '.' DIGIT_PART? EXPONENT? | '.' DIGIT_PART EXPONENT? | DIGIT_PART EXPONENT? ) [jJ]
+  ;
 BAD_NUMBER  : [0-9] [0-9a-zA-Z_]* ( '.' [0-9a-zA-Z_]* )* ;
 
 fragment DIGIT_PART : [0-9] ( '_'? [0-9] )* ;

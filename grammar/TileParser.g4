@@ -113,7 +113,7 @@ atom
   | ELLIPSIS                           # EllipsisAtom
   ;
 
-number : DEC_INTEGER | HEX_INTEGER | OCT_INTEGER | BIN_INTEGER | FLOAT_NUMBER ;
+number : DEC_INTEGER | HEX_INTEGER | OCT_INTEGER | BIN_INTEGER | FLOAT_NUMBER | IMAG_NUMBER ;
 
 // Left-factored after the first element, so that prediction never scans a whole element
 // (nested brackets would otherwise cost exponential time).

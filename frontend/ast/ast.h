@@ -49,8 +49,9 @@ struct IntLit : Expr {
 
 struct FloatLit : Expr {
   static constexpr ExprKind kKind = ExprKind::FloatLit;
-  FloatLit(SourceRange r, double v) : Expr(kKind, r), value(v) {}
+  FloatLit(SourceRange r, double v, bool imaginary = false) : Expr(kKind, r), value(v), imaginary(imaginary) {}
   double value;
+  bool imaginary;  // `2.5j`: host code only (a complex number)
 };
 
 struct StrLit : Expr {

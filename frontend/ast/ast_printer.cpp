@@ -65,7 +65,10 @@ class Printer {
     switch (e->kind) {
       case ExprKind::Name: Line(indent, label, "Name " + e->As<Name>()->id, r); return;
       case ExprKind::IntLit: Line(indent, label, "Int " + std::to_string(e->As<IntLit>()->value), r); return;
-      case ExprKind::FloatLit: Line(indent, label, "Float " + FloatText(e->As<FloatLit>()->value), r); return;
+      case ExprKind::FloatLit:
+        Line(indent, label, std::string(e->As<FloatLit>()->imaginary ? "Imaginary " : "Float ") +
+                                FloatText(e->As<FloatLit>()->value), r);
+        return;
       case ExprKind::StrLit: Line(indent, label, "Str " + Quote(e->As<StrLit>()->value), r); return;
       case ExprKind::BoolLit: Line(indent, label, e->As<BoolLit>()->value ? "Bool True" : "Bool False", r); return;
       case ExprKind::NoneLit: Line(indent, label, "None", r); return;

@@ -61,7 +61,8 @@ ExprPtr Clone(const Expr& e) {
   switch (e.kind) {
     case ExprKind::Name: return std::make_unique<Name>(e.range, e.As<Name>()->id);
     case ExprKind::IntLit: return std::make_unique<IntLit>(e.range, e.As<IntLit>()->value, e.As<IntLit>()->too_large);
-    case ExprKind::FloatLit: return std::make_unique<FloatLit>(e.range, e.As<FloatLit>()->value);
+    case ExprKind::FloatLit:
+      return std::make_unique<FloatLit>(e.range, e.As<FloatLit>()->value, e.As<FloatLit>()->imaginary);
     case ExprKind::StrLit: return std::make_unique<StrLit>(e.range, e.As<StrLit>()->value);
     case ExprKind::BoolLit: return std::make_unique<BoolLit>(e.range, e.As<BoolLit>()->value);
     case ExprKind::NoneLit: return std::make_unique<NoneLit>(e.range);

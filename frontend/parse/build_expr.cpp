@@ -381,6 +381,11 @@ ast::ExprPtr AstBuilder::Number(TileParser::NumberContext* ctx) {
   if (type == TileParser::FLOAT_NUMBER) {
     return std::make_unique<ast::FloatLit>(r, std::strtod(digits.c_str(), nullptr));
   }
+  if (type == TileParser::IMAG_NUMBER) {
+    HostOnly(r, "imaginary literals are");
+    digits.pop_back();  // the `j`
+    return std::make_unique<ast::FloatLit>(r, std::strtod(digits.c_str(), nullptr), true);
+  }
   int base = 10;
   if (type == TileParser::HEX_INTEGER) base = 16;
   if (type == TileParser::OCT_INTEGER) base = 8;

@@ -112,12 +112,18 @@ size_t RawLexer::Number(size_t i, size_t& type) const {
   };
   // FLOAT_NUMBER, its three alternatives.
   const size_t d = digit_part(i);
-  if (d > i && At(d) == '.') offer(exponent(digit_part(d + 1)) - i, T::FLOAT_NUMBER);
+  size_t real_end = d > i ? d : 0;  // IMAG_NUMBER: the longest float or digit part, then [jJ]
+  auto real = [&](size_t end) {
+    real_end = std::max(real_end, end);
+    return end - i;
+  };
+  if (d > i && At(d) == '.') offer(real(exponent(digit_part(d + 1))), T::FLOAT_NUMBER);
   if (At(i) == '.') {
     const size_t f = digit_part(i + 1);
-    if (f > i + 1) offer(exponent(f) - i, T::FLOAT_NUMBER);
+    if (f > i + 1) offer(real(exponent(f)), T::FLOAT_NUMBER);
   }
-  if (d > i && exponent(d) > d) offer(exponent(d) - i, T::FLOAT_NUMBER);
+  if (d > i && exponent(d) > d) offer(real(exponent(d)), T::FLOAT_NUMBER);
+  if (real_end > i && (At(real_end) == 'j' || At(real_end) == 'J')) offer(real_end + 1 - i, T::IMAG_NUMBER);
   offer(based(U"xX", IsHex), T::HEX_INTEGER);
   offer(based(U"oO", IsOct), T::OCT_INTEGER);
   offer(based(U"bB", IsBin), T::BIN_INTEGER);

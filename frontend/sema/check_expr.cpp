@@ -142,6 +142,11 @@ ExprInfo Checker::CheckExpr(const ast::Expr* e) {
       break;
     }
     case ast::ExprKind::FloatLit:
+      // An imaginary literal is host code's (the parser reports it in kernels): no constant.
+      if (e->As<ast::FloatLit>()->imaginary) {
+        info = Poison();
+        break;
+      }
       info = ConstInfo(ConstValue::MakeFloat(e->As<ast::FloatLit>()->value), types_.Float32(), true);
       break;
     case ast::ExprKind::BoolLit:

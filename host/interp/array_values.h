@@ -69,6 +69,9 @@ struct ComplexArrayObj : Object {
   bool scalar;
 };
 
+// A Python complex number (`2j`, `1 + 2j`): a complex128 scalar, as NumPy meets it.
+Value ComplexScalar(double re, double im);
+
 // np.complex64 / np.complex128 (callable scalar types), or when `dtype` their numpy.dtype.
 struct ComplexTypeObj : Object {
   explicit ComplexTypeObj(ScalarType part) : part(part) {}

@@ -907,7 +907,9 @@ Value Interpreter::Eval(const ast::Expr& e) {
         Raise("OverflowError", "integer literal too large (host ints are 64-bit)");
       return Value::Int(int64_t(v));
     }
-    case ast::ExprKind::FloatLit: return Value::Float(e.As<ast::FloatLit>()->value);
+    case ast::ExprKind::FloatLit:
+      if (e.As<ast::FloatLit>()->imaginary) return ComplexScalar(0.0, e.As<ast::FloatLit>()->value);
+      return Value::Float(e.As<ast::FloatLit>()->value);
     case ast::ExprKind::StrLit: return MakeStr(e.As<ast::StrLit>()->value);
     case ast::ExprKind::BoolLit: return Value::Bool(e.As<ast::BoolLit>()->value);
     case ast::ExprKind::NoneLit: return Value();

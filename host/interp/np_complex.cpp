@@ -480,4 +480,11 @@ void DefineNumpyComplex(ModuleObj& np) {
   np.attrs["fft"] = Value(fft);
 }
 
+Value ComplexScalar(double re, double im) {
+  NdArray parts = NdArray::Empty({2}, ScalarType::Float64);
+  parts.SetFlat(0, Scalar::Float(re));
+  parts.SetFlat(1, Scalar::Float(im));
+  return Value(std::make_shared<ComplexArrayObj>(std::move(parts), true));
+}
+
 }  // namespace tilec::host

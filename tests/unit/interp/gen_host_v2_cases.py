@@ -425,6 +425,12 @@ OUTPUTS = [
  ("FftFreq",
   "print(np.fft.fftfreq(8), np.fft.fftfreq(7, 0.5), np.fft.rfftfreq(8, 0.1), np.fft.rfftfreq(5))\n"
   "print(np.fft.fftfreq(512)[250:260], np.fft.fftfreq(1), np.fft.fftfreq(2, d=0.25).dtype)\n"),
+ ("ImaginaryLiterals",
+  "z = 1 + 2j\n"
+  "print(1j, 2.5j, 1e3J, 0j, .5j, 1_0j, z, z * (3 - 1j), z.real, z.imag, abs(3 + 4j), -z, z / 2, z == 1 + 2j)\n"
+  "a = np.arange(4.0).reshape(2, 2)\nc = a + 1j * a\nprint(c, c.dtype, (1j * a).dtype)\n"
+  "x = np.zeros((2, 3, 2))\nx[..., 0] = 1.0\nx[..., 1] = 2.0\ny = x[..., 0] + 1j * x[..., 1]\n"
+  "print(y, np.fft.ifft(np.fft.fft(y)))\n"),
 ]
 
 RAISES = [
