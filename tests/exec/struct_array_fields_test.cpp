@@ -1,6 +1,6 @@
-// Structs with array fields: the kernel takes each array as a parameter of its own after the
-// struct (`s.x`, `s.inner.w`), read per lane, through a func, and as a tile; references are
-// plain loops here.
+// Structs with array fields at the ABI: the kernel takes each array as a parameter of its own
+// after the struct (`s.x`, `s.springs.rest`), read per lane, through a func, and as a tile;
+// references are plain loops here.
 #include <gtest/gtest.h>
 
 #include "tests/exec/exec_util.h"
@@ -13,66 +13,77 @@ using testing::CompileText;
 using testing::Launch;
 using testing::View;
 
+// Array fields between scalar fields, and two in a nested struct: the kernel's parameters are
+// the struct, its own arrays in declaration order, then each nested struct's.
 const char* kSource = R"(
 @wp.struct
-class Inner:
-    w: wp.array2d(dtype=float)
-    k: int
+class Springs:
+    rest: wp.array(dtype=float)
+    k: float
+    stiff: wp.array2d(dtype=float)
 
 @wp.struct
-class State:
+class System:
     x: wp.array(dtype=float)
     scale: float
-    inner: Inner
+    springs: Springs
+    v: wp.array(dtype=float)
 
 @wp.func
-def row(inner: Inner, i: int):
-    return inner.w[i, inner.k]
+def force(sp: Springs, i: int, xi: float):
+    return sp.k * sp.stiff[i, 1] * (xi - sp.rest[i])
 
 @wp.kernel
-def per_lane(s: State, out: wp.array(dtype=float)):
+def per_lane(s: System, out: wp.array(dtype=float)):
     i = wp.tid()
-    out[i] = s.x[i] * s.scale + row(s.inner, i) + float(s.x.shape[0])
+    out[i] = force(s.springs, i, s.x[i]) * s.scale + s.v[i] + float(s.springs.rest.shape[0])
 
 @wp.kernel
-def tiled(s: State, out: wp.array(dtype=float)):
-    t = wp.tile_load(s.x, shape=8)
-    u = wp.tile_load(s.inner.w, shape=(8, 2))
-    wp.tile_store(out, wp.tile_map(wp.mul, t, t) * s.scale + wp.tile_sum(u, axis=1))
+def tiled(s: System, out: wp.array(dtype=float)):
+    x = wp.tile_load(s.x, shape=8)
+    r = wp.tile_load(s.springs.rest, shape=8)
+    w = wp.tile_load(s.springs.stiff, shape=(8, 2))
+    wp.tile_store(out, wp.tile_map(wp.mul, x - r, x - r) * s.springs.k + wp.tile_sum(w, axis=1))
 )";
 
-// The struct's bytes: `scale` then Inner's `k` (its only non-array field), as the kernel lays
-// them out.
-struct StateBytes {
+// The struct's bytes: `scale`, then Springs' `k` (each struct's only non-array field).
+struct SystemBytes {
   float scale;
-  int32_t k;
+  float k;
 };
 
-TEST(StructArrayFields, ReadPerLaneThroughFuncsAndAsTiles) {
+TEST(StructArrayFields, ParametersInDeclarationOrderPerLaneAndAsTiles) {
   auto c = CompileText(kSource);
   ASSERT_TRUE(c.module);
-  std::vector<float> x(8), w(16);
-  for (int i = 0; i < 8; ++i) x[i] = 0.5f * float(i) - 1.0f;
-  for (int i = 0; i < 16; ++i) w[i] = float(i * 3 % 7);
-  StateBytes s{2.0f, 1};
-  tilec_array xa = View(x.data(), {8}), wa = View(w.data(), {8, 2});
+  std::vector<float> x(8), v(8), rest(8), stiff(16);
+  for (int i = 0; i < 8; ++i) {
+    x[i] = 0.5f * float(i) - 1.0f;
+    v[i] = float(i % 3);
+    rest[i] = 0.25f * float(i);
+  }
+  for (int i = 0; i < 16; ++i) stiff[i] = float(i * 3 % 7);
+  SystemBytes s{2.0f, 3.0f};
+  tilec_array xa = View(x.data(), {8}), va = View(v.data(), {8}), ra = View(rest.data(), {8}),
+              wa = View(stiff.data(), {8, 2});
 
   std::vector<float> out(8, -1.0f);
   tilec_array oa = View(out.data(), {8});
-  Launch(c.Entry("per_lane"), {&s, &xa, &wa, &oa}, {8});
-  for (int i = 0; i < 8; ++i) EXPECT_FLOAT_EQ(out[i], x[i] * 2.0f + w[i * 2 + 1] + 8.0f) << i;
+  Launch(c.Entry("per_lane"), {&s, &xa, &va, &ra, &wa, &oa}, {8});
+  for (int i = 0; i < 8; ++i)
+    EXPECT_FLOAT_EQ(out[i], 3.0f * stiff[i * 2 + 1] * (x[i] - rest[i]) * 2.0f + v[i] + 8.0f) << i;
 
   for (int block_dim : {1, 4, 32}) {
-    auto ct = CompileText(kSource, [&] {
-      compiler::CompileOptions o;
-      o.block_dim = block_dim;
-      return o;
-    }());
+    compiler::CompileOptions o;
+    o.block_dim = block_dim;
+    auto ct = CompileText(kSource, o);
     ASSERT_TRUE(ct.module);
     std::vector<float> t(8, -1.0f);
     tilec_array ta = View(t.data(), {8});
-    Launch(ct.Entry("tiled"), {&s, &xa, &wa, &ta}, {1}, block_dim);
-    for (int i = 0; i < 8; ++i) EXPECT_FLOAT_EQ(t[i], x[i] * x[i] * 2.0f + w[i * 2] + w[i * 2 + 1]) << i << " " << block_dim;
+    Launch(ct.Entry("tiled"), {&s, &xa, &va, &ra, &wa, &ta}, {1}, block_dim);
+    for (int i = 0; i < 8; ++i) {
+      float d = x[i] - rest[i];
+      EXPECT_FLOAT_EQ(t[i], d * d * 3.0f + stiff[i * 2] + stiff[i * 2 + 1]) << i << " " << block_dim;
+    }
   }
 }
 
