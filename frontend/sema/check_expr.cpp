@@ -333,14 +333,15 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
   }
   if (CompositeOf(bt)) return CompositeAttribute(a, base);
   if (bt->kind == TypeKind::Struct) {
-    for (const FieldInfo& f : out_.structs[bt->struct_index].fields) {
-      if (f.name != a.attr) continue;
+    auto field = [&](const FieldInfo& f) {
       ExprInfo info;
       info.type = f.type;
       info.uniform = base.uniform;
       info.provenance = base.provenance;
       return info;
-    }
+    };
+    for (const FieldInfo& f : out_.structs[bt->struct_index].fields)
+      if (f.name == a.attr) return field(f);
     for (const FieldInfo& f : out_.structs[bt->struct_index].array_fields) {
       if (f.name != a.attr) continue;
       // The kernel receives the field as an array parameter of its own, so the struct must be
@@ -355,11 +356,7 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
                   "`");
         return Poison();
       }
-      ExprInfo info;
-      info.type = f.type;
-      info.uniform = base.uniform;
-      info.provenance = base.provenance;
-      return info;
+      return field(f);
     }
     Error(Code::UnknownAttribute, a.attr_range, "struct `" + bt->struct_name + "` has no field `" + a.attr + "`");
     return Poison();
