@@ -208,7 +208,8 @@ void Lowerer::CollectAliases(const ast::Body& body) {
       for (const ast::ExprPtr& t : a->targets) {
         const auto* n = t->As<ast::Name>();
         const sema::LocalSymbol* sym = n ? cm_.Symbol(n) : nullptr;
-        const ast::Expr* value = cm_.Rewritten(a->value.get()) ? cm_.Rewritten(a->value.get()) : a->value.get();
+        const ast::Expr* rewritten = cm_.Rewritten(a->value.get());
+        const ast::Expr* value = rewritten ? rewritten : a->value.get();
         const sema::Type* vt = cm_.TypeOf(value);
         if (!sym || !vt || !vt->IsTile()) continue;
         bool view = (value->Is<ast::Subscript>() && cm_.Access(value) &&

@@ -96,12 +96,15 @@ std::optional<rt::KernelArg> CompositeParamArg(Interpreter& in, const rt::Kernel
   return rt::KernelArg::Struct(s.name, packed.Bytes());
 }
 
-// The parameters a launch's caller gives, by index: a struct's array fields follow it as
-// parameters named `s.x`, taken from the struct value.
+// A struct's array field: a parameter after the struct's, named `s.x`, that the launch takes
+// from the struct value rather than from the caller.
+bool IsStructArrayParam(const rt::ParamInfo& p) { return p.name.find('.') != std::string::npos; }
+
+// The parameters a launch's caller gives, by index.
 std::vector<size_t> GivenParams(const rt::KernelSignature& sig) {
   std::vector<size_t> given;
   for (size_t i = 0; i < sig.params.size(); ++i)
-    if (sig.params[i].name.find('.') == std::string::npos) given.push_back(i);
+    if (!IsStructArrayParam(sig.params[i])) given.push_back(i);
   return given;
 }
 
@@ -146,7 +149,7 @@ std::vector<rt::KernelArg> LaunchArgs(Interpreter& in, const KernelObj& k, const
     }
     // The struct's array fields (None where unset); the runtime checks each against its parameter.
     const auto* sv = v.As<StructValueObj>();
-    for (size_t h = i + 1; h < params.size() && params[h].name.find('.') != std::string::npos; ++h) {
+    for (size_t h = i + 1; h < params.size() && IsStructArrayParam(params[h]); ++h) {
       Value field = sv ? sv->ArrayField(params[h].name.substr(params[i].name.size() + 1)) : Value();
       if (auto* a = field.As<WpArrayObj>()) args.emplace_back(a->a);
       else args.emplace_back();
