@@ -311,6 +311,22 @@ void Lowerer::LowerFor(const ast::For& s) {
   ir::Value* hi = r.size() >= 2 ? r[1] : r[0];
   ir::Value* step = r.size() == 3 ? r[2] : b_.ConstInt(ScalarType::Int32, 1);
   const sema::LocalSymbol* iv_sym = cm_.Symbol(s.target.get());
+  // A block-strided loop runs k over its trip count, which the checker proved the same on every
+  // lane (lane 0's, read by all), and each lane's variable is start + k * step.
+  std::function<ir::Value*(ir::Value*)> iv_of = [](ir::Value* k) { return k; };
+  if (cm_.block_strided.count(&s)) {
+    ir::Value* zero = b_.ConstInt(ScalarType::Int32, 0);
+    ir::Value* one = b_.ConstInt(ScalarType::Int32, 1);
+    ir::Value* span = b_.Binary(OpCode::Sub, hi, lo);
+    ir::Value* trips = b_.Binary(OpCode::Add, b_.Binary(OpCode::FloorDiv, b_.Binary(OpCode::Sub, span, one), step), one);
+    trips = b_.Select(b_.Cmp(ir::CmpPred::Gt, span, zero), trips, zero);
+    ir::Value* slot = b_.TileFull(zero, {1});
+    slot = b_.TileScatterLanes(slot, trips, b_.Cmp(ir::CmpPred::Eq, b_.LaneId(), zero), {zero}, false);
+    iv_of = [this, start = lo, step](ir::Value* k) { return b_.Binary(OpCode::Add, start, b_.Binary(OpCode::Mul, k, step)); };
+    lo = zero;
+    hi = b_.TileExtract(slot, {zero});
+    step = one;
+  }
 
   LoopCtx ctx;
   ctx.has_break = HasLoopExit(s.body, true);
@@ -349,7 +365,7 @@ void Lowerer::LowerFor(const ast::For& s) {
       ir::Builder::InsertionGuard g(b_);
       b_.SetInsertionPoint(body);
       Env saved = env_;
-      env_[iv_sym].value = body->arg(0);
+      env_[iv_sym].value = iv_of(body->arg(0));
       for (size_t i = 0; i < c.keys.size(); ++i) env_[c.keys[i]].value = body->arg(int(i) + 1);
       loops_.push_back(&ctx);
       if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);
@@ -394,7 +410,7 @@ void Lowerer::LowerFor(const ast::For& s) {
   {
     ir::Builder::InsertionGuard g(b_);
     b_.SetInsertionPoint(after);
-    env_[iv_sym].value = after->arg(0);
+    env_[iv_sym].value = iv_of(after->arg(0));
     for (size_t k = 0; k < c.keys.size(); ++k) env_[c.keys[k]].value = after->arg(int(k) + 1);
     loops_.push_back(&ctx);
     if (ctx.has_continue) env_[&ctx.cont].value = b_.ConstBool(false);

@@ -496,6 +496,7 @@ void Checker::BindName(const ast::Name& n, const ast::Expr* value, ExprInfo info
                                          "), which may differ between threads",
                                      n.range, true};
   }
+  NoteLaneFact(sym, n, value, info);
   const std::vector<SourceRange>& all = assignments_[n.id];
   // A vector or matrix local stays a runtime value: its components may be assigned later.
   if (sym->kind == SymbolKind::Local && all.size() == 1 && info.value &&
@@ -625,7 +626,9 @@ void Checker::CheckFor(const ast::For& s) {
     Error(Code::BadForLoop, s.iter->range,
           "`for` loops in kernels iterate over `range(...)`, found `" + TypeName(it.type) + "`");
   }
-  bool varying = !it.uniform;
+  // A block-strided loop is uniform if its body has tile operations (decided after it).
+  const bool strided = !it.uniform && n && IsBlockStrided(s);
+  bool varying = !it.uniform && !strided;
   if (n) {
     LocalSymbol* sym;
     auto e = locals_.find(n->id);
@@ -646,6 +649,10 @@ void Checker::CheckFor(const ast::For& s) {
     std::string why = plan.why_not == "?" ? "" : " of a loop that is not unrolled: " + plan.why_not;
     local_prov_[sym] = Provenance{"`" + n->id + "` is a loop variable (line " + std::to_string(Line(n->range)) + ")" + why,
                                   n->range, true};
+    if (strided)
+      varying_why_[sym] = Provenance{"`" + n->id + "` is the lane plus a multiple of the block's size (line " +
+                                         std::to_string(Line(n->range)) + ")",
+                                     n->range, true};
     out_.symbols[n] = sym;
     ExprInfo ti;
     ti.type = sym->type;
@@ -656,6 +663,7 @@ void Checker::CheckFor(const ast::For& s) {
   ++loop_depth_;
   BeginLoopUniformity();
   CheckBody(s.body);
+  if (strided && !loop_uniformity_.back().tile_ops.empty()) out_.block_strided.insert(&s);
   EndLoopUniformity();
   --loop_depth_;
   if (varying) varying_conds_.pop_back();
@@ -874,98 +882,6 @@ bool Checker::MayRebindTile(const LocalSymbol& sym, const Type* t) const {
 bool Checker::MayRedeclare(const LocalSymbol& sym) const {
   return !unroll_scopes_.empty() && size_t(sym.index) >= unroll_scopes_.front().first_local &&
          body_depth_ == unroll_scopes_.back().body_depth && sym.kind == SymbolKind::Local;
-}
-
-// ---------------------------------------------------------------- the uniformity proof's notes
-
-void Checker::NoteVaryingExit(const ast::Stmt& s) {
-  if (!InVaryingRegion()) return;
-  const ast::Expr* cond = varying_conds_.back();
-  if (s.Is<ast::Return>()) {
-    if (!varying_return_) {
-      varying_return_ = &s;
-      varying_return_cond_ = cond;
-    }
-    // Lanes that return leave every enclosing loop early too.
-    for (LoopUniformity& l : loop_uniformity_)
-      if (!l.exit) l.exit = &s, l.exit_cond = cond;
-    return;
-  }
-  if (!loop_uniformity_.empty() && !loop_uniformity_.back().exit) {
-    loop_uniformity_.back().exit = &s;
-    loop_uniformity_.back().exit_cond = cond;
-  }
-}
-
-void Checker::EndLoopUniformity() {
-  LoopUniformity l = std::move(loop_uniformity_.back());
-  loop_uniformity_.pop_back();
-  if (l.exit) ReportLoopExit(l);
-  // Reported here, so the enclosing loops do not report them again.
-  if (l.exit)
-    for (LoopUniformity& outer : loop_uniformity_)
-      std::erase_if(outer.tile_ops, [&](const auto& op) {
-        for (const auto& mine : l.tile_ops)
-          if (mine.first == op.first) return true;
-        return false;
-      });
-}
-
-void Checker::ReportLoopExit(const LoopUniformity& l) {
-  std::string word = l.exit->Is<ast::Break>() ? "break" : l.exit->Is<ast::Continue>() ? "continue" : "return";
-  for (const auto& [node, what] : l.tile_ops) {
-    auto b = Error(Code::NonUniformTileOp, node->range,
-                   what + " must be reached by every thread of the block, but the `" + word + "` on line " +
-                       std::to_string(Line(l.exit->range)) + " is under `" + Text(l.exit_cond) +
-                       "`, which may differ between threads, so the lanes leave the loop at different trips");
-    b.AddNote(file(), l.exit->range, "some threads may leave the loop here");
-    NoteVarying(b, l.exit_cond);
-  }
-}
-
-// The root of an expression's lane dependence: a local's recorded origin, or a call whose
-// result is each lane's own.
-std::optional<Provenance> Checker::VaryingOrigin(const ast::Expr* e) {
-  if (!e) return std::nullopt;
-  if (const auto* n = e->As<ast::Name>()) {
-    auto it = out_.symbols.find(n);
-    if (it != out_.symbols.end())
-      if (auto w = varying_why_.find(it->second); w != varying_why_.end()) return w->second;
-    return std::nullopt;
-  }
-  if (const auto* c = e->As<ast::Call>()) {
-    auto ei = out_.expr_info.find(e);
-    bool call_varies = ei != out_.expr_info.end() && !ei->second.uniform;
-    for (const ast::ExprPtr& a : c->args)
-      if (auto o = VaryingOrigin(a.get())) return o;
-    for (const ast::Keyword& k : c->keywords)
-      if (auto o = VaryingOrigin(k.value.get())) return o;
-    if (call_varies)
-      return Provenance{"`" + Text(e) + "` gives each thread of the block its own value", e->range, true};
-    return std::nullopt;
-  }
-  std::vector<const ast::Expr*> kids;
-  if (const auto* u = e->As<ast::Unary>()) kids = {u->operand.get()};
-  else if (const auto* bi = e->As<ast::Binary>()) kids = {bi->lhs.get(), bi->rhs.get()};
-  else if (const auto* bo = e->As<ast::BoolOp>()) for (const auto& v : bo->values) kids.push_back(v.get());
-  else if (const auto* cmp = e->As<ast::Compare>()) {
-    kids.push_back(cmp->left.get());
-    for (const auto& v : cmp->comparators) kids.push_back(v.get());
-  } else if (const auto* ie = e->As<ast::IfExp>()) kids = {ie->cond.get(), ie->then_value.get(), ie->else_value.get()};
-  else if (const auto* at = e->As<ast::Attribute>()) kids = {at->value.get()};
-  else if (const auto* su = e->As<ast::Subscript>()) kids = {su->value.get(), su->index.get()};
-  else if (const auto* tu = e->As<ast::Tuple>()) for (const auto& v : tu->elts) kids.push_back(v.get());
-  for (const ast::Expr* k : kids)
-    if (auto o = VaryingOrigin(k)) return o;
-  // A per-lane element read: `a[i]` with a varying index.
-  if (e->Is<ast::Subscript>())
-    if (auto ei = out_.expr_info.find(e); ei != out_.expr_info.end() && !ei->second.uniform)
-      return Provenance{"`" + Text(e) + "` gives each thread of the block its own value", e->range, true};
-  return std::nullopt;
-}
-
-void Checker::NoteVarying(diag::DiagnosticEngine::Builder& b, const ast::Expr* cond) {
-  if (std::optional<Provenance> why = VaryingOrigin(cond)) b.AddNote(file(), why->range, why->message);
 }
 
 }  // namespace tilec::sema

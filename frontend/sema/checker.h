@@ -278,6 +278,13 @@ class Checker {
   void BeginLoopUniformity() { loop_uniformity_.emplace_back(); }
   void EndLoopUniformity();
   void NoteVaryingExit(const ast::Stmt& s);
+  // Block-strided loops: locals that hold the lane, the block's size or a multiple of it, each
+  // from its one assignment in the body; a loop whose trips these facts prove equal on every lane.
+  enum class LaneFact { Lane, BlockDim, BlockDimMultiple };
+  std::unordered_map<const LocalSymbol*, LaneFact> lane_facts_;
+  void NoteLaneFact(const LocalSymbol* sym, const ast::Name& n, const ast::Expr* value, const ExprInfo& info);
+  std::optional<LaneFact> FactOf(const ast::Expr* e);
+  bool IsBlockStrided(const ast::For& s);
   std::vector<std::pair<const Type*, SourceRange>> returns_;
   const ast::Call* tid_call_ = nullptr;  // `wp.tid()` being unpacked by an assignment
   int tid_unpack_ = 0;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "frontend/ast/ast.h"
@@ -271,6 +272,9 @@ class CheckedModule {
   // Node-based, so the copies' nodes keep their addresses while nested loops are added.
   std::unordered_map<const ast::For*, UnrolledLoop> unrolled;
   const UnrolledLoop* Unrolled(const ast::For& loop) const;  // null: a loop at run time
+  // Loops `range(lane, m * wp.block_dim(), wp.block_dim())` with tile operations inside: every
+  // lane runs the same number of trips, so the loop is uniform though its variable is not.
+  std::unordered_set<const ast::For*> block_strided;
 };
 
 // Checks a parsed module. Always returns a CheckedModule; errors go to `diags`, and the
