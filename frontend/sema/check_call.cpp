@@ -451,10 +451,7 @@ ExprInfo Checker::CallUserFuncBound(int index, const FunctionInfo& f, const ast:
 void Checker::MarkTileOp(const ast::Expr* node, const std::string& what, const std::vector<CallArg>& args,
                          bool per_lane) {
   if (!fn_) return;
-  if (!fn_->tiled) {
-    fn_->tiled = true;
-    fn_->first_tile_op = node->range;
-  }
+  fn_->tiled = true;
   // Reading one element is each lane's own business (the tile itself was made where every
   // lane was): Warp's examples extract under a lane's condition, and so may we.
   if (per_lane) return;

@@ -98,7 +98,6 @@ void Checker::Run() {
   for (size_t i = 0; i < out_.funcs.size(); ++i)
     if (!out_.funcs[i].is_prelude() && !out_.funcs[i].is_generic()) EnsureFuncChecked(int(i));
   for (FunctionInfo& k : out_.kernels) CheckFunction(k);
-  CheckHostLaunches(ast_.body);
   for (const auto& [name, e] : scope_)
     if (e.kind == ModuleEntry::Kind::Constant && e.value.kind != ConstValue::Kind::Type)
       out_.constants.push_back({name, e.value, e.range});
@@ -348,7 +347,7 @@ void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, boo
     } else if (MentionsAny(def.returns.get())) {
       fn.return_type = nullptr;  // a generic func returns what its body returns
     } else {
-      fn.return_type = ResolveAnnotation(def.returns.get(), false);
+      fn.return_type = ResolveReturnAnnotation(def.returns.get());
     }
   }
 }
@@ -500,61 +499,6 @@ void Checker::EnsureFuncChecked(int index) {
   CheckFunction(out_.funcs[index]);
 }
 
-// Host statements: a `wp.launch` of a kernel that uses tile operations fails at run time;
-// where the kernel is named directly we can say so now.
-void Checker::CheckHostLaunches(const ast::Body& body) {
-  for (const ast::StmtPtr& sp : body) {
-    const ast::Stmt& s = *sp;
-    if (const auto* fd = s.As<ast::FunctionDef>()) {
-      bool is_device = false;
-      for (const ast::ExprPtr& d : fd->decorators) {
-        const ast::Call* c;
-        std::string k = DecoratorName(d.get(), &c);
-        is_device |= k == "kernel" || k == "func";
-      }
-      if (!is_device) CheckHostLaunches(fd->body);
-    } else if (const auto* es = s.As<ast::ExprStmt>()) {
-      CheckHostLaunchExpr(es->value.get());
-    } else if (const auto* as = s.As<ast::Assign>()) {
-      CheckHostLaunchExpr(as->value.get());
-    } else if (const auto* i = s.As<ast::If>()) {
-      CheckHostLaunches(i->body);
-      CheckHostLaunches(i->orelse);
-    } else if (const auto* f = s.As<ast::For>()) {
-      CheckHostLaunches(f->body);
-    } else if (const auto* w = s.As<ast::While>()) {
-      CheckHostLaunches(w->body);
-    } else if (const auto* wi = s.As<ast::With>()) {
-      CheckHostLaunches(wi->body);
-    }
-  }
-}
-
-void Checker::CheckHostLaunchExpr(const ast::Expr* e) {
-  const auto* c = e ? e->As<ast::Call>() : nullptr;
-  if (!c || c->args.empty()) return;
-  const auto* a = c->func->As<ast::Attribute>();
-  const auto* base = a ? a->value->As<ast::Name>() : nullptr;
-  if (!a || !base || a->attr != "launch") return;
-  auto wp = scope_.find(base->id);
-  if (wp == scope_.end() || wp->second.kind != ModuleEntry::Kind::Module || wp->second.module != ModuleId::Warp)
-    return;
-  const auto* kname = c->args[0]->As<ast::Name>();
-  if (!kname) return;
-  auto k = scope_.find(kname->id);
-  if (k == scope_.end() || k->second.kind != ModuleEntry::Kind::Kernel) return;
-  const FunctionInfo& kernel = out_.kernels[k->second.index];
-  if (!kernel.tiled) return;
-  // Warp's hybrid launch: `wp.launch(k, dim=..., block_dim=B)` runs blocks of B threads.
-  for (const ast::Keyword& kw : c->keywords)
-    if (kw.name == "block_dim") return;
-  if (c->args.size() >= 6) return;
-  auto b = Error(Code::TiledKernelLaunchedUntiled, c->args[0]->range,
-                 "kernel `" + kernel.name + "` uses tile operations: launch it with `wp.launch_tiled(..., block_dim=...)`, "
-                 "or with `wp.launch(..., block_dim=...)` for one thread per index of `dim`");
-  b.AddNote(file(), kernel.first_tile_op, "first tile operation of `" + kernel.name + "` is here");
-}
-
 bool Checker::RejectArrayStruct(const Type* t, SourceRange range, const std::string& what) {
   if (t && (t->IsArray() || t->IsTile() || t->IsTileStack())) t = types_.FromElem(t->elem);
   if (!HoldsArrays(t)) return false;
@@ -566,6 +510,31 @@ bool Checker::RejectArrayStruct(const Type* t, SourceRange range, const std::str
 
 // Annotations: `float`, `wp.float16`, a struct, `wp.array(dtype=T, ndim=N)`, `wp.array2d[T]`,
 // `wp.array2d(dtype=T)`, `wp.array[T]`, `wp.Tile[T, (d0, ...)]`.
+// A func's return annotation may also be `tuple[T, ...]` (or typing's `Tuple[T, ...]`): the
+// func returns that many values, as `return a, b` does.
+const Type* Checker::ResolveReturnAnnotation(const ast::Expr* e) {
+  const auto* sub = e->As<ast::Subscript>();
+  const auto* name = sub ? sub->value->As<ast::Name>() : nullptr;
+  const auto* attr = sub ? sub->value->As<ast::Attribute>() : nullptr;
+  const bool tuple = (name && (name->id == "tuple" || name->id == "Tuple") && !locals_.count(name->id)) ||
+                     (attr && attr->attr == "Tuple");
+  if (!tuple) return ResolveAnnotation(e, false);
+  std::vector<const Type*> elems;
+  if (const auto* tup = sub->index->As<ast::Tuple>()) {
+    for (const ast::ExprPtr& el : tup->elts) elems.push_back(ResolveAnnotation(el.get(), false));
+  } else {
+    elems.push_back(ResolveAnnotation(sub->index.get(), false));
+  }
+  for (const Type* t : elems)
+    if (t->IsError()) return t;
+  if (elems.size() < 2) {
+    Error(Code::InvalidType, e->range, "a func returns a tuple of two or more values; write `-> " +
+                                           Text(sub->index.get()) + "` for one");
+    return types_.Error();
+  }
+  return types_.Tuple(elems);
+}
+
 const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {
   auto bad = [&](const ast::Expr* at, const std::string& msg) {
     Error(Code::InvalidType, at->range, msg);

@@ -56,9 +56,8 @@ class Checker {
   void DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, bool is_kernel,
                        const std::vector<const Type*>* bound = nullptr);
   void ModuleAssign(const ast::Stmt& s);
-  void CheckHostLaunches(const ast::Body& body);
-  void CheckHostLaunchExpr(const ast::Expr* e);
   const Type* ResolveAnnotation(const ast::Expr* e, bool allow_array);
+  const Type* ResolveReturnAnnotation(const ast::Expr* e);
   // A struct with array fields (here or nested): a kernel or func parameter only, read field by
   // field; never an element, a local, a constructor's result or a return value.
   bool HoldsArrays(const Type* t) const {

@@ -171,7 +171,6 @@ struct FunctionInfo {
   int num_params = 0;
   const Type* return_type = nullptr;  // funcs: Void when nothing is returned; kernels: Void
   bool tiled = false;            // uses a tile operation, directly or through a func
-  SourceRange first_tile_op;     // where (for diagnostics at launch)
   bool enable_backward = true;   // @wp.kernel(enable_backward=False)
   int tid_ndim = 0;              // how many values `wp.tid()` is unpacked into (0: unused)
   std::vector<int> called_funcs; // indices into CheckedModule::funcs

@@ -1,5 +1,5 @@
 // The `np` module's shape and counting functions (tile, repeat, roll, flip, expand_dims,
-// broadcast_to, outer, copy, empty_like, asfortranarray, ndim, prod, count_nonzero,
+// broadcast_to, meshgrid, outer, copy, empty_like, asfortranarray, ndim, prod, count_nonzero,
 // diag_indices_from) and np.finfo: argument handling and NumPy's messages; the array work is
 // in host/ndarray.
 #include <cstdio>
@@ -46,6 +46,39 @@ Value BroadcastTo(Interpreter& in, CallArgs& args) {
   }
   // NumPy's result is a read-only view; this one is a plain view of the same buffer.
   return WrapNd(a.BroadcastTo(shape), false);
+}
+
+// np.meshgrid(*xi, indexing="xy", sparse=False, copy=True): input k (flattened) runs along
+// axis k of the result, except that "xy" swaps the first two axes (x along columns). NumPy
+// 1.24 returns a list.
+Value Meshgrid(Interpreter& in, CallArgs& args) {
+  std::string indexing = "xy";
+  bool sparse = false;
+  for (const auto& [name, v] : args.kw) {
+    if (name == "indexing") indexing = ToStr(v, "meshgrid");
+    else if (name == "sparse") sparse = Truth(v);
+    else if (name != "copy") TypeError("meshgrid() got an unexpected keyword argument '" + name + "'");
+  }
+  if (indexing != "xy" && indexing != "ij") ValueError("Valid values for `indexing` are 'xy' and 'ij'.");
+  const size_t n = args.pos.size();
+  std::vector<NdArray> xs;
+  Shape full;
+  for (const Value& v : args.pos) {
+    NdArray a = ToNdArray(in, v, "np.meshgrid");
+    xs.push_back(a.Reshape({a.size()}));
+    full.push_back(a.size());
+  }
+  const bool swap = indexing == "xy" && n > 1;
+  if (swap) std::swap(full[0], full[1]);
+  std::vector<Value> out;
+  for (size_t k = 0; k < n; ++k) {
+    Shape s(n, 1);
+    size_t axis = swap && k < 2 ? 1 - k : k;
+    s[axis] = xs[k].size();
+    NdArray r = xs[k].Reshape(s);
+    out.push_back(WrapNd(sparse ? r.Copy() : r.BroadcastTo(full).Copy(), false));
+  }
+  return MakeList(std::move(out));
 }
 
 Value DiagIndicesFrom(Interpreter& in, CallArgs& args) {
@@ -183,6 +216,7 @@ void DefineNumpyShapeFunctions(ModuleObj& m) {
     return WrapNd(ExpandDims(ToNdArray(in, b.Get(0), "np.expand_dims"), IntAxes(b.Get(1))), false);
   });
   m.Def("broadcast_to", BroadcastTo);
+  m.Def("meshgrid", Meshgrid);
   m.Def("copy", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("copy", a, {"a"}, 1);
     return WrapNd(ToNdArray(in, b.Get(0), "np.copy").Copy(), false);

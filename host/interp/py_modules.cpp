@@ -1,8 +1,11 @@
 // The standard-library modules that Warp's example programs import around their kernels:
 // `sys` (argv, exit), `argparse` (their command lines: options with types, defaults, flags,
-// --help), `functools.cache`, and `os.path`/`os.environ` basics.
+// --help), `functools.cache`, `os.path`/`os.environ` basics and `time`'s clocks.
+#include <chrono>
 #include <cstdlib>
+#include <ctime>
 #include <iostream>
+#include <thread>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -485,7 +488,34 @@ Value MakeSignalModule() {
   return Value(m);
 }
 
+// `time`: the clocks programs time their loops with, and sleep.
+Value MakeTimeModule() {
+  auto m = std::make_shared<ModuleObj>("time");
+  auto seconds = [](auto clock) {
+    return double(std::chrono::duration_cast<std::chrono::nanoseconds>(clock.time_since_epoch()).count()) * 1e-9;
+  };
+  auto nanos = [](auto clock) {
+    return int64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(clock.time_since_epoch()).count());
+  };
+  for (const char* n : {"perf_counter", "monotonic"})
+    m->Def(n, [seconds](Interpreter&, CallArgs&) { return Value::Float(seconds(std::chrono::steady_clock::now())); });
+  for (const char* n : {"perf_counter_ns", "monotonic_ns"})
+    m->Def(n, [nanos](Interpreter&, CallArgs&) { return Value::Int(nanos(std::chrono::steady_clock::now())); });
+  m->Def("time", [seconds](Interpreter&, CallArgs&) { return Value::Float(seconds(std::chrono::system_clock::now())); });
+  m->Def("time_ns", [nanos](Interpreter&, CallArgs&) { return Value::Int(nanos(std::chrono::system_clock::now())); });
+  m->Def("process_time", [](Interpreter&, CallArgs&) { return Value::Float(double(std::clock()) / CLOCKS_PER_SEC); });
+  m->Def("sleep", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("sleep", a, {"secs"}, 1);
+    double secs = ToDouble(b.Get(0), "sleep");
+    if (secs < 0) ValueError("sleep length must be non-negative");
+    std::this_thread::sleep_for(std::chrono::duration<double>(secs));
+    return Value();
+  });
+  return Value(m);
+}
+
 std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
+  if (name == "time") return MakeTimeModule();
   if (name == "sys") return MakeSysModule(in);
   if (name == "argparse") return MakeArgparseModule();
   if (name == "functools") return MakeFunctoolsModule();

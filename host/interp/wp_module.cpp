@@ -835,11 +835,9 @@ Value MakeWarpModule(Interpreter& in) {
     auto args = LaunchArgs(in, k, b, 2, 3, "launch");
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
     if (k.kernel.signature().tiled) {
-      // Warp's hybrid launch: one thread per index of dim, in blocks of block_dim threads.
-      if (!b.Has(5))
-        RuntimeError("launch(): kernel `" + k.name + "` uses tile operations; launch it with wp.launch_tiled(..., "
-                     "block_dim=...), or with wp.launch(..., block_dim=...) for one thread per index of dim");
-      int64_t block_dim = ToInt(b.Get(5), "launch() block_dim");
+      // Warp's hybrid launch: one thread per index of dim, in blocks of block_dim threads
+      // (Warp's default 256); a last block the threads do not fill has inactive lanes.
+      int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch() block_dim") : 256;
       if (block_dim < 1 || block_dim > 1024)
         ValueError("launch(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
       rt::LaunchHybrid(KernelFor(k, device, int(block_dim), "launch", true), dim, args, int(block_dim), device);

@@ -137,6 +137,45 @@ def k(x: wp.array[wp.float64], y: wp.array[wp.float64]):
   }
 }
 
+// `-> tuple[float, float]` (Warp's example programs annotate multi-value funcs so) and
+// typing's `Tuple`: the func returns that many values, unpacked by the caller.
+TEST(GenericFunc, TupleReturnAnnotations) {
+  auto c = CompileText(R"(
+from typing import Tuple
+
+@wp.func
+def loss_coeffs(gamma: float) -> tuple[float, float]:
+    h = 0.5 * gamma
+    return (1.0 - h) / (1.0 + h), 1.0 / (1.0 + h)
+
+@wp.func
+def split(x: float) -> Tuple[int, float]:
+    return int(x), x - float(int(x))
+
+@wp.kernel
+def k(g: wp.array[float], a: wp.array[float], b: wp.array[float], w: wp.array[int], f: wp.array[float]):
+    i = wp.tid()
+    a[i], b[i] = loss_coeffs(g[i])
+    whole, frac = split(g[i] * 3.0)
+    w[i] = whole
+    f[i] = frac
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> g = {0.0f, 0.5f, 1.25f, 2.0f}, a(4), b(4), f(4);
+  std::vector<int32_t> w(4);
+  tilec_array vg = View(g.data(), {4}), va = View(a.data(), {4}), vb = View(b.data(), {4}), vw = View(w.data(), {4}),
+              vf = View(f.data(), {4});
+  Launch(c.Entry("k"), {&vg, &va, &vb, &vw, &vf}, {4});
+  for (size_t i = 0; i < 4; ++i) {
+    const float h = 0.5f * g[i];
+    EXPECT_EQ(a[i], (1.0f - h) / (1.0f + h)) << i;
+    EXPECT_EQ(b[i], 1.0f / (1.0f + h)) << i;
+    const float x = g[i] * 3.0f;
+    EXPECT_EQ(w[i], int32_t(x)) << i;
+    EXPECT_EQ(f[i], x - float(int32_t(x))) << i;
+  }
+}
+
 TEST(GenericFunc, OverloadsPickTheDefinitionForTheArgumentTypes) {
   auto c = CompileText(R"(
 @wp.func

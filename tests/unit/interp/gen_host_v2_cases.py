@@ -431,9 +431,22 @@ OUTPUTS = [
   "a = np.arange(4.0).reshape(2, 2)\nc = a + 1j * a\nprint(c, c.dtype, (1j * a).dtype)\n"
   "x = np.zeros((2, 3, 2))\nx[..., 0] = 1.0\nx[..., 1] = 2.0\ny = x[..., 0] + 1j * x[..., 1]\n"
   "print(y, np.fft.ifft(np.fft.fft(y)))\n"),
+ ("Meshgrid",
+  "k = np.fft.fftfreq(4, d=0.25)\nkx, ky = np.meshgrid(k, k[:3])\nprint(kx, ky, kx.dtype)\n"
+  "a, b, c = np.meshgrid([1, 2], [3, 4, 5], [6.0, 7.0], indexing='ij')\n"
+  "print(a.shape, b.shape, c.shape, a[1, 2, 0], b[1, 2, 1], c[0, 0, 1])\n"
+  "a, b, c = np.meshgrid([1, 2], [3, 4, 5], [6.0, 7.0])\nprint(a.shape, b[2, 1, 0], c.dtype)\n"
+  "x, y = np.meshgrid(np.arange(3), np.arange(2), sparse=True)\nprint(x, y, type(np.meshgrid([1], [2])).__name__)\n"
+  "m = np.meshgrid(np.array([[1, 2], [3, 4]]), [5])\nprint(m, len(np.meshgrid()))\n"),
+ ("TimeModule",
+  "import time\nt0 = time.perf_counter()\nm0 = time.monotonic_ns()\ntime.sleep(0.02)\n"
+  "print(time.perf_counter() - t0 >= 0.02, time.monotonic_ns() - m0 >= 20000000, type(t0).__name__)\n"
+  "print(time.time() > 1.7e9, type(time.time_ns()).__name__, time.process_time() >= 0.0, time.sleep(0))\n"),
 ]
 
 RAISES = [
+ ("MeshgridIndexing", "", "np.meshgrid([1], [2], indexing='xx')"),
+ ("TimeSleepNegative", "import time\n", "time.sleep(-1)"),
  ("EllipsisTwice", "a = np.zeros((2, 2))\n", "a[..., ..., 0]"),
  ("FftFreqZero", "", "np.fft.fftfreq(0)"),
  ("NpSumAxisTupleDuplicate", "a = np.ones((2, 3))\n", "a.sum(axis=(1, -1))"),
