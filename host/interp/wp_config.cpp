@@ -1,12 +1,14 @@
 // `wp.config` (Warp's settable module of global options, with Warp's defaults) and
 // `wp.ScopedTimer` (a context manager that prints "<name> took <ms> ms" as Warp's does,
-// indented four spaces per enclosing timer).
+// indented four spaces per enclosing timer), Warp's version and log levels, and
+// `wp.clear_kernel_cache()` (removes the entries of tilec's on-disk kernel cache).
 #include <chrono>
 #include <cstdio>
 
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/wp_values.h"
+#include "tilec/cache.h"
 #include "tilec/runtime.h"
 
 namespace tilec::host {
@@ -148,7 +150,8 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
   if (!in.wp().config) {
     auto config = std::make_shared<ConfigModuleObj>("warp.config");
     auto& c = config->attrs;
-    c["version"] = MakeStr("1.9.0");
+    c["version"] = MakeStr("1.19.0");
+    c["log_level"] = Value::Int(20);
     c["verify_fp"] = Value::Bool(false);
     c["verify_cuda"] = Value::Bool(false);
     c["print_launches"] = Value::Bool(false);
@@ -174,6 +177,15 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);
+  m.attrs["__version__"] = MakeStr("1.19.0");
+  // Warp's log levels, for `wp.config.log_level = wp.LOG_WARNING`.
+  const std::pair<const char*, int> kLevels[] = {{"LOG_DEBUG", 10}, {"LOG_INFO", 20}, {"LOG_WARNING", 30}, {"LOG_ERROR", 40}};
+  for (auto [name, level] : kLevels) m.attrs[name] = Value::Int(level);
+  m.Def("clear_kernel_cache", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("clear_kernel_cache", a, {}, 0);
+    rt::ClearKernelCache();
+    return Value();
+  });
   m.Def("set_module_options", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("set_module_options", a, {"options", "module"}, 1);
     auto* d = b.Get(0).As<DictObj>();

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -32,6 +33,24 @@ fs::path KernelCacheDir() {
     throw Error("cannot create the kernel cache directory `" + dir.string() + "`: " +
                 (ec ? ec.message() : "not a directory"));
   return dir;
+}
+
+int ClearKernelCache() {
+  auto is_entry = [](const std::string& name) {
+    // <32 hex digits>.ptxsig, or a temp file AtomicWriteFile left behind: <entry>.tmp.<...>
+    if (name.size() < 39 || name.compare(32, 7, ".ptxsig") != 0) return false;
+    for (size_t k = 0; k < 32; ++k)
+      if (!std::isxdigit(static_cast<unsigned char>(name[k])) || std::isupper(static_cast<unsigned char>(name[k])))
+        return false;
+    return name.size() == 39 || name.compare(39, 5, ".tmp.") == 0;
+  };
+  int removed = 0;
+  std::error_code ec;
+  for (const fs::directory_entry& e : fs::directory_iterator(KernelCacheDir(), ec)) {
+    if (!e.is_regular_file(ec) || !is_entry(e.path().filename().string())) continue;
+    if (fs::remove(e.path(), ec)) ++removed;
+  }
+  return removed;
 }
 
 std::string HashHex(std::string_view data) {

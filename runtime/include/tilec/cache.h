@@ -11,6 +11,9 @@ namespace tilec::rt {
 
 // The cache directory, created if missing. Throws Error when it cannot be created.
 std::filesystem::path KernelCacheDir();
+// Removes the cache's entries (files named by HashHex with a `.ptxsig` suffix, and leftover
+// temp files of theirs); other files in the directory stay. Returns how many were removed.
+int ClearKernelCache();
 // 32 hex digits of a 128-bit FNV-1a hash (stable across runs and platforms).
 std::string HashHex(std::string_view data);
 // Writes the whole file or nothing: temp file in the same directory, then rename.

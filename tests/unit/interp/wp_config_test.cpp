@@ -1,6 +1,7 @@
 // wp.config (Warp's defaults, settable, enable_backward as the kernels' default) and
 // wp.ScopedTimer (Warp's "<name> took <ms> ms" lines, nesting indentation, dict, active,
-// print and verbose), as warp/config.py and warp/utils.py define them.
+// print and verbose), the version, log levels and clear_kernel_cache, as warp/config.py and
+// warp/utils.py define them.
 #include <gtest/gtest.h>
 
 #include <regex>
@@ -22,6 +23,19 @@ TEST(WpConfig, DefaultsAreWarpsAndSettable) {
       "print(wp.get_cuda_device_count() >= 0, wp.get_cuda_device_count() == (1 if wp.is_cuda_available() else 0) or "
       "wp.get_cuda_device_count() > 1)\n");
   EXPECT_EQ(out, "release False False False True 16 None\nTrue debug True True\nTrue True\n");
+}
+
+// Warp 1.19's values: the version, the log levels and their default, and clear_kernel_cache
+// (returns None; the next launch compiles again).
+TEST(WpConfig, VersionLogLevelsAndClearKernelCache) {
+  std::string out = RunProgram(
+      "print(wp.__version__, wp.config.version, wp.LOG_DEBUG, wp.LOG_INFO, wp.LOG_WARNING, wp.LOG_ERROR, "
+      "wp.config.log_level)\n"
+      "wp.config.log_level = wp.LOG_WARNING\nprint(wp.config.log_level, wp.clear_kernel_cache())\n"
+      "@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[wp.tid()] = 3.0\n"
+      "a = wp.zeros(2, dtype=float, device='cpu')\nwp.launch(k, dim=2, inputs=[a], device='cpu')\n"
+      "wp.clear_kernel_cache()\nwp.launch(k, dim=2, inputs=[a], device='cpu')\nprint(a.numpy())\n");
+  EXPECT_EQ(out, "1.19.0 1.19.0 10 20 30 40 20\n30 None\n[3. 3.]\n");
 }
 
 TEST(WpConfig, EnableBackwardIsTheKernelDefault) {

@@ -51,6 +51,29 @@ TEST_F(CacheTest, UncreatableDirectoryIsAnError) {
   EXPECT_THROW(KernelCacheDir(), Error);
 }
 
+// wp.clear_kernel_cache(): the entries and their leftover temp files go, anything else in
+// the directory (a user may point TILEC_CACHE_DIR at a shared one) stays.
+TEST_F(CacheTest, ClearRemovesOnlyEntries) {
+  setenv("TILEC_CACHE_DIR", (root_ / "c").c_str(), 1);
+  const fs::path dir = KernelCacheDir();
+  const std::string key = HashHex("kernel");
+  AtomicWriteFile(dir / (key + ".ptxsig"), "sig");
+  AtomicWriteFile(dir / (HashHex("other") + ".ptxsig"), "sig");
+  AtomicWriteFile(dir / (key + ".ptxsig.tmp.12.0"), "half");
+  AtomicWriteFile(dir / "notes.txt", "keep");
+  AtomicWriteFile(dir / (key + ".ptx"), "keep");
+  AtomicWriteFile(dir / (std::string(32, 'G') + ".ptxsig"), "keep");
+  fs::create_directories(dir / (HashHex("dir") + ".ptxsig"));
+  EXPECT_EQ(ClearKernelCache(), 3);
+  EXPECT_FALSE(fs::exists(dir / (key + ".ptxsig")));
+  EXPECT_FALSE(fs::exists(dir / (key + ".ptxsig.tmp.12.0")));
+  EXPECT_TRUE(fs::exists(dir / "notes.txt"));
+  EXPECT_TRUE(fs::exists(dir / (key + ".ptx")));
+  EXPECT_TRUE(fs::exists(dir / (std::string(32, 'G') + ".ptxsig")));
+  EXPECT_TRUE(fs::is_directory(dir / (HashHex("dir") + ".ptxsig")));
+  EXPECT_EQ(ClearKernelCache(), 0);
+}
+
 TEST_F(CacheTest, AtomicWriteReplacesWholeFile) {
   fs::create_directories(root_);
   fs::path p = root_ / "entry.bin";
