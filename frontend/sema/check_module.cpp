@@ -237,10 +237,11 @@ void Checker::RegisterDefinitions() {
 }
 
 void Checker::DefineStruct(int index) {
-  StructInfo& si = out_.structs[index];
+  // Resolving a field's type may register a vector or matrix type as a struct, which grows
+  // out_.structs: the struct is looked up again after each one.
   std::set<std::string> seen;
   uint32_t offset = 0, align = 1;
-  for (const ast::StmtPtr& sp : si.def->body) {
+  for (const ast::StmtPtr& sp : out_.structs[index].def->body) {
     const auto* ann = sp->As<ast::AnnAssign>();
     if (sp->Is<ast::Pass>() || (sp->Is<ast::ExprStmt>() && sp->As<ast::ExprStmt>()->value->Is<ast::StrLit>()))
       continue;  // `pass` and docstrings
@@ -255,6 +256,7 @@ void Checker::DefineStruct(int index) {
       continue;
     }
     const Type* t = ResolveAnnotation(ann->annotation.get(), true);
+    StructInfo& si = out_.structs[index];
     if (t->IsError()) continue;
     if (t->IsArray()) {
       FieldInfo f;
@@ -289,6 +291,7 @@ void Checker::DefineStruct(int index) {
     align = std::max(align, f.align);
     si.fields.push_back(f);
   }
+  StructInfo& si = out_.structs[index];
   si.align = align;
   si.size = AlignUp(std::max<uint32_t>(offset, 1), align);
 }

@@ -87,5 +87,40 @@ TEST(StructArrayFields, ParametersInDeclarationOrderPerLaneAndAsTiles) {
   }
 }
 
+// Array fields of vector and matrix types, as Warp's FFT examples keep their complex scratch
+// buffers (`wp.array2d[wp.vec2f]`): the field is there, and reads and writes whole elements
+// and components.
+TEST(StructArrayFields, VectorAndMatrixElements) {
+  auto c = CompileText(R"(
+@wp.struct
+class Buffers:
+    z: wp.array2d[wp.vec2f]
+    m: wp.array(dtype=wp.mat22)
+    n: int
+
+@wp.kernel
+def k(b: Buffers, out: wp.array(dtype=float)):
+    i = wp.tid()
+    v = b.z[i, 1]
+    b.z[i, 0] = wp.vec2f(v[1], v[0])
+    out[i] = b.m[i][0, 1] * float(b.n) + wp.length_sq(v)
+)");
+  ASSERT_TRUE(c.module);
+  std::vector<float> z(12), m(12), out(3, -1.0f);  // z: (3, 2) of vec2f; m: 3 of mat22
+  for (int i = 0; i < 12; ++i) z[size_t(i)] = 0.5f * float(i), m[size_t(i)] = float(i) - 4.0f;
+  const std::vector<float> z0 = z;
+  int32_t n = 3;
+  tilec_array za = View(z.data(), {3, 2}), ma = View(m.data(), {3}), oa = View(out.data(), {3});
+  za.strides[0] = 16, za.strides[1] = 8;
+  ma.strides[0] = 16;
+  Launch(c.Entry("k"), {&n, &za, &ma, &oa}, {3});
+  for (int i = 0; i < 3; ++i) {
+    const float a = z0[size_t(i * 4 + 2)], b = z0[size_t(i * 4 + 3)];
+    EXPECT_EQ(z[size_t(i * 4)], b) << i;
+    EXPECT_EQ(z[size_t(i * 4 + 1)], a) << i;
+    EXPECT_FLOAT_EQ(out[size_t(i)], m[size_t(i * 4 + 1)] * 3.0f + (a * a + b * b)) << i;
+  }
+}
+
 }  // namespace
 }  // namespace tilec
