@@ -360,55 +360,6 @@ Value FromNumpy(Interpreter& in, CallArgs& a) {
   return MakeArray(in, forward);
 }
 
-// wp.copy(dest, src, dest_offset=0, src_offset=0, count=0): `count` elements (all of src when
-// 0) from src's flat position src_offset to dest's dest_offset, as raw elements of one size;
-// between devices, and between strided views when neither offset nor count is given or both
-// arrays are 1-D. Warp's checks and messages.
-Value CopyArrays(Interpreter&, CallArgs& a) {
-  ArgBinder b("copy", a, {"dest", "src", "dest_offset", "src_offset", "count"}, 2);
-  if (!b.Get(0).As<WpArrayObj>() || !b.Get(1).As<WpArrayObj>()) RuntimeError("Copy source and destination must be arrays");
-  rt::Array dest = ArrayArg(b.Get(0), "copy"), src = ArrayArg(b.Get(1), "copy");
-  auto index = [&](size_t i) -> int64_t {
-    if (!b.Has(i)) return 0;
-    const Value& v = b.Get(i);
-    if (!v.IsIntLike()) RuntimeError("Copy src_offset, dest_offset, and count must be integers");
-    return v.i();
-  };
-  const int64_t dest_offset = index(2), src_offset = index(3);
-  int64_t count = index(4);
-  if (src_offset < 0) RuntimeError("Source offset must be non-negative, got " + std::to_string(src_offset));
-  if (dest_offset < 0) RuntimeError("Destination offset must be non-negative, got " + std::to_string(dest_offset));
-  if (count < 0) RuntimeError("Copy count must be non-negative, got " + std::to_string(count));
-  const bool whole = count == 0 && src_offset == 0 && dest_offset == 0;
-  if (count == 0) count = src.size();
-  if (count == 0) return Value();
-  const int64_t es = int64_t(src.elem_size());
-  if (dest.elem_size() != src.elem_size())
-    RuntimeError("Incompatible array data types: destination dtype=" + dest.dtype().Name() +
-                 ", source dtype=" + src.dtype().Name());
-  if (!src.is_contiguous() || !dest.is_contiguous()) {
-    if (whole && src.shape() == dest.shape() && src.dtype() == dest.dtype()) {
-      dest.CopyFrom(src);
-      return Value();
-    }
-    if (src.ndim() != 1 || dest.ndim() != 1)
-      RuntimeError("copy(): offsets and counts between non-contiguous arrays need 1-D arrays");
-  }
-  if (src_offset + count > src.size())
-    RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") from offset (" +
-                 std::to_string(src_offset * es) + ") is larger than source size (" + std::to_string(src.size() * es) + ")");
-  if (dest_offset + count > dest.size())
-    RuntimeError("Trying to copy source buffer with size (" + std::to_string(count * es) + ") to offset (" +
-                 std::to_string(dest_offset * es) + ") is larger than destination size (" +
-                 std::to_string(dest.size() * es) + ")");
-  auto flat = [](const rt::Array& x) { return x.ndim() == 1 ? x : x.Reshape({x.size()}); };
-  rt::Array from = flat(src).Slice({rt::SliceSpec::Range(src_offset, src_offset + count)});
-  rt::Array to = flat(dest).Slice({rt::SliceSpec::Range(dest_offset, dest_offset + count)});
-  if (from.dtype() == to.dtype()) to.CopyFrom(from);
-  else to.CopyFromHost(from.ToHostBytes().data());  // same element size: the raw elements
-  return Value();
-}
-
 Value Like(Interpreter& in, CallArgs& a, const std::string& name) {
   ArgBinder b(name, a, {"src", "device", "requires_grad"}, 1);
   rt::Array& src = ArrayArg(b.Get(0), name);

@@ -162,6 +162,10 @@ struct WpState {
   std::map<std::string, std::shared_ptr<HostCallEntry>> host_calls;
 };
 
+// wp.copy(dest, src, dest_offset=0, src_offset=0, count=0), gradients and tape included
+// (wp_copy.cpp).
+Value CopyArrays(Interpreter& in, CallArgs& a);
+
 // Adds `wp.config` and `wp.ScopedTimer` to the warp module `m` (wp_config.cpp).
 void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m);
 // wp.config.<name> as a truth value.

@@ -72,6 +72,10 @@ void Tape::BackwardLoss(const Array& loss) {
 
 void Tape::RunAdjoints() {
   for (auto it = launches_.rbegin(); it != launches_.rend(); ++it) {
+    if (it->host_backward) {
+      it->host_backward();
+      continue;
+    }
     const KernelSignature& k = it->kernel.signature();
     if (!k.has_adjoint) {
       if (AnyGrad(*it)) {

@@ -1,6 +1,7 @@
 // Reverse-mode differentiation at the launch level: a Tape records launches while it is
 // active on the calling thread, and Backward runs their adjoint kernels in reverse order.
 #pragma once
+#include <functional>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -18,6 +19,9 @@ struct RecordedLaunch {
   Device device;
   bool hybrid = false;  // LaunchHybrid
   void* stream = nullptr;  // the CUstream of a CUDA launch (null: the legacy default stream)
+  // A host operation on the tape (Warp's `wp.copy` between arrays with gradients): its
+  // backward runs in place of an adjoint kernel; `args` hold its arrays for Zero().
+  std::function<void()> host_backward;
 };
 
 class Tape {

@@ -270,5 +270,35 @@ TEST(Session, AssignAndBackwardWithPresetGrads) {
   EXPECT_NE(out.find("ValueError: assign(): the source has 2 elements, the array 3"), std::string::npos) << out;
 }
 
+// wp.copy on a tape between arrays with gradients: the backward adds the copied region of the
+// destination's gradient into the source's and clears it there, so a loss through a copy
+// reaches the kernel before it. loss = sum_i (i + 1) z[i], z[1:4] = y[1:4] = x[1:4]^2, so
+// dloss/dx[i] = 2 x[i] (i + 1) for i in 1..3 and 0 for x[0]; z keeps the gradient of the
+// elements the copy did not write. Vector elements add component by component. (The values
+// are the ones Warp 1.19 prints.)
+TEST(Session, CopyOnATapeCarriesTheGradient) {
+  std::string out = RunChunks(
+      {"@wp.kernel\ndef sq(x: wp.array(dtype=float), y: wp.array(dtype=float)):\n    i = wp.tid()\n"
+       "    y[i] = x[i] * x[i]\n",
+       "@wp.kernel\ndef total(y: wp.array(dtype=float), loss: wp.array(dtype=float)):\n    i = wp.tid()\n"
+       "    wp.atomic_add(loss, 0, y[i] * float(i + 1))\n",
+       "x = wp.array([1.0, 2.0, 3.0, 4.0], dtype=float, requires_grad=True)\n"
+       "y = wp.zeros(4, dtype=float, requires_grad=True)\nz = wp.zeros(6, dtype=float, requires_grad=True)\n"
+       "loss = wp.zeros(1, dtype=float, requires_grad=True)\ntape = wp.Tape()\nwith tape:\n"
+       "    wp.launch(sq, dim=4, inputs=[x, y])\n    wp.copy(z, y, dest_offset=1, src_offset=1, count=3)\n"
+       "    wp.launch(total, dim=6, inputs=[z, loss])\n"
+       "tape.backward(loss)\nprint(loss.numpy(), x.grad.numpy(), z.grad.numpy())\n",
+       "v = wp.array(np.ones((2, 2), dtype=np.float32), dtype=wp.vec2f, requires_grad=True)\n"
+       "v.grad.fill_(wp.vec2f(0.5, 0.25))\nw = wp.zeros(2, dtype=wp.vec2f, requires_grad=True)\n"
+       "t2 = wp.Tape()\nwith t2:\n    wp.copy(w, v)\nw.grad.fill_(wp.vec2f(1.0, 2.0))\nt2.backward()\n"
+       "print(v.grad.numpy().tolist(), w.grad.numpy().tolist())\n",
+       "a = wp.ones(3, dtype=float, requires_grad=True)\nb = wp.zeros(3, dtype=float)\n"
+       "t3 = wp.Tape()\nwith t3:\n    wp.copy(b, a)\nt3.backward()\nprint(a.grad.numpy(), b.numpy())\n"});
+  EXPECT_NE(out.find("[99.] [ 0.  8. 18. 32.] [1. 0. 0. 0. 5. 6.]\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("[[1.5, 2.25], [1.5, 2.25]] [[0.0, 0.0], [0.0, 0.0]]\n"), std::string::npos) << out;
+  // Only one side with a gradient: nothing is recorded, as in Warp.
+  EXPECT_NE(out.find("[0. 0. 0.] [1. 1. 1.]\n"), std::string::npos) << out;
+}
+
 }  // namespace
 }  // namespace tilec::host::test
