@@ -47,10 +47,12 @@ dotted_name : NAME ( DOT NAME )* ;
 compound_stmt
   : if_stmt | while_stmt | for_stmt | with_stmt | try_stmt | funcdef | classdef | decorated ;
 
-if_stmt : IF test COLON block elif_clause* else_clause? ;
-elif_clause : ELIF test COLON block ;
+if_stmt : IF namedexpr_test COLON block elif_clause* else_clause? ;
+elif_clause : ELIF namedexpr_test COLON block ;
 else_clause : ELSE COLON block ;
-while_stmt : WHILE test COLON block else_clause? ;
+while_stmt : WHILE namedexpr_test COLON block else_clause? ;
+// `name := value` (host code only): as a condition, or in parentheses anywhere.
+namedexpr_test : ( NAME WALRUS )? test ;
 for_stmt : FOR exprlist IN testlist COLON block else_clause? ;
 with_stmt
   : WITH with_item ( COMMA with_item )* COLON block
@@ -101,7 +103,8 @@ trailer
   ;
 
 atom
-  : LPAREN testlist_comp? RPAREN       # ParenAtom
+  : LPAREN NAME WALRUS test RPAREN     # WalrusAtom
+  | LPAREN testlist_comp? RPAREN       # ParenAtom
   | LBRACK testlist_comp? RBRACK       # ListAtom
   | LBRACE dictorsetmaker? RBRACE      # DictAtom
   | NAME                               # NameAtom

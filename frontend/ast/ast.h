@@ -405,6 +405,14 @@ struct Starred : Call {
   explicit Starred(SourceRange r) : Call(r) {}
 };
 
+// `name := value` (callee "<walrus>"): binds the name and is the value; the one argument is
+// the value.
+struct NamedExpr : Call {
+  explicit NamedExpr(SourceRange r) : Call(r) {}
+  std::string target;
+  SourceRange target_range;
+};
+
 struct Lambda : Call {
   explicit Lambda(SourceRange r) : Call(r) {}
   std::vector<Param> params;

@@ -126,6 +126,8 @@ class Printer {
             Expr(cl.iter.get(), indent + 2, "iter");
             for (const auto& cond : cl.ifs) Expr(cond.get(), indent + 2, "if");
           }
+        } else if (const auto* w = dynamic_cast<const NamedExpr*>(c)) {
+          Line(indent + 1, "target", w->target, w->target_range);
         } else if (const auto* lam = dynamic_cast<const Lambda*>(c)) {
           for (const auto& p : lam->params) {
             const char* mark = p.kind == ParamKind::VarArgs ? "*" : p.kind == ParamKind::VarKeywords ? "**" : "";

@@ -43,6 +43,13 @@ ExprPtr CloneCall(const Call& c) {
     CopyCall(c, *out);
     return out;
   }
+  if (const auto* w = dynamic_cast<const NamedExpr*>(&c)) {
+    auto out = std::make_unique<NamedExpr>(c.range);
+    CopyCall(c, *out);
+    out->target = w->target;
+    out->target_range = w->target_range;
+    return out;
+  }
   if (const auto* l = dynamic_cast<const Lambda*>(&c)) {
     auto out = std::make_unique<Lambda>(c.range);
     CopyCall(c, *out);

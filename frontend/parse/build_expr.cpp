@@ -250,6 +250,7 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
     HostOnly(r, "`...` is");
     return std::make_unique<ast::Name>(r, "Ellipsis");
   }
+  if (auto* w = dynamic_cast<TileParser::WalrusAtomContext*>(ctx)) return NamedExpr(r, w->NAME(), w->test());
   if (auto* paren = dynamic_cast<TileParser::ParenAtomContext*>(ctx)) {
     auto* items = paren->testlist_comp();
     if (items && items->comp_for())
@@ -299,6 +300,21 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
 ast::ExprPtr AstBuilder::StarTest(TileParser::Star_testContext* ctx) {
   if (!ctx->STAR()) return Test(ctx->test());
   return MakeStarred(Range(ctx), Test(ctx->test()));
+}
+
+ast::ExprPtr AstBuilder::NamedExprTest(TileParser::Namedexpr_testContext* ctx) {
+  if (!ctx->WALRUS()) return Test(ctx->test());
+  return NamedExpr(Range(ctx), ctx->NAME(), ctx->test());
+}
+
+ast::ExprPtr AstBuilder::NamedExpr(SourceRange r, antlr4::tree::TerminalNode* name, TileParser::TestContext* value) {
+  HostOnly(r, "assignment expressions (`:=`) are");
+  auto n = std::make_unique<ast::NamedExpr>(r);
+  n->func = std::make_unique<ast::Name>(r, "<walrus>");
+  n->target = name->getText();
+  n->target_range = Range(name);
+  n->args.push_back(Test(value));
+  return n;
 }
 
 ast::ExprPtr AstBuilder::MakeStarred(SourceRange r, ast::ExprPtr value) {

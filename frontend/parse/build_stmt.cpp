@@ -244,13 +244,13 @@ void AstBuilder::CheckTarget(const ast::Expr& e, const char* what, bool in_seque
 ast::StmtPtr AstBuilder::IfStmt(TileParser::If_stmtContext* ctx) {
   const SourceRange whole = Range(ctx);
   auto s = std::make_unique<ast::If>(whole);
-  s->cond = Test(ctx->test());
+  s->cond = NamedExprTest(ctx->namedexpr_test());
   Block(ctx->block(), s->body);
   ast::Body* tail = &s->orelse;
   for (auto* elif : ctx->elif_clause()) {
     auto e = std::make_unique<ast::If>(SourceRange{Range(elif).begin, whole.end});
     e->is_elif = true;
-    e->cond = Test(elif->test());
+    e->cond = NamedExprTest(elif->namedexpr_test());
     Block(elif->block(), e->body);
     ast::Body* next = &e->orelse;
     tail->push_back(std::move(e));
@@ -262,7 +262,7 @@ ast::StmtPtr AstBuilder::IfStmt(TileParser::If_stmtContext* ctx) {
 
 ast::StmtPtr AstBuilder::WhileStmt(TileParser::While_stmtContext* ctx) {
   auto s = std::make_unique<ast::While>(Range(ctx));
-  s->cond = Test(ctx->test());
+  s->cond = NamedExprTest(ctx->namedexpr_test());
   Block(ctx->block(), s->body);
   if (ctx->else_clause())
     Error(diag::Code::UnsupportedSyntax, Range(ctx->else_clause()->ELSE()),

@@ -49,6 +49,8 @@ class AstBuilder {
   // expressions (build_expr.cpp)
  public:
   ast::ExprPtr Test(g::TileParser::TestContext* ctx);
+  ast::ExprPtr NamedExprTest(g::TileParser::Namedexpr_testContext* ctx);
+  ast::ExprPtr NamedExpr(SourceRange r, antlr4::tree::TerminalNode* name, g::TileParser::TestContext* value);
  private:
   ast::ExprPtr OrTest(g::TileParser::Or_testContext* ctx);
   ast::ExprPtr AndTest(g::TileParser::And_testContext* ctx);

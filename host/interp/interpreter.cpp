@@ -867,6 +867,11 @@ Value Interpreter::Eval(const ast::Expr& e) {
       const auto* c = e.As<ast::Call>();
       if (auto* comp = dynamic_cast<const ast::Comprehension*>(c)) return EvalComprehension(*comp);
       if (auto* lam = dynamic_cast<const ast::Lambda*>(c)) return MakeLambda(*lam);
+      if (auto* w = dynamic_cast<const ast::NamedExpr*>(c)) {
+        Value v = Eval(*c->args[0]);
+        StoreName(w->target, v);
+        return v;
+      }
       if (dynamic_cast<const ast::SetDisplay*>(c)) {
         std::vector<Value> items;
         bool constant = c->args.size() > 2;

@@ -438,6 +438,11 @@ OUTPUTS = [
   "a, b, c = np.meshgrid([1, 2], [3, 4, 5], [6.0, 7.0])\nprint(a.shape, b[2, 1, 0], c.dtype)\n"
   "x, y = np.meshgrid(np.arange(3), np.arange(2), sparse=True)\nprint(x, y, type(np.meshgrid([1], [2])).__name__)\n"
   "m = np.meshgrid(np.array([[1, 2], [3, 4]]), [5])\nprint(m, len(np.meshgrid()))\n"),
+ ("AssignmentExpressions",
+  "if (n := len([1, 2, 3])) > 2:\n    print('n is', n)\ndata = [4, 5, 6]\ni = 0\n"
+  "while (x := data[i]) != 6:\n    print(x)\n    i += 1\nprint((y := 3 * 2) + y, y)\n"
+  "if m := np.arange(3).sum():\n    print('m', m)\nelif (q := 0):\n    pass\n"
+  "print([v for v in range(6) if (r := v % 3) == 1], [(w := k) * w for k in range(3)])\n"),
  ("TimeModule",
   "import time\nt0 = time.perf_counter()\nm0 = time.monotonic_ns()\ntime.sleep(0.02)\n"
   "print(time.perf_counter() - t0 >= 0.02, time.monotonic_ns() - m0 >= 20000000, type(t0).__name__)\n"
