@@ -10,6 +10,8 @@
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
 
+#include "module_text.inc"
+
 namespace tilec::host {
 
 namespace fs = std::filesystem;
@@ -56,32 +58,40 @@ std::optional<Value> Interpreter::ImportModuleFile(const std::string& name) {
     std::ifstream in(file, std::ios::binary);
     std::stringstream text;
     text << in.rdbuf();
-    std::string diagnostics;
-    ChunkRef chunk = Parse(file.string(), text.str(), 1, 1, &diagnostics);
-    if (!chunk) {
-      PyError e("SyntaxError", "invalid syntax in module '" + name + "' (" + file.string() + ")");
-      e.diagnostics = diagnostics;
-      throw e;
-    }
-    // The module runs in an interpreter of its own: its globals are its namespace, its
-    // functions run there when called from here, and its kernels are a Warp module of their own.
-    auto sub = std::make_unique<Interpreter>(*out_, /*prelude=*/false);
-    sub->set_argv(argv_);
-    sub->globals_["__name__"] = MakeStr(name);
-    sub->globals_["__file__"] = MakeStr(file.string());
-    Interpreter& home = *sub;
-    module_interpreters_.push_back(std::move(sub));
-    home.RunChunk(chunk);
-    auto m = std::make_shared<ModuleObj>(name);
-    m->attrs = home.globals_;
-    return Value(m);
+    return RunModuleSource(name, file.string(), text.str());
   }
   return std::nullopt;
+}
+
+Value Interpreter::RunModuleSource(const std::string& name, const std::string& path, const std::string& text) {
+  std::string diagnostics;
+  ChunkRef chunk = Parse(path, text, 1, 1, &diagnostics);
+  if (!chunk) {
+    PyError e("SyntaxError", "invalid syntax in module '" + name + "' (" + path + ")");
+    e.diagnostics = diagnostics;
+    throw e;
+  }
+  // The module runs in an interpreter of its own: its globals are its namespace, its
+  // functions run there when called from here, and its kernels are a Warp module of their own.
+  auto sub = std::make_unique<Interpreter>(*out_, /*prelude=*/false);
+  sub->set_argv(argv_);
+  sub->globals_["__name__"] = MakeStr(name);
+  sub->globals_["__file__"] = MakeStr(path);
+  Interpreter& home = *sub;
+  module_interpreters_.push_back(std::move(sub));
+  home.RunChunk(chunk);
+  auto m = std::make_shared<ModuleObj>(name);
+  m->attrs = home.globals_;
+  return Value(m);
 }
 
 void Interpreter::ExecImport(const ast::Import& s) {
   for (const auto& n : s.names) {
     Value mod = ImportModule(n.name);
+    // A submodule becomes an attribute of its package (`import warp.optim`, then `warp.optim`).
+    if (size_t last = n.name.rfind('.'); last != std::string::npos)
+      if (auto* parent = ImportModule(n.name.substr(0, last)).As<ModuleObj>())
+        if (!parent->attrs.count(n.name.substr(last + 1))) parent->attrs[n.name.substr(last + 1)] = mod;
     // `import numpy.random` binds `numpy`; only `as` binds the submodule itself.
     size_t dot = n.name.find('.');
     if (n.asname.empty() && dot != std::string::npos) {
@@ -133,6 +143,10 @@ Value Interpreter::ImportModule(const std::string& name) {
   }
   if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
   if (name == "math") return MakeMathModule();
+  if (name == "warp.optim") {
+    if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
+    return std_modules_[name] = RunModuleSource(name, "<warp.optim>", kWarpOptimText);
+  }
   if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
   if (std::optional<Value> m = MakeStdModule(*this, name)) return std_modules_[name] = *m;
   if (std::optional<Value> m = ImportModuleFile(name)) return std_modules_[name] = *m;

@@ -186,6 +186,8 @@ class Interpreter {
   }
 
   ChunkRef chunk_of(const Chunk* c) const;
+  // Runs `text` as the module `name` in an interpreter of its own; returns the module.
+  Value RunModuleSource(const std::string& name, const std::string& path, const std::string& text);
   std::optional<Value> ImportModuleFile(const std::string& name);  // imports.cpp
 
   std::ostream* out_;
