@@ -18,6 +18,7 @@ import kernels  # noqa: E402
 import lanes_section  # noqa: E402
 import modes_section  # noqa: E402
 import matmul_section  # noqa: E402
+import fft_section  # noqa: E402
 import reduce_section  # noqa: E402
 import scaling_section  # noqa: E402
 import targets  # noqa: E402
@@ -83,8 +84,8 @@ def main():
     ap.add_argument("--build", default=os.path.join(root, "build-bench"))
     ap.add_argument("--tilec", default=None, help="the tilec CLI to time (default BUILD/tilec)")
     ap.add_argument("--out", default=None, help="results folder (default BUILD/bench-results)")
-    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,modes,gpu",
-                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, modes, gpu, scaling (e.g. --sections reduce); "
+    ap.add_argument("--sections", default="compile,ptx,cpu,reduce,lanes,matmul,fft,modes,gpu",
+                    help="comma list of compile, ptx, cpu, reduce, lanes, matmul, fft, modes, gpu, scaling (e.g. --sections reduce); "
                          "scaling is not in the default list (about 10 minutes)")
     ap.add_argument("--only", default=None, help="one section alone, e.g. --only reduce (same as --sections reduce)")
     ap.add_argument("--quick", action="store_true", help="small sizes and few repetitions (a smoke run)")
@@ -135,7 +136,7 @@ def main():
     if opts.scaling_sizes:
         opts.scaling_sizes = [int(s) for s in opts.scaling_sizes.split(",")]
     sections = (opts.only or opts.sections).split(",")
-    known = ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "modes", "gpu", "scaling")
+    known = ("compile", "ptx", "cpu", "reduce", "lanes", "matmul", "fft", "modes", "gpu", "scaling")
     unknown = [s for s in sections if s not in known]
     if unknown:
         ap.error(f"unknown sections {unknown}: choose among {', '.join(known)}")
@@ -205,6 +206,9 @@ def main():
     if "matmul" in sections:
         print("CPU batched tile_matmul ...", flush=True)
         tables.append(matmul_section.run_section(tools, work, opts))
+    if "fft" in sections:
+        print("CPU batched tile_fft ...", flush=True)
+        tables.append(fft_section.run_section(tools, work, opts))
     if "modes" in sections:
         print("opt-in modes on the CPU ...", flush=True)
         tables.append(modes_section.run_section(tools, work, opts))
@@ -230,6 +234,7 @@ def main():
         f.write(header + "\n" + "\n".join(text))
     print(f"results: {opts.out} (CSV and PNG per table, summary.txt); sections took {time.time() - t0:.0f} s")
     wrong = (reduce_section.wrong_results + lanes_section.wrong_results + matmul_section.wrong_results +
+             fft_section.wrong_results +
              modes_section.wrong_results + gpu_section.wrong_results)
     if wrong:
         for case, impl, note in wrong:

@@ -111,7 +111,7 @@ void Emitter::EmitLinalg(const ir::Op& op, const std::vector<llvm::Value*>& in, 
 // w^m is 2 pi m / N, with m reduced mod N), then rounded to the element type: float32 twiddles
 // are correctly rounded, where an angle accumulated in float32 would not be.
 void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, const std::vector<llvm::Value*>& out,
-                      llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier) {
+                      llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier, bool twiddle_table) {
   const ir::Type& t = op.operand(0)->type();
   const ir::ElemType& e = t.elem;
   const ScalarType s = e.scalar;
@@ -132,6 +132,25 @@ void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, con
     llvm::Value* sn = EmitScalarElementwise(OpCode::Sin, ScalarType::Float64, ScalarType::Float64, {theta});
     if (s == ScalarType::Float64) return std::pair{c, sn};
     return std::pair{b_.CreateFPTrunc(c, mt), b_.CreateFPTrunc(sn, mt)};
+  };
+  // w^m for w = exp(sign 2 pi i / n), m in [0, size), from a table filled once per call where
+  // the caller asks for one (a pass's w_len^pos is w_n^(pos * n / len): n and len are powers of
+  // two, so the float64 angle, and the twiddle, are the same bit for bit).
+  std::function<std::pair<llvm::Value*, llvm::Value*>(llvm::Value*, int64_t)> twiddle_of = twiddle;
+  auto use_table = [&](int64_t size) {
+    if (!twiddle_table) return;
+    llvm::Type* at = llvm::ArrayType::get(mt, uint64_t(size));
+    llvm::Value* cos_t = EntryAlloca(at, "fft.cos");
+    llvm::Value* sin_t = EntryAlloca(at, "fft.sin");
+    EmitCountedLoop(I64(size), [&](llvm::Value* m) {
+      auto [c, sn] = twiddle(m, n);
+      store(cos_t, m, c);
+      store(sin_t, m, sn);
+    });
+    twiddle_of = [=, this](llvm::Value* m, int64_t period) {
+      llvm::Value* idx = period == n ? m : mul(m, I64(n / period));
+      return std::pair{load(cos_t, idx), load(sin_t, idx)};
+    };
   };
   // Runs body(i) for this lane's share i = lane, lane + lanes, ... of 0..total-1.
   auto dealt = [&](int64_t total, const std::function<void(llvm::Value*)>& body) {
@@ -154,13 +173,14 @@ void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, con
     // The direct sum, one output bin per step: X[k] = sum_j x[j] w^(kj mod N) in increasing j,
     // each product rounded before its addition, accumulated where the bin is stored (this
     // lane's own element of the result, so no slot of its own is needed).
+    use_table(n);
     dealt(batch * n, [&](llvm::Value* i) {
       llvm::Value* row = mul(b_.CreateUDiv(i, I64(n)), I64(n));
       llvm::Value* k = b_.CreateURem(i, I64(n));
       store(out[0], i, llvm::ConstantFP::get(mt, 0.0));
       store(out[1], i, llvm::ConstantFP::get(mt, 0.0));
       EmitCountedLoop(I64(n), [&](llvm::Value* j) {
-        auto [c, sn] = twiddle(b_.CreateURem(mul(k, j), I64(n)), n);
+        auto [c, sn] = twiddle_of(b_.CreateURem(mul(k, j), I64(n)), n);
         llvm::Value* xr = load(in[0], add(row, j));
         llvm::Value* xi = load(in[1], add(row, j));
         llvm::Value* pr = b_.CreateFSub(b_.CreateFMul(c, xr), b_.CreateFMul(sn, xi));
@@ -173,6 +193,7 @@ void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, con
   }
   // Radix 2: the input copied to its bit-reversed positions, then log2(N) passes of N/2
   // butterflies, with a barrier between passes (a pass reads what the one before wrote).
+  use_table(std::max<int64_t>(n / 2, 1));
   dealt(batch * n, [&](llvm::Value* i) {
     llvm::Value* row = mul(b_.CreateUDiv(i, I64(n)), I64(n));
     llvm::Value* j = b_.CreateURem(i, I64(n));
@@ -191,7 +212,7 @@ void Emitter::EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, con
       llvm::Value* pos = b_.CreateURem(f, I64(half));
       llvm::Value* lo = add(add(row, mul(b_.CreateUDiv(f, I64(half)), I64(len))), pos);
       llvm::Value* hi = add(lo, I64(half));
-      auto [c, sn] = twiddle(pos, len);
+      auto [c, sn] = twiddle_of(pos, len);
       llvm::Value* xr = load(out[0], hi);
       llvm::Value* xi = load(out[1], hi);
       llvm::Value* tr = b_.CreateFSub(b_.CreateFMul(c, xr), b_.CreateFMul(sn, xi));

@@ -321,7 +321,7 @@ void Emitter::EmitTileOp(const ir::Op& op) {
     case OpCode::TileFft: {
       std::vector<llvm::Value*> in{Get(op.operand(0)), Get(op.operand(1))};
       std::vector<llvm::Value*> out{AllocTile(op.result(0)->type(), "fft.re"), AllocTile(op.result(1)->type(), "fft.im")};
-      EmitFft(op, in, out, I64(0), 1, [] {});
+      EmitFft(op, in, out, I64(0), 1, [] {}, /*twiddle_table=*/true);
       Set(op.result(0), out[0]);
       Set(op.result(1), out[1]);
       return;

@@ -111,9 +111,10 @@ class Emitter : public OpDispatcher {
   // tile_fft (emit_linalg.cpp): the transform of the flat real and imaginary buffers `in` into
   // `out`, its butterflies (or output bins) dealt to `lanes` lanes, this one `lane` (i64), with
   // `barrier` between the passes. The CPU calls it with one lane; SIMT with the block's, so
-  // every device computes each element with the same operations.
+  // every device computes each element with the same operations. `twiddle_table` (the CPU):
+  // the twiddles are computed once per call into a table, the same values bit for bit.
   void EmitFft(const ir::Op& op, const std::vector<llvm::Value*>& in, const std::vector<llvm::Value*>& out,
-               llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier);
+               llvm::Value* lane, int64_t lanes, const std::function<void()>& barrier, bool twiddle_table = false);
 
   // ---- element access, shared with SIMT (each result element computed the same way) ----
   // Offsets of tile_view / tile_assign (the op's operands from `first`, lowered by the

@@ -17,6 +17,24 @@
 
 namespace tilec::host {
 
+std::vector<Value> SortValues(Interpreter& in, std::vector<Value> items, const Value* key, bool reverse) {
+  // Keys are computed once per element, as CPython does; a reversed sort stays stable.
+  std::vector<Value> keys = items;
+  if (key && !key->IsNone())
+    for (Value& k : keys) {
+      CallArgs one{{k}, {}};
+      k = in.CallValue(*key, one);
+    }
+  std::vector<size_t> order(items.size());
+  for (size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
+    return Truth(CompareValues(in, ast::CmpOp::Lt, reverse ? keys[y] : keys[x], reverse ? keys[x] : keys[y]));
+  });
+  std::vector<Value> out;
+  for (size_t k : order) out.push_back(std::move(items[k]));
+  return out;
+}
+
 namespace {
 
 void Def(std::map<std::string, Value>& t, const std::string& name, NativeFn fn) {
@@ -168,6 +186,7 @@ double RoundFloat(double x, int64_t ndigits) {
   if (std::isinf(r)) Raise("OverflowError", "rounded value too large to represent");
   return std::copysign(r, x);
 }
+
 
 }  // namespace
 
@@ -340,23 +359,8 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     if (a.pos.size() > 1)
       TypeError("sorted expected 1 argument, got " + std::to_string(a.pos.size()));
     ArgBinder b("sorted", a, {"iterable", "key", "reverse"}, 1);
-    std::vector<Value> items = IterateValue(in, b.Get(0));
-    bool rev = b.Has(2) && Truth(b.Get(2));
-    // Keys are computed once per element, as CPython does; a reversed sort stays stable.
-    std::vector<Value> keys = items;
-    if (b.Has(1) && !b.Get(1).IsNone())
-      for (Value& k : keys) {
-        CallArgs one{{k}, {}};
-        k = in.CallValue(b.Get(1), one);
-      }
-    std::vector<size_t> order(items.size());
-    for (size_t k = 0; k < order.size(); ++k) order[k] = k;
-    std::stable_sort(order.begin(), order.end(), [&](size_t x, size_t y) {
-      return Truth(CompareValues(in, ast::CmpOp::Lt, rev ? keys[y] : keys[x], rev ? keys[x] : keys[y]));
-    });
-    std::vector<Value> out;
-    for (size_t k : order) out.push_back(items[k]);
-    return MakeList(out);
+    return MakeList(SortValues(in, IterateValue(in, b.Get(0)), b.Has(1) ? &b.Get(1) : nullptr,
+                               b.Has(2) && Truth(b.Get(2))));
   });
   // map and filter apply their function as they are made (host iterables are eager), and
   // like Python's they can be iterated once.

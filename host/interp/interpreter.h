@@ -252,6 +252,8 @@ std::string Suggestion(const std::string& name, std::vector<std::string> candida
 Value BinaryOpValues(Interpreter& in, ast::BinaryOp op, const Value& a, const Value& b);
 Value UnaryOpValue(Interpreter& in, ast::UnaryOp op, const Value& a);
 Value CompareValues(Interpreter& in, ast::CmpOp op, const Value& a, const Value& b);
+// Python's sorted(items, key=key, reverse=reverse): stable, each key computed once (builtins.cpp).
+std::vector<Value> SortValues(Interpreter& in, std::vector<Value> items, const Value* key, bool reverse);
 
 // The built-in functions (print, range, len, ...), module tables, and the `wp`/`np` modules.
 void InstallBuiltins(std::map<std::string, Value>& table);

@@ -6,6 +6,7 @@
 #include "host/interp/args.h"
 #include "host/interp/errors.h"
 #include "host/interp/format.h"
+#include "host/interp/interpreter.h"
 #include "host/interp/value.h"
 
 namespace tilec::host {
@@ -63,6 +64,13 @@ std::optional<Value> ListObj::GetAttr(Interpreter&, const std::string& name) {
         }
       if (idx) ValueError(host::Repr(b.Get(0)) + " is not in list");
       return Value::Int(count);
+    });
+  if (name == "sort")
+    return Method(self, name, [](ListObj& l, Interpreter& in, CallArgs& a) {
+      if (!a.pos.empty()) TypeError("sort() takes no positional arguments");
+      ArgBinder b("sort", a, {"key", "reverse"}, 0);
+      l.items = SortValues(in, std::move(l.items), b.Has(0) ? &b.Get(0) : nullptr, b.Has(1) && host::Truth(b.Get(1)));
+      return Value();
     });
   if (name == "reverse")
     return Method(self, name, [](ListObj& l, Interpreter&, CallArgs& a) {

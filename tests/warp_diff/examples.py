@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Runs Warp's own tile example programs (warp/examples/tile/*.py of the installed Warp) with
+"""Runs Warp's own tile example programs (warp/examples/tile/*.py of the installed Warp, and
+the programs of its other example folders that use tile operations, EXTRA) with
 `build/tilec run` and with Warp on the CPU, and tabulates what each did: exit status, time,
 and the lines of output they share. A script, not CI: it needs the Warp venv.
 
@@ -44,6 +45,18 @@ def last_error(text):
     return lines[-1].strip()[:90] if lines else ""
 
 
+# Warp's programs outside examples/tile that use tile operations, with arguments that keep
+# them short on a CPU: a spectral Navier-Stokes solver (tile FFTs), an FDTD solver (tile sums
+# in a plain launch) and the differentiable Navier-Stokes perturbation optimization (gradients
+# through tile FFTs, wp.copy on the tape, warp.optim.Adam).
+EXTRA = [
+    ("core/example_fft_poisson_navier_stokes_2d.py", ["--headless", "--device", "cpu", "--num-steps", "200"]),
+    ("core/example_fdtd_3d.py", ["--headless", "--device", "cpu", "--num-steps", "200"]),
+    ("optim/example_navier_stokes_perturbation.py",
+     ["--headless", "--device", "cpu", "--spin-up-steps", "20", "--lead-steps", "4", "--train-iters", "11"]),
+]
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--only", default="", help="regular expression over the example names")
@@ -55,16 +68,20 @@ def main():
                            capture_output=True, text=True, env=dict(os.environ, WARP_QUIET="1"))
     if where.returncode != 0:
         sys.exit(f"no Warp at {py}: {where.stderr.strip()}")
-    folder = os.path.join(where.stdout.strip().splitlines()[-1], "examples", "tile")
+    examples = os.path.join(where.stdout.strip().splitlines()[-1], "examples")
+    folder = os.path.join(examples, "tile")
     args = opts.args or ["--headless", "--device", "cpu"]
     tilec = os.path.join(ROOT, "build", "tilec")
+    programs = [(os.path.join(folder, n), args) for n in sorted(os.listdir(folder)) if n.endswith(".py")]
+    programs += [(os.path.join(examples, rel), a) for rel, a in EXTRA]
     rows = []
-    for name in sorted(os.listdir(folder)):
-        if not name.endswith(".py") or not re.search(opts.only, name):
+    for path, prog_args in programs:
+        name = os.path.relpath(path, folder) if path.startswith(folder) else os.path.relpath(path, examples)
+        if not re.search(opts.only, name):
             continue
-        path = os.path.join(folder, name)
-        t = run([tilec, "run", path] + args, folder, opts.timeout)
-        w = run([py, path] + args, folder, opts.timeout)
+        here = os.path.dirname(path)
+        t = run([tilec, "run", path] + prog_args, here, opts.timeout)
+        w = run([py, path] + prog_args, here, opts.timeout)
         noise = re.compile(r"^(Warp |   |Module |tilec: no CUDA driver)")
         tl = [l for l in t[2].splitlines() if not noise.match(l)]
         wl = [l for l in w[2].splitlines() if not noise.match(l)]

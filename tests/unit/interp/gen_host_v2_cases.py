@@ -443,6 +443,10 @@ OUTPUTS = [
   "while (x := data[i]) != 6:\n    print(x)\n    i += 1\nprint((y := 3 * 2) + y, y)\n"
   "if m := np.arange(3).sum():\n    print('m', m)\nelif (q := 0):\n    pass\n"
   "print([v for v in range(6) if (r := v % 3) == 1], [(w := k) * w for k in range(3)])\n"),
+ ("ListSort",
+  "a = [3, 1, 2]\na.sort()\nprint(a)\nb = ['bb', 'a', 'ccc']\nb.sort(key=len, reverse=True)\nprint(b)\n"
+  "c = [(1, 'x'), (0, 'y'), (1, 'a')]\nc.sort(key=lambda t: t[0])\nprint(c, c.sort(), c)\n"
+  "d = [2.5, -1, 7]\nd.sort(reverse=True)\nprint(d)\n"),
  ("TimeModule",
   "import time\nt0 = time.perf_counter()\nm0 = time.monotonic_ns()\ntime.sleep(0.02)\n"
   "print(time.perf_counter() - t0 >= 0.02, time.monotonic_ns() - m0 >= 20000000, type(t0).__name__)\n"
@@ -450,6 +454,7 @@ OUTPUTS = [
 ]
 
 RAISES = [
+ ("ListSortPositional", "a = [2, 1]\n", "a.sort(len)"),
  ("MeshgridIndexing", "", "np.meshgrid([1], [2], indexing='xx')"),
  ("TimeSleepNegative", "import time\n", "time.sleep(-1)"),
  ("EllipsisTwice", "a = np.zeros((2, 2))\n", "a[..., ..., 0]"),
