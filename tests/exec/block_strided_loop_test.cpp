@@ -18,15 +18,9 @@ namespace tilec {
 namespace {
 
 using testing::CompileForLanes;
-using testing::Lanes;
+using testing::LaneCounts;
 using testing::Launch;
 using testing::View;
-
-std::set<int> LaneCounts() {
-  std::set<int> out;
-  for (int b : {1, 3, 32, 64}) out.insert(Lanes(b));
-  return out;
-}
 
 // Warp's pattern: the stop rounded up to a multiple of the block's size, the step the block's
 // size from wp.block_dim() (kernel a) or a constant equal to it (kernel b, stop m * B inline);

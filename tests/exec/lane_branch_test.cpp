@@ -19,15 +19,10 @@ namespace tilec {
 namespace {
 
 using testing::CompileForLanes;
+using testing::LaneCounts;
 using testing::Lanes;
 using testing::Launch;
 using testing::View;
-
-std::set<int> LaneCounts() {
-  std::set<int> out;
-  for (int b : {1, 3, 32, 64}) out.insert(Lanes(b));
-  return out;
-}
 
 TEST(LaneBranch, StreamCompactionExtractsUnderTheLastLanesCondition) {
   for (int B : LaneCounts()) {

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <memory>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -20,6 +21,12 @@ inline int EmulationLanes() {
   return b >= 1 && b <= 1024 ? b : 0;
 }
 inline int Lanes(int want) { return EmulationLanes() ? EmulationLanes() : want; }
+// The block sizes a test runs at: one lane, an odd count, a warp and two (one under emulation).
+inline std::set<int> LaneCounts() {
+  std::set<int> out;
+  for (int b : {1, 3, 32, 64}) out.insert(Lanes(b));
+  return out;
+}
 
 struct SourceModule {
   std::unique_ptr<SourceFile> file;
