@@ -143,11 +143,8 @@ Value Interpreter::ImportModule(const std::string& name) {
   }
   if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
   if (name == "math") return MakeMathModule();
-  if (name == "warp.optim") {
-    if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
-    return std_modules_[name] = RunModuleSource(name, "<warp.optim>", kWarpOptimText);
-  }
   if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
+  if (name == "warp.optim") return std_modules_[name] = RunModuleSource(name, "<warp.optim>", kWarpOptimText);
   if (std::optional<Value> m = MakeStdModule(*this, name)) return std_modules_[name] = *m;
   if (std::optional<Value> m = ImportModuleFile(name)) return std_modules_[name] = *m;
   Raise("ModuleNotFoundError", "No module named '" + name + "'");
