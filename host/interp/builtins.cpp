@@ -13,6 +13,7 @@
 #include "host/interp/set_value.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_stdio.h"
 #include "support/utf8.h"
 
 namespace tilec::host {
@@ -200,7 +201,7 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
   t["Ellipsis"] = Value(std::make_shared<EllipsisObj>());
   Def(t, "print", [](Interpreter& in, CallArgs& a) {
     CallArgs kw_only{{}, a.kw};
-    ArgBinder b("print", kw_only, {"sep", "end", "flush"}, 0);
+    ArgBinder b("print", kw_only, {"sep", "end", "file", "flush"}, 0);
     std::string sep = " ", end = "\n";
     if (b.Has(0) && !b.Get(0).IsNone()) sep = ToStr(b.Get(0), "print() sep");
     if (b.Has(1) && !b.Get(1).IsNone()) end = ToStr(b.Get(1), "print() end");
@@ -209,8 +210,7 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
       if (k) line += sep;
       line += Str(a.pos[k]);
     }
-    in.out() << line << end;
-    in.out().flush();
+    WriteText(in, b.Get(2, Value()), line + end, /*flush=*/true);
     return Value();
   });
   DefType(t, "range", [](Interpreter&, CallArgs& a) {

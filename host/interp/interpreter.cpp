@@ -134,14 +134,18 @@ std::string Interpreter::FormatTraceback(const PyError& e) {
   return out + e.Line() + "\n";
 }
 
-TraceEntry Interpreter::Here() const {
+TraceEntry Interpreter::Here() const { return CallerLocation(1); }
+
+TraceEntry Interpreter::CallerLocation(int level) const {
+  const Frame* f = frame_;
+  for (int k = 1; k < level && f; ++k) f = f->caller;
   TraceEntry t;
-  if (!frame_ || !frame_->chunk) return t;
-  t.file = frame_->chunk->file.path();
-  t.function = frame_->function;
-  if (frame_->stmt) {
-    t.line = frame_->chunk->file.Locate(frame_->stmt->range.begin).line;
-    t.source = Strip(frame_->chunk->file.LineText(frame_->stmt->range.begin));
+  if (!f || !f->chunk) return t;
+  t.file = f->chunk->file.path();
+  t.function = f->function;
+  if (f->stmt) {
+    t.line = f->chunk->file.Locate(f->stmt->range.begin).line;
+    t.source = Strip(f->chunk->file.LineText(f->stmt->range.begin));
   }
   return t;
 }

@@ -122,6 +122,9 @@ class Interpreter {
   // The chunk and line currently executing, for messages and compile snapshots.
   const Chunk* current_chunk() const { return frame_ ? frame_->chunk : nullptr; }
   int current_line() const;
+  // Where the frame `level` calls up from the running one stands (1: the running one); an
+  // entry without a file past the outermost.
+  TraceEntry CallerLocation(int level) const;
 
   // Called by FunctionObj::Call and LambdaObj::Call.
   Value CallUser(FunctionObj& fn, CallArgs& args);
@@ -137,6 +140,7 @@ class Interpreter {
     std::string function = "<module>";
     const ast::Stmt* stmt = nullptr;
     Value return_value;
+    const Frame* caller = nullptr;  // warnings' stacklevel walks these
   };
 
   Flow ExecBody(const ast::Body& body);
@@ -175,6 +179,7 @@ class Interpreter {
         --in->depth_;
       }
     } restore{this, frame_};
+    frame.caller = frame_;
     frame_ = &frame;
     ++depth_;
     try {

@@ -12,6 +12,8 @@
 #include "host/interp/args.h"
 #include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_std_modules.h"
+#include "host/interp/py_stdio.h"
 
 namespace tilec::host {
 
@@ -439,6 +441,7 @@ Value MakeSysModule(Interpreter& in) {
   m->attrs["argv"] = MakeList(argv);
   m->attrs["platform"] = MakeStr("linux");
   m->attrs["maxsize"] = Value::Int(INT64_MAX);
+  InstallStdStreams(*m);
   m->Def("exit", [](Interpreter&, CallArgs& a) -> Value {
     ArgBinder b("exit", a, {"status"}, 0);
     RaiseSystemExit(b.Get(0, Value()));
@@ -524,6 +527,10 @@ std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "subprocess") return MakeSubprocessModule();
   if (name == "signal") return MakeSignalModule();
   if (name == "unittest") return MakeUnittestModule(in);
+  if (name == "io") return MakeIoModule();
+  if (name == "contextlib") return MakeContextlibModule();
+  if (name == "warnings") return MakeWarningsModule();
+  if (name == "re") return MakeReModule();
   if (name == "warp.tests.unittest_utils") return MakeWarpTestUtilsModule(in);
   if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");
   return std::nullopt;

@@ -10,6 +10,7 @@
 #include "host/interp/args.h"
 #include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_std_modules.h"
 
 namespace tilec::host {
 namespace {
@@ -32,13 +33,7 @@ std::string ExcName(Interpreter& in, const Value& cls) {
   return Str(in.GetAttr(cls, "__name__"));
 }
 
-std::regex CompileRegex(const std::string& pattern) {
-  try {
-    return std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
-    Raise("re.error", "cannot compile " + StrRepr(pattern) + ": " + e.what());
-  }
-}
+std::regex CompileRegex(const std::string& pattern) { return PyRegex(pattern); }
 
 // `with self.assertRaises(E):` / `assertRaisesRegex(E, pattern)`: the body must raise E whose
 // message matches; the exception is swallowed and kept as `.exception`.

@@ -214,6 +214,11 @@ struct ModuleObj : Object {
   std::string Repr() const override { return "<module '" + name + "'>"; }
   std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override;
   bool DelAttr(Interpreter&, const std::string& attr) override { return attrs.erase(attr) > 0; }
+  // Programs set module attributes (`sys.stdout = f`; mock.patch.object) as Python allows.
+  bool SetAttr(Interpreter&, const std::string& attr, const Value& v) override {
+    attrs[attr] = v;
+    return true;
+  }
   void Def(const std::string& attr, NativeFn fn);
   std::string name;
   std::map<std::string, Value> attrs;

@@ -15,15 +15,6 @@ namespace tilec::host {
 
 namespace {
 
-// A module whose attributes host code may set (`wp.config.verbose = True`), as Python allows.
-struct ConfigModuleObj : ModuleObj {
-  using ModuleObj::ModuleObj;
-  bool SetAttr(Interpreter&, const std::string& name, const Value& v) override {
-    attrs[name] = v;
-    return true;
-  }
-};
-
 struct ScopedTimerObj : Object {
   std::string TypeName() const override { return "ScopedTimer"; }
   std::string Repr() const override {
@@ -148,7 +139,7 @@ bool WarpDebugMode(Interpreter& in) {
 void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
   // One config per session, shared by every `import warp`.
   if (!in.wp().config) {
-    auto config = std::make_shared<ConfigModuleObj>("warp.config");
+    auto config = std::make_shared<ModuleObj>("warp.config");
     auto& c = config->attrs;
     c["version"] = MakeStr("1.19.0");
     c["log_level"] = Value::Int(20);

@@ -929,9 +929,17 @@ Value MakeWarpModule(Interpreter& in) {
     }));
   });
   DefineWarpCompat(*m);
-  m->Def("func", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("func", a, {"f"}, 1);
-    return DefineFunc(in, b.Get(0));
+  m->Def("func", [](Interpreter& in, CallArgs& a) -> Value {
+    // `name`, `module` and `inline` place and name Warp's generated C++; results do not depend
+    // on them, so they are checked and otherwise accepted.
+    ArgBinder b("func", a, {"f", "name", "module", "inline"}, 0);
+    if (b.Has(3) && !b.Get(3).IsNone() && !b.Get(3).IsBool())
+      TypeError("inline must be a bool or None, got " + TypeName(b.Get(3)));
+    if (b.Has(0)) return DefineFunc(in, b.Get(0));
+    return Value(std::make_shared<BuiltinFn>("func", [](Interpreter& i, CallArgs& c) {
+      ArgBinder d("func", c, {"f"}, 1);
+      return DefineFunc(i, d.Get(0));
+    }));
   });
   m->Def("struct", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("struct", a, {"c"}, 1);
