@@ -213,6 +213,14 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     WriteText(in, b.Get(2, Value()), line + end, /*flush=*/true);
     return Value();
   });
+  Def(t, "iter", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("iter", a, {"object"}, 1);
+    return IterOf(in, b.Get(0));
+  });
+  Def(t, "next", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("next", a, {"iterator", "default"}, 1);
+    return IteratorNext(b.Get(0), b.Has(1) ? &b.Get(1) : nullptr);
+  });
   DefType(t, "range", [](Interpreter&, CallArgs& a) {
     if (!a.kw.empty()) TypeError("range() takes no keyword arguments");
     if (a.pos.empty() || a.pos.size() > 3)

@@ -54,10 +54,18 @@ struct Registry {
     Add("UnicodeError", {"ValueError"});
     Add("OSError", {"Exception"});
     Add("FileNotFoundError", {"OSError"});
+    Add("FileExistsError", {"OSError"});
+    Add("IsADirectoryError", {"OSError"});
+    Add("NotADirectoryError", {"OSError"});
+    Add("PermissionError", {"OSError"});
     Add("Warning", {"Exception"});
     Add("UserWarning", {"Warning"});
     Add("DeprecationWarning", {"Warning"});
+    Add("PendingDeprecationWarning", {"Warning"});
     Add("RuntimeWarning", {"Warning"});
+    Add("FutureWarning", {"Warning"});
+    Add("ImportWarning", {"Warning"});
+    Add("ResourceWarning", {"Warning"});
     // NumPy's AxisError is both, so that either kind of handler catches it.
     Add("numpy.AxisError", {"ValueError", "IndexError"}, false);
     Add("numpy.linalg.LinAlgError", {"ValueError"}, false);

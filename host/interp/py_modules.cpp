@@ -531,6 +531,9 @@ std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "contextlib") return MakeContextlibModule();
   if (name == "warnings") return MakeWarningsModule();
   if (name == "re") return MakeReModule();
+  if (name == "tempfile") return MakeTempfileModule();
+  if (name == "pathlib") return MakePathlibModule();
+  if (name == "unittest.mock") return MakeMockModule();
   if (name == "warp.tests.unittest_utils") return MakeWarpTestUtilsModule(in);
   if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");
   return std::nullopt;

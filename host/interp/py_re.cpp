@@ -356,7 +356,7 @@ const std::vector<Method>& Methods() {
          const std::string& s = Subject(b, 0);
          std::vector<Value> out;
          for (const std::smatch& m : FindAll(*c, s)) out.push_back(Found(c, s, size_t(Pos(m, s, 0)), Mode::Match));
-         return MakeList(out);
+         return MakeIterator(std::move(out), "callable_iterator");
        }},
       {"sub", {"repl", "string", "count"}, 2,
        [](Interpreter& in, const std::shared_ptr<Compiled>& c, ArgBinder& b) {

@@ -370,6 +370,7 @@ Value MakeUnittestModule(Interpreter& in) {
   auto m = std::make_shared<ModuleObj>("unittest");
   Value test_case = MakeHostClass("unittest.case", "TestCase", TestCaseMethods());
   m->attrs["TestCase"] = test_case;
+  m->attrs["mock"] = MakeMockModule();
   m->attrs["SkipTest"] = Value(std::const_pointer_cast<ExcTypeObj>(ExceptionType(kSkipTest)));
   m->Def("skip", [](Interpreter&, CallArgs& a) {
     ArgBinder b("skip", a, {"reason"}, 1);

@@ -15,6 +15,41 @@ Value MakeStr(std::string s) { return Value(std::make_shared<StrObj>(std::move(s
 Value MakeList(std::vector<Value> v) { return Value(std::make_shared<ListObj>(std::move(v))); }
 Value MakeTuple(std::vector<Value> v) { return Value(std::make_shared<TupleObj>(std::move(v))); }
 
+namespace {
+struct IteratorObj : Object {
+  IteratorObj(std::vector<Value> items, std::string type) : items(std::move(items)), type(std::move(type)) {}
+  std::string TypeName() const override { return type; }
+  std::optional<std::vector<Value>> Iterate(Interpreter&) override {
+    std::vector<Value> rest(items.begin() + ptrdiff_t(next), items.end());
+    next = items.size();
+    return rest;
+  }
+  std::vector<Value> items;
+  std::string type;
+  size_t next = 0;
+};
+}  // namespace
+
+Value MakeIterator(std::vector<Value> items, std::string type_name) {
+  return Value(std::make_shared<IteratorObj>(std::move(items), std::move(type_name)));
+}
+
+Value IterOf(Interpreter& in, const Value& v) {
+  if (v.As<IteratorObj>()) return v;
+  std::optional<std::vector<Value>> items = v.IsObj() ? v.obj()->Iterate(in) : std::nullopt;
+  if (!items) TypeError("'" + TypeName(v) + "' object is not iterable");
+  return MakeIterator(std::move(*items), TypeName(v) + "_iterator");
+}
+
+// next(it[, default]): only iterators answer, as in Python.
+Value IteratorNext(const Value& it, const Value* dflt) {
+  auto* i = it.As<IteratorObj>();
+  if (!i) TypeError("'" + TypeName(it) + "' object is not an iterator");
+  if (i->next < i->items.size()) return i->items[i->next++];
+  if (dflt) return *dflt;
+  Raise("StopIteration", "");
+}
+
 std::string TypeName(const Value& v) {
   switch (v.kind()) {
     case VKind::None: return "NoneType";

@@ -227,6 +227,11 @@ struct ModuleObj : Object {
 Value MakeStr(std::string s);
 Value MakeList(std::vector<Value> v);
 Value MakeTuple(std::vector<Value> v);
+// An iterator over `items` (what iter() returns, and generator-like results such as
+// Path.glob): next() takes one; a `for` loop takes the rest.
+Value MakeIterator(std::vector<Value> items, std::string type_name);
+Value IteratorNext(const Value& it, const Value* dflt);
+Value IterOf(Interpreter& in, const Value& v);  // iter(v)
 
 // Python's name for the type of `v` ("int", "NoneType", "list", ...).
 std::string TypeName(const Value& v);
