@@ -58,6 +58,7 @@ struct StrLit : Expr {
   static constexpr ExprKind kKind = ExprKind::StrLit;
   StrLit(SourceRange r, std::string v) : Expr(kKind, r), value(std::move(v)) {}
   std::string value;  // escapes decoded; adjacent literals concatenated
+  bool is_bytes = false;  // b"...": host code only
 };
 
 struct BoolLit : Expr {

@@ -428,18 +428,24 @@ ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
   std::string value;  // the literal's value; with f-strings, the format template
   std::vector<ast::ExprPtr> args;
   bool formatted = false;
+  std::optional<bool> bytes;  // whether the literals so far were b"..."; Python forbids mixing
   for (auto* tok : ctx->STRING()) {
     const std::string text = Text(tok);
     const SourceRange tr = Range(tok);
     size_t q = 0;
-    bool raw = false, fstring = false;
+    bool raw = false, fstring = false, is_bytes = false;
     while (q < text.size() && text[q] != '\'' && text[q] != '"') {
       const char p = char(text[q] | 0x20);
       if (p == 'r') raw = true;
       if (p == 'f') fstring = true;
-      if (p == 'b') Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported");
+      if (p == 'b') {
+        if (device_depth_ > 0) Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported in kernel code");
+        is_bytes = true;
+      }
       ++q;
     }
+    if (bytes && *bytes != is_bytes) Error(diag::Code::UnsupportedSyntax, tr, "cannot mix bytes and nonbytes literals");
+    bytes = is_bytes;
     if (fstring && device_depth_ > 0)
       Error(diag::Code::UnsupportedSyntax, tr, "f-strings are not supported in kernel code (only in host code)");
     const size_t quote_len =
@@ -462,7 +468,11 @@ ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
     else value += piece;
   }
   const SourceRange r = Range(ctx);
-  if (!formatted) return std::make_unique<ast::StrLit>(r, std::move(value));
+  if (!formatted) {
+    auto lit = std::make_unique<ast::StrLit>(r, std::move(value));
+    lit->is_bytes = bytes.value_or(false);
+    return lit;
+  }
   auto call = std::make_unique<ast::Call>(r);
   call->func = std::make_unique<ast::Attribute>(r, std::make_unique<ast::StrLit>(r, std::move(value)), "format", r);
   call->args = std::move(args);

@@ -163,8 +163,13 @@ bool MatmulArgs(CallContext& c) {
   if (c.Has(Param::Out)) tiles.push_back(Param::Out);
   for (Param p : tiles)
     if (!is_float_2d(c.TypeOf(p))) {
+      // Complex numbers are 2-vectors (vec2h/vec2f/vec2d); the message says so in Warp's words.
+      const ElemType e = c.TypeOf(p)->elem;
+      const Composite* k = e.is_struct() ? c.checker.CompositeOf(c.types.FromElem(e)) : nullptr;
+      const bool complex = k && k->kind == CompositeKind::Vector && k->rows == 2 && IsFloat(k->scalar);
       c.Error(Code::BadTileMatmul, c.Range(p),
-              c.bname + " multiplies 2-D tiles of float16, bfloat16, float32 or float64; " + c.Quoted(p) + " is `" +
+              c.bname + (complex ? " does not support complex tiles; it" : "") +
+                  " multiplies 2-D tiles of float16, bfloat16, float32 or float64; " + c.Quoted(p) + " is `" +
                   TypeName(c.TypeOf(p)) + "`");
       return false;
     }
@@ -190,16 +195,16 @@ bool MatmulArgs(CallContext& c) {
   const Param sums = c.Has(Param::Out) ? Param::Out : Param::A;
   if (c.TypeOf(sums)->elem.scalar == ScalarType::BFloat16) {
     c.Error(Code::BadTileMatmul, c.Range(sums),
-            c.bname + (c.Has(Param::Out) ? " does not accumulate into a bfloat16 `out`"
-                                         : " returns a tile of `a`'s type, which must not be bfloat16") +
+            c.bname + " does not support a bfloat16 'out' tile" +
+                (c.Has(Param::Out) ? "" : " (the returned tile takes `a`'s type)") +
                 "; the sums may be float16, float32 or float64");
     return false;
   }
   for (Param p : {Param::A, Param::B})
     if (c.TypeOf(p)->elem.scalar == ScalarType::BFloat16 && c.fn() && c.fn()->enable_backward) {
       c.Error(Code::BadTileMatmul, c.Range(p),
-              c.bname + " takes bfloat16 factors only without a backward pass (their adjoints would be bfloat16 "
-                        "sums); use `@wp.kernel(enable_backward=False)`");
+              c.bname + " does not support bfloat16 'a' or 'b' tiles when the backward pass is enabled (their "
+                        "adjoints would be bfloat16 sums); use `@wp.kernel(enable_backward=False)`");
       return false;
     }
   if (a->shape[1] != b->shape[0]) {

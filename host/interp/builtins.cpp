@@ -326,6 +326,13 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     for (auto& [k, v] : b.extra()) d->Put(MakeStr(k), v);
     return Value(d);
   });
+  t["dict"].As<PyTypeObj>()->class_attrs["fromkeys"] =
+      Value(std::make_shared<BuiltinFn>("fromkeys", [](Interpreter& in, CallArgs& a) {
+        ArgBinder b("fromkeys", a, {"iterable", "value"}, 1);
+        auto d = std::make_shared<DictObj>();
+        for (const Value& k : IterateValue(in, b.Get(0))) d->Put(k, b.Get(1, Value()));
+        return Value(d);
+      }));
   Def(t, "enumerate", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("enumerate", a, {"iterable", "start"}, 1);
     int64_t start = b.Has(1) ? ToInt(b.Get(1), "enumerate() start") : 0;

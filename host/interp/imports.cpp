@@ -142,6 +142,17 @@ Value Interpreter::ImportModule(const std::string& name) {
     return MakeNumpyModule();
   }
   if (name == "numpy.random") return GetAttr(ImportModule("numpy"), "random");
+  // Warp's implementation modules are answered by `wp._src` (wp_compat.cpp), never by running
+  // Warp's own files.
+  if (name.rfind("warp._src", 0) == 0 && (name.size() == 9 || name[9] == '.')) {
+    Value v = ImportModule("warp");
+    for (size_t s = 5, e; s < name.size(); s = e + 1) {
+      e = name.find('.', s);
+      if (e == std::string::npos) e = name.size();
+      v = GetAttr(v, name.substr(s, e - s));
+    }
+    return v;
+  }
   if (name == "math") return MakeMathModule();
   if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;
   if (name == "warp.optim") return std_modules_[name] = RunModuleSource(name, "<warp.optim>", kWarpOptimText);

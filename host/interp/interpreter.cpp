@@ -837,7 +837,9 @@ Value Interpreter::Eval(const ast::Expr& e) {
     case ast::ExprKind::FloatLit:
       if (e.As<ast::FloatLit>()->imaginary) return ComplexScalar(0.0, e.As<ast::FloatLit>()->value);
       return Value::Float(e.As<ast::FloatLit>()->value);
-    case ast::ExprKind::StrLit: return MakeStr(e.As<ast::StrLit>()->value);
+    case ast::ExprKind::StrLit:
+      if (e.As<ast::StrLit>()->is_bytes) return MakeBytes(e.As<ast::StrLit>()->value);
+      return MakeStr(e.As<ast::StrLit>()->value);
     case ast::ExprKind::BoolLit: return Value::Bool(e.As<ast::BoolLit>()->value);
     case ast::ExprKind::NoneLit: return Value();
     case ast::ExprKind::Unary: {

@@ -198,6 +198,14 @@ Value CharClass(const std::string& s, int (*pred)(int)) {
   return Value::Bool(true);
 }
 
+// str and bytes hold UTF-8; other encodings are refused rather than mis-converted.
+void CheckUtf8(const ArgBinder& b) {
+  if (!b.Has(0)) return;
+  std::string e = ToStr(b.Get(0), "encoding");
+  for (char& c : e) c = char(tolower((unsigned char)c));
+  if (e != "utf-8" && e != "utf8" && e != "ascii") Raise("LookupError", "unknown encoding: " + ToStr(b.Get(0), "encoding") + " (tilec's strings are UTF-8)");
+}
+
 const std::map<std::string, StrFn>& Methods() {
   static const std::map<std::string, StrFn> kMethods = {
       {"join", [](const std::string& s, Interpreter& in, CallArgs& a) {
@@ -212,6 +220,11 @@ const std::map<std::string, StrFn>& Methods() {
            out += e->s;
          }
          return MakeStr(out);
+       }},
+      {"encode", [](const std::string& s, Interpreter&, CallArgs& a) {
+         ArgBinder b("encode", a, {"encoding", "errors"}, 0);
+         CheckUtf8(b);
+         return MakeBytes(s);
        }},
       {"upper", [](const std::string& s, Interpreter&, CallArgs& a) {
          Positional(a, "upper", 0, 0);
@@ -378,6 +391,77 @@ std::optional<Value> StrObj::GetAttr(Interpreter&, const std::string& name) {
   if (it == Methods().end()) return std::nullopt;
   StrFn fn = it->second;
   return Value(std::make_shared<BuiltinFn>(name, [self, fn](Interpreter& in, CallArgs& a) { return fn(self->s, in, a); }));
+}
+
+}  // namespace tilec::host
+
+namespace tilec::host {
+namespace {
+
+// bytes: literals (b"..."), str.encode() and .decode(); the bytes are compared, hashed as
+// dict keys by value, indexed as ints and printed as Python prints them.
+struct BytesObj : Object {
+  explicit BytesObj(std::string s) : s(std::move(s)) {}
+  std::string TypeName() const override { return "bytes"; }
+  std::string Repr() const override {
+    const char quote = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
+    std::string out = std::string("b") + quote;
+    for (unsigned char c : s) {
+      if (c == '\\') out += "\\\\";
+      else if (c == '\n') out += "\\n";
+      else if (c == '\t') out += "\\t";
+      else if (c == '\r') out += "\\r";
+      else if (c == quote) out += std::string("\\") + char(c);
+      else if (c < 0x20 || c >= 0x7f) {
+        char b[8];
+        std::snprintf(b, sizeof b, "\\x%02x", c);
+        out += b;
+      } else {
+        out += char(c);
+      }
+    }
+    return out + quote;
+  }
+  bool Truth() const override { return !s.empty(); }
+  std::optional<int64_t> Len() const override { return int64_t(s.size()); }
+  std::optional<std::vector<Value>> Iterate(Interpreter&) override {
+    std::vector<Value> out;
+    for (unsigned char c : s) out.push_back(Value::Int(c));
+    return out;
+  }
+  Value GetItem(Interpreter&, const Value& key) override {
+    int64_t i = NormalizeIndex(ToIndex(key, "byte"), int64_t(s.size()), "index");
+    return Value::Int((unsigned char)s[size_t(i)]);
+  }
+  std::optional<Value> CmpOp(Interpreter&, ast::CmpOp op, const Value& other, bool) override {
+    auto* o = other.As<BytesObj>();
+    if (op == ast::CmpOp::Eq || op == ast::CmpOp::NotEq) return Value::Bool((o && o->s == s) == (op == ast::CmpOp::Eq));
+    return std::nullopt;
+  }
+  std::optional<Value> BinOp(Interpreter&, ast::BinaryOp op, const Value& other, bool reflected) override {
+    auto* o = other.As<BytesObj>();
+    if (op != ast::BinaryOp::Add || !o) return std::nullopt;
+    return MakeBytes(reflected ? o->s + s : s + o->s);
+  }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name != "decode") return std::nullopt;
+    auto self = std::static_pointer_cast<BytesObj>(shared_from_this());
+    return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter&, CallArgs& a) {
+      ArgBinder b("decode", a, {"encoding", "errors"}, 0);
+      CheckUtf8(b);
+      return MakeStr(self->s);
+    }));
+  }
+  std::string s;
+};
+
+}  // namespace
+
+Value MakeBytes(std::string s) { return Value(std::make_shared<BytesObj>(std::move(s))); }
+
+const std::string* BytesOf(const Value& v) {
+  auto* b = v.As<BytesObj>();
+  return b ? &b->s : nullptr;
 }
 
 }  // namespace tilec::host

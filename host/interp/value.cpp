@@ -167,6 +167,10 @@ bool ValueEquals(const Value& a, const Value& b) {
     auto* y = b.As<StrObj>();
     return y && x->s == y->s;
   }
+  if (const std::string* x = BytesOf(a)) {
+    const std::string* y = BytesOf(b);
+    return y && *x == *y;
+  }
   if (auto* x = a.As<ListObj>()) {
     auto* y = b.As<ListObj>();
     return y && SeqEquals(x->items, y->items);
@@ -426,6 +430,7 @@ void ModuleObj::Def(const std::string& attr, NativeFn fn) {
 }
 
 std::optional<Value> PyTypeObj::GetAttr(Interpreter&, const std::string& attr) {
+  if (auto it = class_attrs.find(attr); it != class_attrs.end()) return it->second;
   if (attr != "__name__") return std::nullopt;
   size_t dot = name.rfind('.');
   return MakeStr(dot == std::string::npos ? name : name.substr(dot + 1));

@@ -205,6 +205,7 @@ struct PyTypeObj : BuiltinFn {
   std::string TypeName() const override { return "type"; }
   std::string Repr() const override { return "<class '" + name + "'>"; }
   std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override;  // __name__
+  std::map<std::string, Value> class_attrs;  // the type's own functions (dict.fromkeys)
 };
 
 // A built-in module (`wp`, `np`) or namespace: a table of attributes.
@@ -227,6 +228,8 @@ struct ModuleObj : Object {
 Value MakeStr(std::string s);
 Value MakeList(std::vector<Value> v);
 Value MakeTuple(std::vector<Value> v);
+Value MakeBytes(std::string s);  // str_methods.cpp
+const std::string* BytesOf(const Value& v);  // a bytes value's contents, or null
 // An iterator over `items` (what iter() returns, and generator-like results such as
 // Path.glob): next() takes one; a `for` loop takes the rest.
 Value MakeIterator(std::vector<Value> items, std::string type_name);

@@ -10,6 +10,41 @@
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
+namespace {
+
+// A name inside Warp's implementation (`warp._src.build._gemm_operand_alignments`). Importing
+// it succeeds, so that a program which touches Warp's internals only on some paths still
+// runs; using it (calling, testing its truth, iterating) raises NotImplementedError naming it.
+struct WarpInternalObj : Object {
+  explicit WarpInternalObj(std::string path) : path(std::move(path)) {}
+  std::string TypeName() const override { return "warp internal"; }
+  std::string Repr() const override { return "<warp internal '" + path + "'>"; }
+  [[noreturn]] void Refuse() const {
+    Raise("NotImplementedError", "`" + path + "` is part of Warp's implementation, which tilec does not provide");
+  }
+  bool Truth() const override { Refuse(); }
+  bool Callable() const override { return true; }
+  Value Call(Interpreter&, CallArgs&) override { Refuse(); }
+  Value GetItem(Interpreter&, const Value&) override { Refuse(); }
+  std::optional<std::vector<Value>> Iterate(Interpreter&) override { Refuse(); }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name.rfind("__", 0) == 0) return std::nullopt;
+    return Value(std::make_shared<WarpInternalObj>(path + "." + name));
+  }
+  std::string path;
+};
+
+// A module of Warp's internals that tilec answers in part; other names are placeholders.
+struct WarpInternalsModule : ModuleObj {
+  using ModuleObj::ModuleObj;
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override {
+    if (std::optional<Value> v = ModuleObj::GetAttr(in, attr)) return v;
+    if (attr.rfind("__", 0) == 0) return std::nullopt;
+    return Value(std::make_shared<WarpInternalObj>(name + "." + attr));
+  }
+};
+
+}  // namespace
 
 void DefineWarpCompat(ModuleObj& module) {
   ModuleObj* m = &module;
@@ -28,16 +63,17 @@ void DefineWarpCompat(ModuleObj& module) {
     return Value(std::make_shared<DTypeObj>(DTypeArg(b.Get(0), false, "dtype_from_numpy()"), DTypeObj::Flavor::WpType));
   });
   // What Warp's own test files ask of its internals to pick a path: tilec has no MathDx
-  // libraries and no CUDA toolkit, so those answers are False and 0.
+  // libraries and no CUDA toolkit, so those answers are False and 0. Every other name under
+  // `warp._src` is a placeholder that raises when used (WarpInternalObj).
   {
-    auto core = std::make_shared<ModuleObj>("warp._src.context.runtime.core");
+    auto core = std::make_shared<WarpInternalsModule>("warp._src.context.runtime.core");
     core->Def("wp_is_mathdx_enabled", [](Interpreter&, CallArgs&) { return Value::Bool(false); });
     core->Def("wp_cuda_toolkit_version", [](Interpreter&, CallArgs&) { return Value::Int(0); });
-    auto runtime = std::make_shared<ModuleObj>("warp._src.context.runtime");
+    auto runtime = std::make_shared<WarpInternalsModule>("warp._src.context.runtime");
     runtime->attrs["core"] = Value(core);
-    auto context = std::make_shared<ModuleObj>("warp._src.context");
+    auto context = std::make_shared<WarpInternalsModule>("warp._src.context");
     context->attrs["runtime"] = Value(runtime);
-    auto src = std::make_shared<ModuleObj>("warp._src");
+    auto src = std::make_shared<WarpInternalsModule>("warp._src");
     src->attrs["context"] = Value(context);
     m->attrs["_src"] = Value(src);
   }
