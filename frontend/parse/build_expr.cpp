@@ -439,7 +439,7 @@ ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
       if (p == 'r') raw = true;
       if (p == 'f') fstring = true;
       if (p == 'b') {
-        if (device_depth_ > 0) Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported in kernel code");
+        if (device_depth_ > 0) Error(diag::Code::UnsupportedSyntax, tr, "bytes literals are not supported in kernel code (only in host code)");
         is_bytes = true;
       }
       ++q;

@@ -179,12 +179,22 @@ void Checker::RegisterDefinitions() {
       int index = int(is_kernel ? out_.kernels.size() : out_.funcs.size());
       FunctionInfo& fn = is_kernel ? out_.kernels.emplace_back() : out_.funcs.emplace_back();
       if (deco_call) {
+        bool explicit_backward = false;
+        for (const ast::Keyword& kw : deco_call->keywords) explicit_backward |= kw.name == "enable_backward";
         for (const ast::Keyword& kw : deco_call->keywords) {
           // Warp's options for its CUDA build and module grouping; results do not depend on them.
-          static const std::set<std::string> kWarpBuildOptions = {
+          static const std::set<std::string> kWarpKernelOptions = {
               "module", "module_options", "name", "launch_bounds", "cuda_max_registers",
               "enable_cuda_smem_spilling", "cluster_dim", "entry_point_abi", "grid_stride"};
-          if (is_kernel && kWarpBuildOptions.count(kw.name)) continue;
+          static const std::set<std::string> kWarpFuncOptions = {"module", "name", "inline"};
+          // module_options={"enable_backward": False} is the kernel's own option, as in Warp.
+          if (is_kernel && kw.name == "module_options" && !explicit_backward)
+            if (const auto* d = kw.value->As<ast::Dict>())
+              for (size_t k = 0; k < d->keys.size(); ++k)
+                if (const auto* key = d->keys[k] ? d->keys[k]->As<ast::StrLit>() : nullptr;
+                    key && key->value == "enable_backward")
+                  if (const auto* b = d->values[k]->As<ast::BoolLit>()) fn.enable_backward = b->value;
+          if ((is_kernel ? kWarpKernelOptions : kWarpFuncOptions).count(kw.name)) continue;
           ExprInfo v = CheckExpr(kw.value.get());
           if (kw.name == "enable_backward" && is_kernel && v.value && v.value->kind == ConstValue::Kind::Bool) {
             fn.enable_backward = v.value->b;

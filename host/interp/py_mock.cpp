@@ -190,7 +190,7 @@ std::optional<Value> MockObj::GetAttr(Interpreter&, const std::string& attr) {
         self->AssertFail("Expected '" + (self->name.empty() ? "mock" : self->name) + "' to be called once. Called " +
                          std::to_string(self->call_count) + " times.");
       if (self->calls.empty() || !self->calls.back().As<CallRecordObj>()->Same(a))
-        self->AssertFail("expected call not found.\nExpected: " + self->Expected(a) + "\n  Actual: " + self->Actual());
+        self->AssertFail("expected call not found.\nExpected: " + self->Expected(a) + "\nActual: " + self->Actual());
       return Value();
     });
   }

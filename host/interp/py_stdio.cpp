@@ -55,7 +55,7 @@ struct StdStreamObj : Object {
 struct StringIOObj : Object {
   std::string TypeName() const override { return "_io.StringIO"; }
   void CheckOpen() const {
-    if (closed) ValueError("I/O operation on closed file.");
+    if (closed) ValueError("I/O operation on closed file");
   }
   std::optional<Value> Enter(Interpreter&) override {
     CheckOpen();

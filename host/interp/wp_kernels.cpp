@@ -91,15 +91,6 @@ void ForceNoBackward(std::string& text) {
         text.insert(line + last, "enable_backward=False");
         return;
       }
-      // `@wp.kernel(module=..., module_options={"enable_backward": False})`: the option becomes
-      // the decorator's own keyword, which is what the compiler reads.
-      if (size_t open = deco.find("kernel("); open != std::string_view::npos) {
-        const size_t close = text.find("def ", line);
-        if (std::string_view(text.data() + line, (close == std::string::npos ? text.size() : close) - line)
-                .find("enable_backward=") == std::string_view::npos)
-          text.insert(line + at + open + 7, "enable_backward=False, ");
-        return;
-      }
     }
     line = end + 1;
   }

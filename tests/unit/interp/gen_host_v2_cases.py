@@ -451,6 +451,83 @@ OUTPUTS = [
   "import time\nt0 = time.perf_counter()\nm0 = time.monotonic_ns()\ntime.sleep(0.02)\n"
   "print(time.perf_counter() - t0 >= 0.02, time.monotonic_ns() - m0 >= 20000000, type(t0).__name__)\n"
   "print(time.time() > 1.7e9, type(time.time_ns()).__name__, time.process_time() >= 0.0, time.sleep(0))\n"),
+ ("StdStreamsAndStringIO",
+  "import sys, io, contextlib\nprint('a', 1, file=sys.stdout)\nf = io.StringIO()\n"
+  "with contextlib.redirect_stdout(f) as g:\n    print('hidden', 1, 2)\n    print('x', end='')\n    print(g is f)\n"
+  "print(repr(f.getvalue()))\nprint('to f', file=f, sep='-')\nprint(repr(f.getvalue()[-5:]), f.tell())\n"
+  "s = io.StringIO('l1\\nl2\\nl3')\nprint(repr(s.readline()), repr(s.read(2)), repr(s.read()), s.seek(0), s.readlines())\n"
+  "t = io.StringIO()\nt.write('abcdef')\nt.seek(2)\nt.write('XY')\nprint(t.getvalue(), t.truncate(3), t.getvalue(), sys.stdout is sys.__stdout__)\n"),
+ ("ContextlibManagers",
+  "import sys, io, contextlib\n"
+  "with contextlib.redirect_stderr(io.StringIO()) as e:\n    print('err', file=sys.stderr)\nprint(repr(e.getvalue()))\n"
+  "with contextlib.suppress(ValueError, KeyError):\n    raise KeyError('k')\nprint('after')\n"
+  "try:\n    with contextlib.suppress(KeyError):\n        raise ValueError('v')\nexcept ValueError as x:\n    print('passed through', x)\n"
+  "with contextlib.ExitStack() as st:\n    st.callback(print, 'cb1')\n    st.callback(print, 'cb2', end='!\\n')\n"
+  "    print(st.enter_context(contextlib.nullcontext(5)))\n    print(st.enter_context(contextlib.redirect_stdout(io.StringIO())) is sys.stdout)\n"
+  "print('back')\nwith contextlib.nullcontext() as n:\n    print(n)\n"),
+ ("WarningsFiltersAndRecords",
+  "import warnings, io, contextlib\n"
+  "def f():\n    warnings.warn('deprecated thing', DeprecationWarning, stacklevel=2)\n"
+  "with contextlib.redirect_stderr(io.StringIO()) as e:\n    warnings.warn('hello')\n    f()\n"
+  "    for i in range(3):\n        warnings.warn('loop')\n"
+  "print([l.split(':', 2)[2] for l in e.getvalue().splitlines() if not l.startswith(' ')])\n"
+  "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n"
+  "    warnings.warn('rec', RuntimeWarning)\n    warnings.warn('rec', RuntimeWarning)\n    warnings.warn(UserWarning('inst'))\n"
+  "print(len(w), w[0].category.__name__, str(w[0].message), w[2].category.__name__, str(w[2].message))\n"
+  "with warnings.catch_warnings():\n    warnings.simplefilter('error')\n    try:\n        warnings.warn('boom')\n"
+  "    except UserWarning as ex:\n        print('caught', ex)\n"
+  "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('always')\n    warnings.filterwarnings('ignore', message='SKIP')\n"
+  "    warnings.filterwarnings('ignore', category=RuntimeWarning)\n"
+  "    warnings.warn('skip me'); warnings.warn('show me'); warnings.warn('rt', RuntimeWarning)\n"
+  "print([str(x.message) for x in w])\n"
+  "with warnings.catch_warnings(record=True) as w:\n    warnings.simplefilter('once')\n"
+  "    for i in range(3):\n        warnings.warn('once')\nprint(len(w))\n"),
+ ("RegularExpressions",
+  "import re\nprint(re.findall(r'void (dot_\\w+)\\(', 'void dot_1_2(x) void dot_3(y)'))\n"
+  "m = re.search(r'only (\\d+) bytes are available', 'xx only 1024 bytes are available yy')\n"
+  "print(int(m.group(1)), m.span(), m.start(1), m.end(), m.group(0), m)\n"
+  "print(re.match(r'a+', 'baa'), re.match(r'a+', 'aab').group(), re.fullmatch(r'a|ab', 'ab'))\n"
+  "p = re.compile(r'(?P<key>\\w+)=(?P<val>\\d+)')\nprint(p, p.groups, p.groupindex)\n"
+  "m = p.search('x k=42 y')\nprint(m.group('key'), m['val'], m.groupdict(), m.groups(), m.lastindex, m.group(1, 2))\n"
+  "print(re.sub(r'(\\w+)@(\\w+)', r'\\2 at \\g<1>', 'joe@site and ann@home'), re.sub(r'x*', '-', 'abxd'))\n"
+  "print(re.subn(r'\\d', lambda m: str(int(m.group()) * 2), 'a1b2c3'), re.sub('a', 'b', 'aaa', count=2))\n"
+  "print(re.split(r'(,)\\s*', 'a, b,c'), re.split(r'\\s+', 'a b  c', maxsplit=1))\n"
+  "print(re.escape('a.b*c'), re.findall(r'(\\d)(\\w)', '1a 2b'))\n"
+  "print(re.search(r'^b', 'a\\nb', re.M) is not None, re.search(r'^b', 'a\\nb') is None)\n"
+  "print(re.search(r'a.b', 'a\\nb', re.S) is not None, re.search(r'a.b', 'a\\nb') is None, re.search(r'A', 'a', re.I).group())\n"
+  "print([m.span() for m in re.finditer(r'\\d+', '12 ab 345')], re.findall(r'\\Aab', 'abab'), re.search(r'(?i)X', 'x'))\n"
+  "print(re.compile('\\\\d+  # digits\\n  [a-z]', re.X).findall('12a 3b'), re.search(r'(a)|(b)', 'b').groups('-'))\n"
+  "try:\n    re.compile('(a')\nexcept re.error:\n    print('re.error')\n"),
+ ("TempfileAndPathlib",
+  "import tempfile, os\nfrom pathlib import Path\n"
+  "with tempfile.TemporaryDirectory(prefix='tt') as d:\n    print(os.path.basename(d).startswith('tt'), os.path.exists(d))\n"
+  "    p = Path(d) / 'sub'\n    p.mkdir()\n    (p / 'a.cu').write_text('void dot_1()')\n    (p / 'b.txt').write_text('hello\\n')\n"
+  "    print(sorted(x.name for x in p.glob('*.cu')), next(p.glob('*.cu')).read_text())\n"
+  "    print([x.name for x in Path(d).glob('**/*.txt')], [x.name for x in Path(d).rglob('*.cu')])\n"
+  "    try:\n        p.mkdir()\n    except FileExistsError:\n        print('exists')\n"
+  "    p.mkdir(exist_ok=True)\n    (p / 'b.txt').unlink()\n    print([x.name for x in p.iterdir()], p.exists(), p.is_dir(), (p / 'a.cu').is_file())\n"
+  "    saved = d\nprint(os.path.exists(saved))\n"
+  "q = Path('a/b/c.tar.gz')\nprint(q, repr(q), q.name, q.stem, q.suffix, q.parent, q.parts, q.with_suffix('.zip'), 'x' / Path('y'), Path('a') == Path('a/'))\n"
+  "t = tempfile.mkdtemp(suffix='_s')\nprint(t.endswith('_s'), Path(t).is_dir())\nPath(t).rmdir()\nprint(Path(t).exists())\n"),
+ ("UnittestMock",
+  "from unittest import mock\nimport os\n"
+  "class Core:\n    def f(self, x):\n        return x + 1\ncore = Core()\n"
+  "with mock.patch.object(core, 'f', return_value=-1) as m:\n    print(core.f(3), m.called, m.call_count, m.call_args)\n    m.assert_called_once_with(3)\n"
+  "print(core.f(3))\nwith mock.patch.object(os, 'getenv', lambda k: 'patched'):\n    print(os.getenv('HOME'))\n"
+  "print(os.getenv('NO_SUCH_VAR_X') is None)\n"
+  "m = mock.Mock(side_effect=[1, 2, ValueError('no')])\nprint(m(), m(7), m.call_args_list)\n"
+  "try:\n    m()\nexcept ValueError as e:\n    print('raised', e)\n"
+  "m2 = mock.MagicMock()\nm2.child.method(5)\nm2.child.method.assert_called_with(5)\n"
+  "try:\n    m2.child.method.assert_called_with(6)\nexcept AssertionError as e:\n    print(e)\n"
+  "m3 = mock.Mock(return_value=3)\nprint(m3(), m3.return_value)\n"
+  "@mock.patch.object(os, 'getenv')\ndef g(mocked):\n    mocked.return_value = 'deco'\n    return os.getenv('x')\n"
+  "print(g(), os.getenv('NO_SUCH_VAR_X'))\n"
+  "p = mock.patch('os.getenv', return_value='started')\np.start()\nprint(os.getenv('a'))\np.stop()\nprint(os.getenv('NO_SUCH_VAR_X'))\n"
+  "m4 = mock.Mock()\nm4.assert_not_called()\nm4.configure_mock(x=1)\nprint(m4.x)\n"),
+ ("BytesAndIterators",
+  "x = b'lto'\nprint(x, len(x), x == b'lto', x == 'lto', x[0], list(b'ab'), b'a\\x00\\'', b'\"', x + b'!', x.decode(), 'h\\u00e9'.encode())\n"
+  "print(dict.fromkeys(('a', 'b'), b'lto'), dict.fromkeys([1, 2]), {b'k': 1}[b'k'])\n"
+  "it = iter([1, 2, 3])\nprint(next(it), list(it), next(it, 'done'), iter(it) is it)\n"),
 ]
 
 RAISES = [
@@ -641,6 +718,14 @@ RAISES = [
  ("ZipStrictShorter", "", "list(zip([1, 2], [3], strict=True))"),
  ("ZipStrictLonger", "", "list(zip([1], [2], [3, 4], strict=True))"),
  ("ZipUnknownKeyword", "", "zip([1], fill=0)"),
+ ("WarningsBadAction", "import warnings\n", "warnings.simplefilter('bogus')"),
+ ("WarningsAsErrors", "import warnings\nwarnings.simplefilter('error')\n", "warnings.warn('boom')"),
+ ("WarningsCategoryNotWarning", "import warnings\n", "warnings.warn('x', ValueError)"),
+ ("NextExhausted", "", "next(iter([]))"),
+ ("NextOnList", "", "next([1])"),
+ ("MockAssertCalledOnce", "from unittest import mock\nm = mock.Mock()\n", "m.assert_called_once()"),
+ ("StringIOClosed", "import io\nf = io.StringIO()\nf.close()\n", "f.write('x')"),
+ ("PathReadMissing", "from pathlib import Path\n", "Path('/nonexistent_dir_x/a.txt').read_text()"),
 ]
 
 def run(code):
