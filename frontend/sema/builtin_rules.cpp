@@ -419,7 +419,19 @@ bool ExtractIndexCount(CallContext& c) {
   const Type* t = c.TypeOf(Param::A);
   int n = 0;
   for (Param p : {Param::I, Param::J, Param::K, Param::L}) n += c.overload.Index(p) >= 0;
-  if (n == t->ndim) return true;
+  if (n == t->ndim) {
+    // A constant index outside the tile is a bug in the kernel, not a runtime condition.
+    static const Param kIdx[] = {Param::I, Param::J, Param::K, Param::L};
+    for (int d = 0; d < n; ++d)
+      if (const ConstValue* v = c.Const(kIdx[d]); v && v->kind == ConstValue::Kind::Int &&
+                                                  (v->i < 0 || v->i >= t->shape[size_t(d)])) {
+        c.Error(Code::BadTileRegion, c.Range(kIdx[d]),
+                c.bname + ": index " + std::to_string(v->i) + " is out of bounds for dimension " + std::to_string(d) +
+                    " of " + c.Quoted(Param::A) + ", of extent " + std::to_string(t->shape[size_t(d)]));
+        return false;
+      }
+    return true;
+  }
   c.Error(Code::TileIndexCount, c.callee_range,
           c.bname + ": tile " + c.Quoted(Param::A) + " has " + Dimensions(t->ndim) + " but " + std::to_string(n) +
               " index" + (n == 1 ? " was" : "es were") + " given");
@@ -627,11 +639,20 @@ bool TileIndexCount(CallContext& c) {
                 std::to_string(idx.size()) + " index" + (idx.size() == 1 ? "" : "es"));
     return false;
   }
-  for (const ast::Expr* e : idx) {
+  for (size_t d = 0; d < idx.size(); ++d) {
+    const ast::Expr* e = idx[d];
     ExprInfo ei = c.out().expr_info[e];
     if (ei.type->IsError()) return false;
     if (!ei.type->IsInt() && !c.checker.Convert(e, ei, c.types.Int32())) {
       c.Error(Code::TileIndexCount, e->range, "tile indices must be integers or slices, found `" + TypeName(ei.type) + "`");
+      return false;
+    }
+    // A constant index counts from the end when negative, as in Python; outside, it is a bug.
+    const int64_t len = tt->shape[d];
+    if (ei.value && ei.value->kind == ConstValue::Kind::Int && (ei.value->i >= len || ei.value->i < -len)) {
+      c.Error(Code::BadTileRegion, e->range,
+              "index " + std::to_string(ei.value->i) + " is out of bounds for dimension " + std::to_string(d) + " of " +
+                  c.Quoted(Param::T) + ", of extent " + std::to_string(len));
       return false;
     }
   }
@@ -898,14 +919,14 @@ const RuleSpec ReshapeShape{"ReshapeShape", {Code::InvalidTileShape, Code::BadRe
                             &sema::ReshapeShape};
 const RuleSpec SqueezeAxes{"SqueezeAxes", {Code::AxisOutOfRange, Code::SqueezeNonUnitAxis, Code::InvalidTileShape},
                            {P::T}, &sema::SqueezeAxes};
-const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount}, {P::T, P::Index}, &sema::TileIndexCount};
+const RuleSpec TileIndexCount{"TileIndexCount", {Code::TileIndexCount, Code::BadTileRegion}, {P::T, P::Index}, &sema::TileIndexCount};
 const RuleSpec IntElemTile{"IntElemTile", {Code::StructTileUnsupported, Code::TileOperatorUnsupported}, {},
                            &sema::IntElemTile};
 const RuleSpec DotOperands{"DotOperands", {Code::TileShapeMismatch, Code::TileDTypeMismatch}, {P::A, P::B},
                            &sema::DotOperands};
 const RuleSpec AxpyArgs{"AxpyArgs", {Code::TileShapeMismatch, Code::TileDTypeMismatch, Code::InPlaceTargetNotVariable},
                         {P::Alpha, P::Src, P::Dest}, &sema::AxpyArgs, &sema::CommitAxpy};
-const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount}, {P::A, P::I}, &sema::ExtractIndexCount};
+const RuleSpec ExtractIndexCount{"ExtractIndexCount", {Code::TileIndexCount, Code::BadTileRegion}, {P::A, P::I}, &sema::ExtractIndexCount};
 const RuleSpec AstypeTypes{"AstypeTypes", {Code::StructTileUnsupported, Code::TileOperatorUnsupported},
                            {P::T, P::DType}, &sema::AstypeTypes};
 }  // namespace rules

@@ -35,7 +35,7 @@ extern const RuleSpec ScanDType;           // scans: numeric elements (not bool 
 extern const RuleSpec BroadcastShape;      // `shape` 1-4 positive, a broadcasts to it  E0214, E0221
 extern const RuleSpec ReshapeShape;        // `shape` (one -1 allowed) holds t's elements E0214, E0222
 extern const RuleSpec SqueezeAxes;         // each `axis` in range and of extent 1   E0200, E0223, E0214
-extern const RuleSpec TileIndexCount;      // t[i, j]: one int index per dimension          E0215
+extern const RuleSpec TileIndexCount;      // t[i, j]: one int index per dimension, inside  E0215 E0226
 extern const RuleSpec TileMapArgs;         // tile_map: f's arity, tiles of one shape E0216, E0211
 extern const RuleSpec IntElemTile;         // bitwise tile operators: integer elements      E0217, E0213
 extern const RuleSpec DotOperands;         // tile_dot: `a` and `b` of one shape and dtype  E0211, E0212
@@ -55,7 +55,7 @@ extern const RuleSpec FftArgs;             // tile_fft/ifft: a register tile of 
                                            // a variable                                  E0233, E0224
 extern const RuleSpec InPlaceLinalgTarget; // the _inplace solvers: the tile they overwrite is a variable  E0224
 extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper"                      E0232
-extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension of `a`  E0215
+extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension, inside E0215 E0226
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
 extern const RuleSpec WhereArgs;           // wp.where: cond bool or integer, both values of one type

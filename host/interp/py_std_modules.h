@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "host/interp/value.h"
 
@@ -21,5 +23,9 @@ std::regex PyRegex(const std::string& pattern, int64_t flags = 0);
 Value MakeTempfileModule();
 Value MakePathlibModule();
 Value MakeMockModule();
+// Runs `source` as a program in a child tilec (sys.argv[1:] = args) and returns a
+// subprocess.CompletedProcess with its exit status and captured output.
+Value RunTilecChild(Interpreter& in, const std::string& source, const std::vector<std::string>& args, double timeout,
+                    const std::vector<std::pair<std::string, std::string>>& env_updates);
 
 }  // namespace tilec::host

@@ -496,8 +496,22 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
       if (kv.first == "enable_backward") c.kw.push_back(kv);
     return in.CallValue(in.GetAttr(in.ImportModule("warp"), "kernel"), c);
   });
-  m->Def("run_python_subprocess", [](Interpreter&, CallArgs&) -> Value {
-    Raise("OSError", "run_python_subprocess(): tilec runs no Python subprocess");
+  // The child interpreter is this tilec running the source (py_subprocess.cpp).
+  m->Def("run_python_subprocess", [](Interpreter& in, CallArgs& a) -> Value {
+    if (a.pos.empty()) TypeError("run_python_subprocess() missing 1 required positional argument: 'source'");
+    const std::string& source = ToStr(a.pos[0], "run_python_subprocess() source");
+    std::vector<std::string> args;
+    for (size_t k = 1; k < a.pos.size(); ++k) args.push_back(ToStr(a.pos[k], "run_python_subprocess() argument"));
+    CallArgs kw{{}, a.kw};
+    ArgBinder b("run_python_subprocess", kw, {"timeout", "hide_gpu", "env_updates"}, 0);
+    std::vector<std::pair<std::string, std::string>> env;
+    if (b.Has(2) && !b.Get(2).IsNone()) {
+      auto* d = b.Get(2).As<DictObj>();
+      if (!d) TypeError("run_python_subprocess(): env_updates must be a dict");
+      for (const auto& [k, v] : d->items) env.push_back({ToStr(k, "env_updates key"), ToStr(v, "env_updates value")});
+    }
+    if (b.Has(1) && Truth(b.Get(1))) env.push_back({"CUDA_VISIBLE_DEVICES", ""});
+    return RunTilecChild(in, source, args, b.Has(0) ? ToDouble(b.Get(0), "timeout") : 60.0, env);
   });
   m->Def("assert_np_equal", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("assert_np_equal", a, {"result", "expect", "tol"}, 2);
