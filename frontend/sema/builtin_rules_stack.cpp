@@ -86,8 +86,8 @@ bool StackValue(CallContext& c) {
   CallArg& v = c.Arg(Param::Value);
   if (c.checker.Convert(v.expr, v.info, et)) return true;
   c.Error(Code::TileDTypeMismatch, v.range,
-          "`value` of " + c.bname + " is `" + TypeName(v.info.type) + "` but stack " + c.Quoted(Param::S) +
-              " holds `" + TypeName(et) + "`");
+          "`value` of " + c.bname + " is `" + TypeName(v.info.type) + "`, which does not match the `" + TypeName(et) +
+              "` that stack " + c.Quoted(Param::S) + " holds");
   return false;
 }
 
