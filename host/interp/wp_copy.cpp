@@ -67,8 +67,9 @@ void CopyGradients(const rt::Array& src, const rt::Array& dest, const Region& sr
 // 0) from src's flat position src_offset to dest's dest_offset, as raw elements of one size;
 // between devices, and between strided views when neither offset nor count is given or both
 // arrays are 1-D. Warp's checks and messages.
-Value CopyArrays(Interpreter&, CallArgs& a) {
+Value CopyArrays(Interpreter& in, CallArgs& a) {
   ArgBinder b("copy", a, {"dest", "src", "dest_offset", "src_offset", "count"}, 2);
+  RefuseInCapture(in, "wp.copy()");
   if (!b.Get(0).As<WpArrayObj>() || !b.Get(1).As<WpArrayObj>()) RuntimeError("Copy source and destination must be arrays");
   rt::Array dest = b.Get(0).As<WpArrayObj>()->a, src = b.Get(1).As<WpArrayObj>()->a;
   auto index = [&](size_t i) -> int64_t {

@@ -332,8 +332,14 @@ Value OverloadKernel(Interpreter& in, const Value& kernel, const std::optional<V
   return Value(InstanceFor(in, *k, OverloadTypes(*k, arg_types.value_or(Value()))));
 }
 
-std::optional<Value> KernelObj::GetAttr(Interpreter&, const std::string& attr) {
+std::optional<Value> KernelObj::GetAttr(Interpreter& in, const std::string& attr) {
   if (attr == "key" || attr == "__name__") return MakeStr(name);
+  // The session is one module (wp.set_module_options); wp.load_module takes it.
+  if (attr == "module") {
+    CallArgs a;
+    a.pos = {MakeStr("__main__")};
+    return in.CallValue(in.GetAttr(in.ImportModule("warp"), "get_module"), a);
+  }
   if (attr == "is_generic") return Value::Bool(generic != nullptr);
   if (attr == "overloads") {
     auto d = std::make_shared<DictObj>();

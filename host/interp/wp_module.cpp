@@ -432,18 +432,26 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
       return WrapNd(*WpArrayToNd(Value(std::static_pointer_cast<Object>(s.shared_from_this()))), false);
     });
   if (name == "zero_")
-    return method([](WpArrayObj& s, CallArgs& args) {
+    return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter& in, CallArgs& args) {
       ArgBinder b("zero_", args, {}, 0);
-      s.a.Zero();
+      rt::Array a = self->a;
+      auto op = [a]() mutable { a.Zero(); };
+      if (!RecordInCapture(in, op)) op();
       return Value();
-    });
+    }));
   if (name == "fill_")
     return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter& in, CallArgs& args) {
       ArgBinder b("fill_", args, {"value"}, 1);
-      if (Composite c = CompositeOf(self->a.dtype()); c.valid())
-        self->a.FillBytes(CompositeFillBytes(in, c, b.Get(0), "fill_() value").data());
-      else
-        self->a.Fill(ToDouble(b.Get(0), "fill_() value"));
+      rt::Array a = self->a;
+      std::function<void()> op;
+      if (Composite c = CompositeOf(self->a.dtype()); c.valid()) {
+        auto bytes = CompositeFillBytes(in, c, b.Get(0), "fill_() value");
+        op = [a, bytes]() mutable { a.FillBytes(bytes.data()); };
+      } else {
+        const double v = ToDouble(b.Get(0), "fill_() value");
+        op = [a, v]() mutable { a.Fill(v); };
+      }
+      if (!RecordInCapture(in, op)) op();
       return Value();
     }));
   // Warp's array.assign(src): a wp.array of the same dtype, or data converted to this array's
@@ -452,6 +460,7 @@ std::optional<Value> WpArrayObj::GetAttr(Interpreter& in, const std::string& nam
   if (name == "assign")
     return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter& in, CallArgs& args) {
       ArgBinder b("assign", args, {"src"}, 1);
+      RefuseInCapture(in, "array.assign()");
       const Value& v = b.Get(0);
       rt::Array src;
       if (auto* w = v.As<WpArrayObj>()) {
@@ -678,9 +687,9 @@ struct RecordedLaunchObj : Object {
   std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
     if (name != "launch") return std::nullopt;
     auto self = std::static_pointer_cast<RecordedLaunchObj>(shared_from_this());
-    return Value(std::make_shared<BuiltinFn>("launch", [self](Interpreter&, CallArgs& args) {
+    return Value(std::make_shared<BuiltinFn>("launch", [self](Interpreter& in, CallArgs& args) {
       ArgBinder b("launch", args, {"stream"}, 0);
-      self->run();
+      if (!RecordInCapture(in, self->run)) self->run();
       return Value();
     }));
   }
@@ -696,6 +705,7 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
   if (name == "backward")
     return method([](TapeObj& t, Interpreter& in, CallArgs& args) {
       ArgBinder b("backward", args, {"loss", "grads"}, 0);
+      RefuseInCapture(in, "Tape.backward()");
       if (b.Has(0) && !b.Get(0).IsNone()) {
         rt::Array& loss = ArrayArg(b.Get(0), "backward() loss");
         CheckBackwardLoss(loss);
@@ -726,8 +736,9 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
       return Value();
     });
   if (name == "zero" || name == "reset")
-    return method([name](TapeObj& t, Interpreter&, CallArgs& args) {
+    return method([name](TapeObj& t, Interpreter& in, CallArgs& args) {
       ArgBinder b(name, args, {}, 0);
+      RefuseInCapture(in, "Tape." + name + "()");
       if (name == "zero") t.tape->Zero();
       else t.tape->Reset();
       return Value();
@@ -791,10 +802,16 @@ Value MakeWarpModule(Interpreter& in) {
       int64_t block_dim = b.Has(5) ? ToInt(b.Get(5), "launch() block_dim") : 256;
       if (block_dim < 1 || block_dim > 1024)
         ValueError("launch(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
-      rt::LaunchHybrid(KernelFor(k, device, int(block_dim), "launch", true), dim, args, int(block_dim), device);
+      const rt::Kernel* kernel = &KernelFor(k, device, int(block_dim), "launch", true);
+      auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
+        rt::LaunchHybrid(*kernel, dim, args, int(block_dim), device);
+      };
+      if (!RecordInCapture(in, run)) run();
       return Value();
     }
-    rt::Launch(KernelFor(k, device, 0, "launch"), dim, args, device);
+    const rt::Kernel* kernel = &KernelFor(k, device, 0, "launch");
+    auto run = [kernel, dim, args, device, keep = b.Get(0)] { rt::Launch(*kernel, dim, args, device); };
+    if (!RecordInCapture(in, run)) run();
     return Value();
   });
   m->Def("launch_tiled", [](Interpreter& in, CallArgs& a) {
@@ -840,7 +857,8 @@ Value MakeWarpModule(Interpreter& in) {
       r.args = args;
       r.block_dim = int(block_dim);
       r.device = device ? *device : rt::GetDefaultDevice();
-      rt::LaunchAdjoint(r);
+      auto adjoint = [r, keep = b.Get(0)] { rt::LaunchAdjoint(r); };
+      if (!RecordInCapture(in, adjoint)) adjoint();
       return Value();
     }
     auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
@@ -848,7 +866,7 @@ Value MakeWarpModule(Interpreter& in) {
     };
     // record_cmd=True: the launch is made, not run, and runs at each `cmd.launch()`.
     if (b.Has(6) && Truth(b.Get(6))) return Value(std::make_shared<RecordedLaunchObj>(k.name, run));
-    run();
+    if (!RecordInCapture(in, run)) run();
     return Value();
   });
   m->attrs["Tape"] = Value(std::make_shared<PyTypeObj>("Tape", [](Interpreter&, CallArgs& a) {
@@ -929,6 +947,7 @@ Value MakeWarpModule(Interpreter& in) {
     }));
   });
   DefineWarpCompat(*m);
+  DefineWarpCapture(*m);
   m->Def("func", [](Interpreter& in, CallArgs& a) -> Value {
     // `name`, `module` and `inline` place and name Warp's generated C++; results do not depend
     // on them, so they are checked and otherwise accepted.

@@ -160,7 +160,16 @@ struct WpState {
   // Host calls of kernel builtins (`wp.inverse(m)` in host code), compiled once per expression
   // and argument types.
   std::map<std::string, std::shared_ptr<HostCallEntry>> host_calls;
+  // The graph being captured (wp.ScopedCapture), null outside a capture (wp_capture.cpp).
+  std::shared_ptr<Object> capture;
 };
+
+// Graph capture (wp_capture.cpp). RecordInCapture adds `op` to the graph being captured and
+// returns true (the caller does not run it now), false outside a capture; RefuseInCapture
+// raises for an operation a graph cannot replay.
+bool RecordInCapture(Interpreter& in, const std::function<void()>& op);
+void RefuseInCapture(Interpreter& in, const std::string& what);
+void DefineWarpCapture(ModuleObj& m);
 
 // wp.copy(dest, src, dest_offset=0, src_offset=0, count=0), gradients and tape included
 // (wp_copy.cpp).
