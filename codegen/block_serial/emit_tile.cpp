@@ -8,6 +8,7 @@
 
 #include "codegen/block_serial/emitter.h"
 #include "codegen/common/checked_access.h"
+#include "codegen/common/print_layout.h"
 #include "ir/op_cases.h"
 
 namespace tilec::codegen::bs {
@@ -462,24 +463,16 @@ void Emitter::EmitPrint(const ir::Op& op) {
     if (t.is_scalar()) {
       scalar(Get(v), t.elem.scalar);
     } else if (t.is_tile() && !t.elem.is_struct()) {
-      fmt += "[";
       flush();
       llvm::Value* buf = Get(v);
-      int64_t row = t.shape[t.ndim - 1];
       EmitCountedLoop(I64(t.NumElements()), [&](llvm::Value* e) {
         llvm::Value* x = FromMem(b_.CreateLoad(MemTy(t.elem), TileElemPtr(buf, t.elem, e)), t.elem);
-        // A space between elements of a row, a newline between rows.
-        llvm::Value* first = b_.CreateICmpEQ(e, I64(0));
-        llvm::Value* row_start = b_.CreateICmpEQ(b_.CreateURem(e, I64(row)), I64(0));
-        llvm::Value* sep = b_.CreateSelect(first, b_.CreateGlobalStringPtr(""),
-                                           b_.CreateSelect(row_start, b_.CreateGlobalStringPtr("\n "),
-                                                           b_.CreateGlobalStringPtr(" ")));
         fmt = "%s";
-        args.push_back(sep);
+        args.push_back(TileElementPrefix(b_, t, e));
         scalar(x, t.elem.scalar);
         flush();
       });
-      fmt += "]";
+      fmt += TileClose(t);
     } else {
       fmt += "<" + TypeName(t, irm_.structs()) + ">";
     }

@@ -5,6 +5,7 @@
 // element reads, the per-lane scatter into a tile, and print.
 #include "ir/op_cases.h"
 #include "codegen/common/checked_access.h"
+#include "codegen/common/print_layout.h"
 #include "codegen/simt/emitter.h"
 
 namespace tilec::codegen::simt {
@@ -636,23 +637,20 @@ void Emitter::EmitPrint(const ir::Op& op) {
       if (t.is_scalar()) {
         scalar(Get(v), t.elem.scalar);
       } else if (t.is_tile() && !t.elem.is_struct()) {
-        fmt += "[";
         flush();
         llvm::Value* buf = in_map_ ? nullptr : CrossLanePtr(v);
         llvm::Type* mt = scalar_.MemTy(t.elem);
-        int64_t row = t.shape[t.ndim - 1];
         if (buf)
           Loop(I64(0), I64(t.NumElements()), [&](llvm::Value* e) {
             llvm::Value* x = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, buf, {e})), t.elem);
-            llvm::Value* first = b_.CreateICmpEQ(e, I64(0));
-            llvm::Value* row_start = b_.CreateICmpEQ(b_.CreateURem(e, I64(row)), I64(0));
-            llvm::Value* sep = b_.CreateSelect(first, str(""), b_.CreateSelect(row_start, str("\n "), str(" ")));
             fmt = "%s";
-            args.push_back(sep);
+            args.push_back(TileElementPrefix(b_, t, e));
             scalar(x, t.elem.scalar);
             flush();
           });
-        fmt += "]";
+        else
+          fmt += std::string(size_t(t.ndim), '[');
+        fmt += TileClose(t);
       } else {
         fmt += "<" + TypeName(t, irm_.structs()) + ">";
       }

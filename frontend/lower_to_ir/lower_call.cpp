@@ -807,6 +807,13 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         }
         vals.push_back(v);
         strs.push_back("");
+        // A tile prints as Warp's does: its elements, then its shape and storage.
+        if (const ir::Type& t = v->type(); t.is_tile()) {
+          std::string dims;
+          for (int d = 0; d < t.ndim; ++d) dims += (d ? "," : "") + std::to_string(t.shape[d]);
+          strs.back() = " = tile(shape=(" + dims + "), storage=" +
+                        (t.storage == ir::Storage::Shared ? "shared" : "register") + ")";
+        }
       }
       strs.back() += "\n";
       b_.Print(strs, vals);
