@@ -44,6 +44,9 @@ bool Emitter::NeedsLanes(const ir::Function& f) {
   const ir::Block& body = *f.body();
   return AnyOp(body, [](const ir::Op& op) {
     if (PerLaneEffect(op)) return true;
+    // Every lane contributes to a scatter, also when its operands are the same in every lane
+    // (`s[0] += 1.0` in a block of 8 adds 8), so the block's lanes must exist.
+    if (op.code() == OpCode::TileScatterLanes) return true;
     for (auto& r : op.results())
       if (LaneScalar(r.get())) return true;
     for (auto& r : op.regions())

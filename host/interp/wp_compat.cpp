@@ -2,6 +2,7 @@
 // wp.overload, wp.func_native, wp.get_module, the dtype conversions and the internals they
 // query to pick a path. Each answers as tilec is: no CUDA C++ snippets, one kernel per
 // compile, no MathDx.
+#include "codegen/nvptx/nvptx.h"
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/errors.h"
@@ -77,6 +78,13 @@ void DefineWarpCompat(ModuleObj& module) {
     src->attrs["context"] = Value(context);
     m->attrs["_src"] = Value(src);
   }
+  // The GPU architectures tilec's PTX back end compiles for, as Warp lists NVRTC's.
+  m->Def("get_cuda_supported_archs", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("get_cuda_supported_archs", a, {}, 0);
+    std::vector<Value> archs;
+    for (const std::string& s : codegen::SupportedPtxArchs()) archs.push_back(Value::Int(std::stoll(s.substr(3))));
+    return MakeList(archs);
+  });
   // wp.get_module(name): Warp's compilation unit. tilec compiles each kernel on its own, so
   // a module is its name and an options dict that kernels do not read.
   m->Def("get_module", [](Interpreter& in, CallArgs& a) {

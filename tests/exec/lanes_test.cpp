@@ -258,6 +258,33 @@ def upd(x: wp.array[float], out: wp.array[float], bits: wp.array[wp.uint32]):
   }
 }
 
+// Operands that are the same in every lane still come from every lane: a kernel with nothing
+// lane-varying adds once per lane, on the CPU as on the GPU.
+TEST(Lanes, UniformElementUpdatesApplyPerLane) {
+  const int B = Lanes(16), blocks = 2;
+  Variant v = CompileLanes(R"(
+@wp.kernel
+def upd(out: wp.array[float]):
+    b = wp.tid()
+    s = wp.tile_zeros(shape=4, dtype=float, storage="shared")
+    s[0] += 1.0
+    s[1] -= 2.0
+    wp.tile_scatter_add(s, 2, 0.5, True)
+    wp.tile_scatter_add(s, 3, 9.0, False)
+    wp.tile_store(out, s, offset=b * 4)
+)",
+                           B);
+  std::vector<float> out(static_cast<size_t>(4 * blocks), -9.0f);
+  tilec_array vo = View(out.data(), {4 * blocks});
+  Launch(v.Entry("upd"), {&vo}, {blocks}, B);
+  for (int b = 0; b < blocks; ++b) {
+    EXPECT_EQ(out[size_t(b * 4)], float(B)) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 1)], -2.0f * float(B)) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 2)], 0.5f * float(B)) << b;
+    EXPECT_EQ(out[size_t(b * 4 + 3)], 0.0f) << b;
+  }
+}
+
 // A permutation (every element written once), a masked write that keeps the other elements,
 // and a 2-D target; the last read after the scatters sees them.
 TEST(Lanes, ScatterMaskedPermutation) {
