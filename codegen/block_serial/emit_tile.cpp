@@ -176,11 +176,18 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       const ir::Type& tt = op.operand(0)->type();
       llvm::Value* lin = I64(0);
       llvm::Value* inb = b_.getTrue();
+      std::vector<llvm::Value*> index, shape;
       for (int d = 0; d < tt.ndim; ++d) {
         llvm::Value* c = AsI64(Get(op.operand(d + 1)), op.operand(d + 1)->type().elem.scalar);
         inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
         lin = b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d])), c);
+        index.push_back(c);
+        shape.push_back(I64(tt.shape[d]));
       }
+      // Debug mode reports a read outside the tile, as it does one outside an array.
+      if (irm_.checked_access)
+        CheckedAccess(b_, LaunchErrorPtr(b_, fn_->getArg(1)), index, shape, op.loc(), [] { return nullptr; }, nullptr,
+                      /*of_tile=*/true);
       // An index outside the tile reads zero rather than stray memory.
       lin = b_.CreateSelect(inb, lin, I64(0));
       llvm::Value* v = FromMem(b_.CreateLoad(MemTy(tt.elem), TileElemPtr(Get(op.operand(0)), tt.elem, lin)), tt.elem);

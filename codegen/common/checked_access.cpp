@@ -62,12 +62,13 @@ Reported Report(llvm::IRBuilder<>& b, llvm::Value* error, llvm::Value* bad, cons
 
 llvm::Value* CheckedAccess(llvm::IRBuilder<>& b, llvm::Value* error, const std::vector<llvm::Value*>& index,
                            const std::vector<llvm::Value*>& shape, const ir::Loc& where,
-                           const std::function<llvm::Value*()>& access, llvm::Value* zero) {
+                           const std::function<llvm::Value*()>& access, llvm::Value* zero, bool of_tile) {
   // One unsigned compare per dimension also catches negative indices.
   llvm::Value* bad = b.getFalse();
   for (size_t d = 0; d < index.size(); ++d) bad = b.CreateOr(bad, b.CreateICmpUGE(index[d], shape[d]));
   Reported r = Report(b, error, bad, where, [&](const std::function<void(size_t, llvm::Value*)>& put) {
     put(offsetof(tilec_access_error, ndim), b.getInt32(int(index.size())));
+    put(offsetof(tilec_access_error, of_tile), b.getInt32(of_tile ? 1 : 0));
     for (size_t d = 0; d < index.size(); ++d) {
       put(offsetof(tilec_access_error, index) + 8 * d, index[d]);
       put(offsetof(tilec_access_error, shape) + 8 * d, shape[d]);

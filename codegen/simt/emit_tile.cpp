@@ -237,11 +237,18 @@ void Emitter::EmitTileOp(const ir::Op& op) {
       const ir::Type& tt = op.operand(0)->type();
       llvm::Value* lin = I64(0);
       llvm::Value* inb = b_.getTrue();
+      std::vector<llvm::Value*> index, shape;
       for (int d = 0; d < tt.ndim; ++d) {
         llvm::Value* c = scalar_.AsI64(Get(op.operand(d + 1)), op.operand(d + 1)->type().elem.scalar);
         inb = b_.CreateAnd(inb, b_.CreateICmpULT(c, I64(tt.shape[d])));
         lin = b_.CreateAdd(b_.CreateMul(lin, I64(tt.shape[d])), c);
+        index.push_back(c);
+        shape.push_back(I64(tt.shape[d]));
       }
+      // Debug mode reports a read outside the tile, as it does one outside an array.
+      if (irm_.checked_access)
+        CheckedAccess(b_, LaunchErrorPtr(b_, frame_.launch), index, shape, op.loc(), [] { return nullptr; }, nullptr,
+                      /*of_tile=*/true);
       lin = b_.CreateSelect(inb, lin, I64(0));
       llvm::Type* mt = scalar_.MemTy(tt.elem);
       llvm::Value* v = scalar_.FromMem(b_.CreateLoad(mt, b_.CreateInBoundsGEP(mt, CrossLanePtr(op.operand(0)), {lin})), tt.elem);

@@ -263,8 +263,8 @@ class AccessReport {
       return s + (e.ndim == 1 ? ",)" : ")");
     };
     std::string where = e.line > 0 ? ", line " + std::to_string(e.line) : "";
-    throw AccessError("kernel `" + name_ + "`" + where + ": index " + tuple(e.index) +
-                      " is out of bounds for an array of shape " + tuple(e.shape));
+    throw AccessError("kernel `" + name_ + "`" + where + ": index " + tuple(e.index) + " is out of bounds for " +
+                      (e.of_tile ? "a tile" : "an array") + " of shape " + tuple(e.shape));
   }
 
  private:

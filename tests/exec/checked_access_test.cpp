@@ -171,10 +171,19 @@ TEST(CheckedAccess, AssertIsCompiledOutOfReleaseKernels) {
   EXPECT_NE(d.text.find("assert "), std::string::npos) << d.text;
 }
 
+// A tile element read at a runtime index is checked too (the CPU form is tested through the
+// host, tests/unit/interp).
+const char* kTileRead = R"(
+@wp.kernel
+def tile_read(a: wp.array1d[float], j: wp.array1d[int], out: wp.array1d[float]):
+    t = wp.tile_load(a, shape=4)
+    out[0] = wp.tile_extract(t, j[0])
+)";
+
 // The GPU form: the record's address comes with the launch parameter, and ptxas accepts it.
 TEST(CheckedAccess, PtxAcceptedByPtxas) {
   if (!testing::HavePtxas()) GTEST_SKIP() << "ptxas not found at " << testing::PtxasPath();
-  SourceFile file("checked.tile", std::string("import warp as wp\n") + kKernel + kAsserts);
+  SourceFile file("checked.tile", std::string("import warp as wp\n") + kKernel + kAsserts + kTileRead);
   for (const char* arch : {"sm_75", "sm_80", "sm_90"}) {
     compiler::PipelineOptions po;
     po.compile.checked_access = true;

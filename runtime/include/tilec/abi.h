@@ -24,14 +24,15 @@ typedef struct tilec_array {
 /* tilec_access_error::ndim of a failed `assert` (debug mode) rather than an access. */
 #define TILEC_ASSERT_FAILED (-1)
 
-/* The first scalar array access of a launch that fell outside its array, in a kernel compiled
- * with checked access (wp.config.mode = "debug"): line is 0 until a kernel claims the record
- * (-1 where the source line is unknown); the access itself is skipped (a load reads zero). */
+/* The first scalar array access (or tile element read) of a launch that fell outside its array
+ * (tile), in a kernel compiled with checked access (wp.config.mode = "debug"): line is 0 until a
+ * kernel claims the record (-1 where the source line is unknown); the access itself is skipped
+ * (a load reads zero). of_tile is 1 for a tile element read. */
 typedef struct tilec_access_error {
   int32_t line;
   int32_t column;
   int32_t ndim;
-  int32_t reserved;
+  int32_t of_tile;
   int64_t index[TILEC_MAX_DIMS];
   int64_t shape[TILEC_MAX_DIMS];
 } tilec_access_error;

@@ -195,6 +195,13 @@ const ErrorCase kErrors[] = {
      "    a[i + 2] = 1.0\na = wp.zeros(3)\n",
      "wp.launch(k, dim=2, inputs=[a])",
      "IndexError: kernel `k`, line 14: index (3,) is out of bounds for an array of shape (3,)"},
+    // ... and so does a read outside a tile, at a runtime index.
+    {"WpDebugModeTileIndexError",
+     "wp.config.mode = \"debug\"\n@wp.kernel\ndef k(a: wp.array2d(dtype=float), j: int):\n"
+     "    t = wp.tile_load(a, shape=(2, 3))\n    a[0, 0] = t[1, j] + wp.tile_extract(t, 0, j)\n"
+     "a = wp.zeros((2, 3))\n",
+     "wp.launch_tiled(k, dim=1, inputs=[a, 3], block_dim=4)",
+     "IndexError: kernel `k`, line 14: index (1, 3) is out of bounds for a tile of shape (2, 3)"},
     {"ClassWithTwoBaseClasses", "class Base:\n    pass\nclass Other:\n    pass\n", "class P(Base, Other): pass",
      "TypeError: class `P`: more than one base class is not supported in host code"},
     {"ClassBaseNotAClass", "", "class P(5): pass",
