@@ -403,25 +403,7 @@ namespace {
 struct BytesObj : Object {
   explicit BytesObj(std::string s) : s(std::move(s)) {}
   std::string TypeName() const override { return "bytes"; }
-  std::string Repr() const override {
-    const char quote = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
-    std::string out = std::string("b") + quote;
-    for (unsigned char c : s) {
-      if (c == '\\') out += "\\\\";
-      else if (c == '\n') out += "\\n";
-      else if (c == '\t') out += "\\t";
-      else if (c == '\r') out += "\\r";
-      else if (c == quote) out += std::string("\\") + char(c);
-      else if (c < 0x20 || c >= 0x7f) {
-        char b[8];
-        std::snprintf(b, sizeof b, "\\x%02x", c);
-        out += b;
-      } else {
-        out += char(c);
-      }
-    }
-    return out + quote;
-  }
+  std::string Repr() const override { return QuotedLiteral(s, true); }
   bool Truth() const override { return !s.empty(); }
   std::optional<int64_t> Len() const override { return int64_t(s.size()); }
   std::optional<std::vector<Value>> Iterate(Interpreter&) override {

@@ -97,16 +97,18 @@ std::string FloatRepr(double d) {
   return out;
 }
 
-std::string StrRepr(const std::string& s) {
+std::string StrRepr(const std::string& s) { return QuotedLiteral(s, false); }
+
+std::string QuotedLiteral(const std::string& s, bool bytes) {
   char quote = (s.find('\'') != std::string::npos && s.find('"') == std::string::npos) ? '"' : '\'';
-  std::string out(1, quote);
+  std::string out = bytes ? std::string("b") + quote : std::string(1, quote);
   for (unsigned char c : s) {
     if (c == '\\') out += "\\\\";
     else if (c == '\n') out += "\\n";
     else if (c == '\t') out += "\\t";
     else if (c == '\r') out += "\\r";
     else if (c == quote) out += std::string("\\") + char(c);
-    else if (c < 0x20 || c == 0x7f) {
+    else if (c < 0x20 || c == 0x7f || (bytes && c > 0x7f)) {
       char b[8];
       std::snprintf(b, sizeof b, "\\x%02x", c);
       out += b;

@@ -243,6 +243,8 @@ std::string Str(const Value& v);
 // Shortest round-trip repr of a float, as Python prints it: 0.1, 1.0, 1e+16, inf, nan.
 std::string FloatRepr(double d);
 std::string StrRepr(const std::string& s);
+// Python's repr of a str (or, `bytes`, of a bytes value: b'...' with bytes past ASCII escaped).
+std::string QuotedLiteral(const std::string& s, bool bytes);
 bool Truth(const Value& v);
 // Python `==` for the value kinds that can be dict keys or list members; objects without
 // value semantics compare by identity.
