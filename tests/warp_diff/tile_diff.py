@@ -672,6 +672,11 @@ def gen_kernel(idx, rng, opfn):
         # count (its page: "not portable across block_dim values"); tilec's follow Warp's GPU rule
         # for every device, which is Warp's CPU stream at block_dim 1.
         k.block_dim = 1
+    if k.opname == "elem_inplace":
+        # `t[i, j] += s` is applied by every lane (Warp's per-lane atomic, docs/semantics.md), so
+        # a block adds it block_dim times on Warp's GPU and on tilec's devices, once on Warp's
+        # CPU device, which runs one lane per block; at block_dim 1 the rules agree.
+        k.block_dim = 1
     k.grad = differentiable and rng.random() < 0.5
     params = ["%s: %s" % (n, arr(s, key) % wpt(key, k.prec)) for n, key, _, s in k.ins]
     params += ["%s: %s" % (n, "int" if isinstance(v, int) else T(k.prec)) for n, v in k.scalars]
