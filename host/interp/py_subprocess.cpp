@@ -67,7 +67,11 @@ Value RunTilecChild(Interpreter&, const std::string& source, const std::vector<s
   }
   std::error_code ec;
   const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
-  if (ec) Raise("OSError", "cannot find tilec's own executable to run the child program");
+  // Only the tilec program runs host programs as `run FILE`; a binary that embeds the
+  // interpreter (a test, a host application) has no such command.
+  if (ec || std::filesystem::path(self).filename().string().rfind("tilec", 0) != 0)
+    Raise("OSError", "run_python_subprocess(): the child program runs in the `tilec` executable, and this is " +
+                         (ec ? std::string("unknown") : "`" + self + "`"));
 
   std::vector<std::string> argv_s = {self, "run", script.path};
   argv_s.insert(argv_s.end(), args.begin(), args.end());
