@@ -1,6 +1,7 @@
 // Plain Python classes in host code, as Warp's example programs write them (`class Example:`
 // with `__init__`, methods and attributes): the class statement runs its body in a namespace
 // of its own; calling the class makes an instance and runs `__init__`; methods bind `self`.
+#include <algorithm>
 #include <cstdio>
 #include <set>
 
@@ -69,8 +70,25 @@ struct InstanceObj : Object {
     args.pos = {Value(std::const_pointer_cast<ExcTypeObj>(value->type)), Value(value), Value()};
     return host::Truth(in.CallValue(*GetAttr(in, "__exit__"), args));
   }
+  // Dataclass and NamedTuple instances: a repr and `==` from their fields, and a NamedTuple
+  // indexes and iterates as its tuple of fields.
+  Value GetItem(Interpreter& in, const Value& key) override;
+  std::optional<int64_t> Len() const override;
+  std::optional<std::vector<Value>> Iterate(Interpreter& in) override;
+  std::optional<Value> CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool reflected) override;
+  std::vector<Value> FieldValues() const;
   std::shared_ptr<UserClassObj> cls;
   std::map<std::string, Value> attrs;
+};
+
+// A class made by `@dataclasses.dataclass` or derived from `typing.NamedTuple`: its annotated
+// class-body names are fields, bound by a generated constructor.
+enum class RecordKind { None, Dataclass, NamedTuple };
+
+// `dataclasses.field(default=..., default_factory=...)` in a class body.
+struct FieldSpecObj : Object {
+  std::string TypeName() const override { return "Field"; }
+  std::optional<Value> default_value, factory;
 };
 
 struct UserClassObj : Object {
@@ -98,7 +116,14 @@ struct UserClassObj : Object {
   Value Call(Interpreter& in, CallArgs& args) override {
     auto self = std::make_shared<InstanceObj>(std::static_pointer_cast<UserClassObj>(shared_from_this()));
     Value inst(self);
-    if (const Value* init = Find("__init__")) {
+    if (Record() != RecordKind::None && (Record() == RecordKind::NamedTuple || !Find("__init__"))) {
+      BindFields(in, *self, args);
+      if (const Value* post = Find("__post_init__")) {
+        CallArgs c;
+        c.pos.push_back(inst);
+        in.CallValue(*post, c);
+      }
+    } else if (const Value* init = Find("__init__")) {
       args.pos.insert(args.pos.begin(), inst);
       Value r = in.CallValue(*init, args);
       if (!r.IsNone()) TypeError("__init__() should return None, not '" + host::TypeName(r) + "'");
@@ -112,15 +137,108 @@ struct UserClassObj : Object {
       if (c == other) return true;
     return false;
   }
+  RecordKind Record() const {
+    for (const UserClassObj* c = this; c; c = c->base.get())
+      if (c->record != RecordKind::None) return c->record;
+    return RecordKind::None;
+  }
+  // The fields of the bases first, as dataclasses orders them.
+  std::vector<std::string> AllFields() const {
+    std::vector<std::string> out = base ? base->AllFields() : std::vector<std::string>{};
+    for (const auto& f : fields)
+      if (std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+    return out;
+  }
+  void BindFields(Interpreter& in, InstanceObj& self, CallArgs& args) {
+    const std::vector<std::string> all = AllFields();
+    const std::string fn = name + (Record() == RecordKind::NamedTuple ? ".__new__()" : ".__init__()");
+    if (args.pos.size() > all.size())
+      TypeError(fn + " takes " + std::to_string(all.size() + 1) + " positional arguments but " +
+                std::to_string(args.pos.size() + 1) + " were given");
+    std::map<std::string, Value> got;
+    for (size_t k = 0; k < args.pos.size(); ++k) got[all[k]] = args.pos[k];
+    for (const auto& [key, v] : args.kw) {
+      if (std::find(all.begin(), all.end(), key) == all.end())
+        TypeError(fn + " got an unexpected keyword argument '" + key + "'");
+      if (!got.emplace(key, v).second) TypeError(fn + " got multiple values for argument '" + key + "'");
+    }
+    for (const auto& f : all) {
+      if (auto it = got.find(f); it != got.end()) {
+        self.attrs[f] = it->second;
+        continue;
+      }
+      const Value* d = Find(f);
+      if (!d) TypeError(fn + " missing 1 required positional argument: '" + f + "'");
+      if (auto* spec = d->As<FieldSpecObj>()) {
+        if (spec->factory) {
+          CallArgs none;
+          self.attrs[f] = in.CallValue(*spec->factory, none);
+        } else if (spec->default_value) {
+          self.attrs[f] = *spec->default_value;
+        } else {
+          TypeError(fn + " missing 1 required positional argument: '" + f + "'");
+        }
+      } else {
+        self.attrs[f] = *d;
+      }
+    }
+  }
   std::string name;
   std::string module = "__main__";
   std::shared_ptr<UserClassObj> base;  // single inheritance; null: `object`
   std::map<std::string, Value> attrs;
+  std::vector<std::string> fields;  // the class body's annotated names, in order
+  RecordKind record = RecordKind::None;
 };
 
 std::string InstanceObj::TypeName() const { return cls->name; }
 
+std::vector<Value> InstanceObj::FieldValues() const {
+  std::vector<Value> out;
+  for (const auto& f : cls->AllFields()) {
+    auto it = attrs.find(f);
+    out.push_back(it == attrs.end() ? Value() : it->second);
+  }
+  return out;
+}
+
+Value InstanceObj::GetItem(Interpreter& in, const Value& key) {
+  if (cls->Record() != RecordKind::NamedTuple) return Object::GetItem(in, key);
+  return MakeTuple(FieldValues()).obj()->GetItem(in, key);
+}
+
+std::optional<int64_t> InstanceObj::Len() const {
+  if (cls->Record() != RecordKind::NamedTuple) return std::nullopt;
+  return int64_t(cls->AllFields().size());
+}
+
+std::optional<std::vector<Value>> InstanceObj::Iterate(Interpreter&) {
+  if (cls->Record() != RecordKind::NamedTuple) return std::nullopt;
+  return FieldValues();
+}
+
+std::optional<Value> InstanceObj::CmpOp(Interpreter& in, ast::CmpOp op, const Value& other, bool) {
+  if (cls->Record() == RecordKind::None || (op != ast::CmpOp::Eq && op != ast::CmpOp::NotEq)) return std::nullopt;
+  std::vector<Value> mine = FieldValues(), theirs;
+  if (auto* o = other.As<InstanceObj>(); o && o->cls == cls) {
+    theirs = o->FieldValues();
+  } else if (cls->Record() == RecordKind::NamedTuple && other.As<TupleObj>()) {
+    theirs = other.As<TupleObj>()->items;
+  } else {
+    return std::nullopt;
+  }
+  const bool eq = host::Truth(CompareValues(in, ast::CmpOp::Eq, MakeTuple(mine), MakeTuple(theirs)));
+  return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
+}
+
 std::string InstanceObj::Repr() const {
+  if (cls->Record() != RecordKind::None) {
+    std::string out = cls->name + "(";
+    const auto fields = cls->AllFields();
+    const auto values = FieldValues();
+    for (size_t k = 0; k < fields.size(); ++k) out += (k ? ", " : "") + fields[k] + "=" + host::Repr(values[k]);
+    return out + ")";
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, "%p", static_cast<const void*>(this));
   return "<" + cls->module + "." + cls->name + " object at " + buf + ">";
@@ -155,6 +273,13 @@ void Interpreter::ExecPlainClass(const ast::ClassDef& s) {
     if (cls->base) TypeError("class `" + s.name + "`: more than one base class is not supported in host code");
     cls->base = b;
   }
+  for (const auto& st : s.body)
+    if (const auto* a = st->As<ast::AnnAssign>())
+      if (const auto* n = a->target->As<ast::Name>()) cls->fields.push_back(n->id);
+  if (cls->base && cls->base->module == "typing" && cls->base->name == "NamedTuple") {
+    cls->record = RecordKind::NamedTuple;
+    cls->base = nullptr;
+  }
   std::map<std::string, Value> ns;
   Frame frame;
   frame.chunk = frame_->chunk;
@@ -163,6 +288,22 @@ void Interpreter::ExecPlainClass(const ast::ClassDef& s) {
   InFrame(frame, [&] { ExecBody(s.body); });
   cls->attrs = std::move(ns);
   StoreName(s.name, Value(cls));
+}
+
+Value MakeRecordBase() { return MakeHostClass("typing", "NamedTuple", {}); }
+
+Value MakeDataclass(const Value& cls) {
+  auto* c = cls.As<UserClassObj>();
+  if (!c) TypeError("dataclass() should be called on a class, not " + Repr(cls));
+  c->record = RecordKind::Dataclass;
+  return cls;
+}
+
+Value MakeFieldSpec(std::optional<Value> default_value, std::optional<Value> factory) {
+  auto f = std::make_shared<FieldSpecObj>();
+  f->default_value = std::move(default_value);
+  f->factory = std::move(factory);
+  return Value(f);
 }
 
 Value MakeStaticMethod(const Value& fn) { return Value(std::make_shared<StaticMethodObj>(fn)); }

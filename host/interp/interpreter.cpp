@@ -590,6 +590,14 @@ ChunkRef Interpreter::chunk_of(const Chunk* c) const {
 
 // ---------------------------------------------------------------- calls
 
+std::optional<Value> FunctionObj::GetAttr(Interpreter& in, const std::string& name) {
+  if (auto it = attrs.find(name); it != attrs.end()) return it->second;
+  if (name == "__name__" || name == "__qualname__") return MakeStr(def->name);
+  if (name == "__module__") return MakeStr("__main__");
+  if (name == "__doc__") return Value();
+  return Object::GetAttr(in, name);
+}
+
 // A function from an imported file runs in its module's interpreter, with that module's globals.
 Value FunctionObj::Call(Interpreter& in, CallArgs& args) { return (home ? *home : in).CallUser(*this, args); }
 

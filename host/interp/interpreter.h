@@ -30,6 +30,13 @@ struct FunctionObj : Object {
   std::string Repr() const override { return "<function " + def->name + ">"; }
   bool Callable() const override { return true; }
   Value Call(Interpreter& in, CallArgs& args) override;
+  // `f.__name__`, and attributes programs set on functions (`f.cache = {}`).
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;
+  bool SetAttr(Interpreter&, const std::string& name, const Value& v) override {
+    attrs[name] = v;
+    return true;
+  }
+  std::map<std::string, Value> attrs;
   const ast::FunctionDef* def = nullptr;
   ChunkRef chunk;
   Interpreter* home = nullptr;  // the interpreter of the module that defined it
@@ -237,6 +244,11 @@ bool ClassDerivesFrom(const Value& cls, const Value& base);
 std::optional<Value> HostClassOf(const Value& instance);
 // The attribute names of a host class and its bases, sorted.
 std::vector<std::string> HostClassAttrNames(const Value& cls);
+// Records (classes.cpp): `typing.NamedTuple` as a base class, `@dataclasses.dataclass`, and
+// `dataclasses.field(default=, default_factory=)` in a dataclass body.
+Value MakeRecordBase();
+Value MakeDataclass(const Value& cls);
+Value MakeFieldSpec(std::optional<Value> default_value, std::optional<Value> factory);
 
 // The standard-library modules of the host subset (py_modules.cpp): sys, argparse, functools,
 // os; nullopt for any other name.

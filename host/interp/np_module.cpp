@@ -285,6 +285,13 @@ Value MakeNumpyModule() {
     std::string name = t == ScalarType::Bool ? "bool_" : std::string(ScalarName(t));
     m->attrs[name] = Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::NpType));
   }
+  // C-named aliases are the same type objects on a 64-bit Linux NumPy (`np.byte is np.int8`).
+  const std::pair<const char*, const char*> kAliases[] = {
+      {"byte", "int8"},     {"ubyte", "uint8"},   {"short", "int16"},   {"ushort", "uint16"},
+      {"intc", "int32"},    {"uintc", "uint32"},  {"int_", "int64"},    {"uint", "uint64"},
+      {"intp", "int64"},    {"uintp", "uint64"},  {"half", "float16"},  {"single", "float32"},
+      {"double", "float64"}, {"float_", "float64"}};
+  for (auto [alias, name] : kAliases) m->attrs[alias] = m->attrs.at(name);
   m->attrs["pi"] = Value::Float(M_PI);
   m->attrs["e"] = Value::Float(M_E);
   m->attrs["inf"] = Value::Float(INFINITY);

@@ -464,6 +464,59 @@ Value MakeTypingModule() {
   for (const char* n : {"Any", "Literal", "Optional", "Union", "List", "Tuple", "Dict", "Callable", "Sequence"})
     m->attrs[n] = Value(std::make_shared<TypingFormObj>(n));
   m->attrs["TYPE_CHECKING"] = Value::Bool(false);
+  m->attrs["NamedTuple"] = MakeRecordBase();
+  return Value(m);
+}
+
+// `gc`: tilec's host frees values by reference counting, so a collection has nothing to do;
+// programs call it to make Warp release modules, and toggle it around timing.
+Value MakeGcModule() {
+  auto m = std::make_shared<ModuleObj>("gc");
+  auto enabled = std::make_shared<bool>(true);
+  m->Def("collect", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("collect", a, {"generation"}, 0);
+    return Value::Int(0);
+  });
+  m->Def("isenabled", [enabled](Interpreter&, CallArgs&) { return Value::Bool(*enabled); });
+  m->Def("enable", [enabled](Interpreter&, CallArgs&) { *enabled = true; return Value(); });
+  m->Def("disable", [enabled](Interpreter&, CallArgs&) { *enabled = false; return Value(); });
+  return Value(m);
+}
+
+// `importlib.import_module(name)`: the `import` statement's lookup, by a name known at run time.
+Value MakeImportlibModule() {
+  auto m = std::make_shared<ModuleObj>("importlib");
+  m->Def("import_module", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("import_module", a, {"name", "package"}, 1);
+    const std::string& name = ToStr(b.Get(0), "import_module() name");
+    if (!name.empty() && name[0] == '.') TypeError("import_module(): relative imports are not supported in host code");
+    return in.ImportModule(name);
+  });
+  return Value(m);
+}
+
+// `dataclasses`: the decorator (bare or called with options) and `field`.
+Value MakeDataclassesModule() {
+  auto m = std::make_shared<ModuleObj>("dataclasses");
+  m->Def("dataclass", [](Interpreter&, CallArgs& a) -> Value {
+    if (a.pos.size() == 1 && a.kw.empty()) return MakeDataclass(a.pos[0]);
+    if (!a.pos.empty()) TypeError("dataclass() takes a class, or keyword options");
+    for (const auto& kv : a.kw)
+      if (kv.first != "frozen" && kv.first != "eq" && kv.first != "repr" && kv.first != "order")
+        TypeError("dataclass() got an unsupported keyword argument '" + kv.first + "'");
+    return Value(std::make_shared<BuiltinFn>("dataclass", [](Interpreter&, CallArgs& c) -> Value {
+      if (c.pos.size() != 1) TypeError("dataclass() takes one class");
+      return MakeDataclass(c.pos[0]);
+    }));
+  });
+  m->Def("field", [](Interpreter&, CallArgs& a) -> Value {
+    ArgBinder b("field", a, {"default", "default_factory"}, 0);
+    std::optional<Value> d, f;
+    if (b.Has(0)) d = b.Get(0);
+    if (b.Has(1)) f = b.Get(1);
+    if (d && f) ValueError("cannot specify both default and default_factory");
+    return MakeFieldSpec(d, f);
+  });
   return Value(m);
 }
 
@@ -524,6 +577,9 @@ std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "functools") return MakeFunctoolsModule();
   if (name == "os") return MakeOsModule();
   if (name == "typing") return MakeTypingModule();
+  if (name == "dataclasses") return MakeDataclassesModule();
+  if (name == "gc") return MakeGcModule();
+  if (name == "importlib") return MakeImportlibModule();
   if (name == "subprocess") return MakeSubprocessModule();
   if (name == "signal") return MakeSignalModule();
   if (name == "unittest") return MakeUnittestModule(in);

@@ -486,6 +486,74 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     }
     return Value();
   });
+  // Warp's typed tests build their kernels once, at registration (`register_kernels=True`),
+  // then run per device.
+  m->Def("add_function_test_register_kernel", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("add_function_test_register_kernel", a, {"cls", "name", "func", "devices"}, 3, /*variadic_kw=*/true);
+    CallArgs reg;
+    reg.pos = {Value(), Value()};
+    reg.kw = b.extra();
+    reg.kw.push_back({"register_kernels", Value::Bool(true)});
+    in.CallValue(b.Get(2), reg);
+    CallArgs add;
+    add.pos = {b.Get(0), b.Get(1), b.Get(2)};
+    add.kw = b.extra();
+    add.kw.push_back({"devices", b.Get(3, Value())});
+    return in.CallValue(in.GetAttr(in.ImportModule("warp.tests.unittest_utils"), "add_function_test"), add);
+  });
+  // A test that launches `kernel` and, with `expect`, compares the int array it appends to
+  // the inputs with those values (Warp's test_codegen, test_operators, ...).
+  m->Def("add_kernel_test", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("add_kernel_test", a, {"cls", "kernel", "dim", "name", "expect", "inputs", "devices", "inputs_factory"}, 3);
+    const Value cls = b.Get(0), kernel = b.Get(1), dim = b.Get(2);
+    const Value expect = b.Get(4, Value()), inputs = b.Get(5, Value()), factory = b.Get(7, Value());
+    if (!inputs.IsNone() && !factory.IsNone()) ValueError("Only one of `inputs` and `inputs_factory` may be provided.");
+    const std::string name = b.Has(3) && !b.Get(3).IsNone() ? ToStr(b.Get(3), "add_kernel_test name")
+                                                            : ToStr(in.GetAttr(kernel, "key"), "kernel key");
+    Value devices = b.Get(6, Value());
+    if (devices.IsNone()) devices = MakeList(Devices(in, true, true));
+    auto* list = devices.As<ListObj>();
+    if (!list) TypeError("add_kernel_test(): devices must be a list");
+    for (const Value& d : list->items) {
+      const std::string attr = name + "_" + Identifier(Str(d));
+      Value test = MakeNativeMethod(attr, [=](Interpreter& in, CallArgs& c) -> Value {
+        if (c.pos.size() != 1) TypeError("test method takes no arguments");
+        Value wp = in.ImportModule("warp");
+        std::vector<Value> args;
+        Value given = inputs;
+        if (!factory.IsNone()) {
+          CallArgs f;
+          f.pos = {d};
+          given = in.CallValue(factory, f);
+        }
+        if (!given.IsNone())
+          for (const Value& v : IterateValue(in, given)) args.push_back(v);
+        Value result, output;
+        if (Truth(expect)) {
+          CallArgs arr;
+          arr.pos = {expect};
+          arr.kw = {{"dtype", in.builtins().at("int")}, {"device", d}};
+          result = in.CallValue(in.GetAttr(wp, "array"), arr);
+          CallArgs z;
+          z.pos = {result};
+          output = in.CallValue(in.GetAttr(wp, "zeros_like"), z);
+          args.push_back(output);
+        }
+        CallArgs launch;
+        launch.pos = {kernel};
+        launch.kw = {{"dim", dim}, {"inputs", MakeList(args)}, {"device", d}};
+        in.CallValue(in.GetAttr(wp, "launch"), launch);
+        if (Truth(expect)) {
+          CallArgs none, eq;
+          eq.pos = {in.CallValue(in.GetAttr(output, "numpy"), none), in.CallValue(in.GetAttr(result, "numpy"), none)};
+          in.CallValue(NpTesting(in, "assert_equal"), eq);
+        }
+        return Value();
+      });
+      cls.obj()->SetAttr(in, attr, test);
+    }
+    return Value();
+  });
   // Warp builds a deliberately broken kernel in a module of its own; tilec compiles each
   // kernel alone and raises a kernel's error at its launch, so this is wp.kernel.
   m->Def("make_isolated_kernel", [](Interpreter& in, CallArgs& a) {

@@ -1,6 +1,7 @@
 // Python value semantics shared by every part of the interpreter: repr and str, truth,
 // equality, indexing and slicing of the built-in containers.
 #include "host/interp/value.h"
+#include "host/interp/array_values.h"
 
 #include <charconv>
 #include <cmath>
@@ -189,6 +190,13 @@ bool ValueEquals(const Value& a, const Value& b) {
       if (!o || !ValueEquals(val, *o)) return false;
     }
     return true;
+  }
+  // Dtypes are keys of dicts made once and looked up with a fresh `np.dtype(...)`: NumPy's
+  // scalar type and dtype object for one type are equal, Warp's type is not either of them.
+  if (auto* x = a.As<DTypeObj>()) {
+    auto* y = b.As<DTypeObj>();
+    using F = DTypeObj::Flavor;
+    return y && x->type == y->type && (x->flavor == F::WpType) == (y->flavor == F::WpType);
   }
   auto sa = a.obj()->AsScalar(), sb = b.obj()->AsScalar();
   if (sa && sb) return ValueEquals(*sa, *sb);

@@ -76,6 +76,9 @@ void DefineWarpCompat(ModuleObj& module) {
     context->attrs["runtime"] = Value(runtime);
     auto src = std::make_shared<WarpInternalsModule>("warp._src");
     src->attrs["context"] = Value(context);
+    // `warp._src.types` is `wp.types` where tilec has the name (wp_composite.cpp).
+    auto types = std::make_shared<WarpInternalsModule>("warp._src.types");
+    src->attrs["types"] = Value(types);
     m->attrs["_src"] = Value(src);
   }
   // The GPU architectures tilec's PTX back end compiles for, as Warp lists NVRTC's.

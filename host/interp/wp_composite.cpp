@@ -350,8 +350,12 @@ std::optional<Value> CompositeValueObj::UnaryOp(Interpreter&, ast::UnaryOp op) {
 // ---------------------------------------------------------------- types
 
 std::string CompositeTypeObj::Repr() const {
-  if (generic) return c.is_matrix() ? "<class 'warp._src.types.matrix.<locals>.mat_t'>"
-                                    : "<class 'warp._src.types.vector.<locals>.vec_t'>";
+  if (generic) {
+    if (c.kind == CompositeKind::Quaternion) return "<class 'warp._src.types.quaternion.<locals>.quat_t'>";
+    if (c.kind == CompositeKind::Transform) return "<class 'warp._src.types.transformation.<locals>.transform_t'>";
+    return c.is_matrix() ? "<class 'warp._src.types.matrix.<locals>.mat_t'>"
+                         : "<class 'warp._src.types.vector.<locals>.vec_t'>";
+  }
   return "<class 'warp._src.types." + CompositeName(c) + "'>";
 }
 
@@ -614,7 +618,7 @@ void DefineWarpComposites(ModuleObj& wp) {
   types->Def("vector", [](Interpreter&, CallArgs& a) {
     ArgBinder b("vector", a, {"length", "dtype"}, 1);
     int64_t n = ToInt(b.Get(0), "vector() length");
-    if (n < 1) ValueError("vector(): length must be positive");
+    if (n < 0) ValueError("vector(): length must not be negative");
     ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), true, "vector()") : ScalarType::Float32;
     return Value(std::make_shared<CompositeTypeObj>(Composite::Vector(int(n), t), true));
   });
@@ -625,6 +629,72 @@ void DefineWarpComposites(ModuleObj& wp) {
     ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), true, "matrix()") : ScalarType::Float32;
     return Value(std::make_shared<CompositeTypeObj>(Composite::Matrix(int(s[0]), int(s[1]), t), true));
   });
+  types->Def("quaternion", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("quaternion", a, {"dtype"}, 0);
+    const ScalarType t = b.Has(0) ? DTypeArg(b.Get(0), true, "quaternion()") : ScalarType::Float32;
+    return Value(std::make_shared<CompositeTypeObj>(Composite::Quat(t), true));
+  });
+  types->Def("transformation", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("transformation", a, {"dtype"}, 0);
+    const ScalarType t = b.Has(0) ? DTypeArg(b.Get(0), true, "transformation()") : ScalarType::Float32;
+    return Value(std::make_shared<CompositeTypeObj>(Composite::Transform(t), true));
+  });
+  // Warp's spelling of a type in its messages: `float32`, `vec3f`, `vector(length=5, dtype=float32)`.
+  types->Def("type_repr", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("type_repr", a, {"t"}, 1);
+    if (std::optional<Composite> c = CompositeOfDType(b.Get(0))) {
+      const bool small = c->is_matrix() ? c->rows <= 4 && c->cols <= 4 : c->length() <= 4;
+      const bool quat_or_transform = c->kind == CompositeKind::Quaternion || c->kind == CompositeKind::Transform;
+      if (quat_or_transform) return MakeStr(CompositeName(*c));
+      if (small) return MakeStr((c->is_matrix() ? "mat" + std::to_string(c->rows) + std::to_string(c->cols) : "vec" + std::to_string(c->length())) + std::string(CompositeSuffix(c->scalar)));
+      const std::string dt = "dtype=" + std::string(ScalarName(c->scalar)) + ")";
+      if (c->is_matrix())
+        return MakeStr("matrix(shape=(" + std::to_string(c->rows) + ", " + std::to_string(c->cols) + "), " + dt);
+      return MakeStr("vector(length=" + std::to_string(c->length()) + ", " + dt);
+    }
+    return MakeStr(std::string(ScalarName(DTypeArg(b.Get(0), true, "type_repr()"))));
+  });
+  // Components of one value: 1 for a scalar.
+  types->Def("type_size", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("type_size", a, {"dtype"}, 1);
+    if (std::optional<Composite> c = CompositeOfDType(b.Get(0))) return Value::Int(c->length());
+    DTypeArg(b.Get(0), true, "type_size()");
+    return Value::Int(1);
+  });
+  types->Def("type_size_in_bytes", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("type_size_in_bytes", a, {"dtype"}, 1);
+    if (std::optional<Composite> c = CompositeOfDType(b.Get(0)))
+      return Value::Int(int64_t(c->length()) * ScalarSize(c->scalar));
+    return Value::Int(ScalarSize(DTypeArg(b.Get(0), true, "type_size_in_bytes()")));
+  });
+  types->Def("types_equal", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("types_equal", a, {"a", "b", "match_generic"}, 2);
+    return CompareValues(in, ast::CmpOp::Eq, b.Get(0), b.Get(1));
+  });
+  // The scalar type tuples and NumPy maps of Warp's `warp.types`.
+  auto scalars = [&](std::initializer_list<const char*> names) {
+    std::vector<Value> out;
+    for (const char* n : names) out.push_back(wp.attrs.at(n));
+    return MakeTuple(out);
+  };
+  types->attrs["int_types"] = scalars({"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"});
+  types->attrs["float_types"] = scalars({"float16", "bfloat16", "float32", "float64"});
+  types->attrs["scalar_types"] = scalars({"int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
+                                          "float16", "bfloat16", "float32", "float64"});
+  {
+    auto to_wp = std::make_shared<DictObj>(), to_np = std::make_shared<DictObj>();
+    for (ScalarType t : {ScalarType::Bool, ScalarType::Int8, ScalarType::UInt8, ScalarType::Int16, ScalarType::UInt16,
+                         ScalarType::Int32, ScalarType::Int64, ScalarType::UInt32, ScalarType::UInt64,
+                         ScalarType::Float16, ScalarType::Float32, ScalarType::Float64}) {
+      Value w = t == ScalarType::Bool ? wp.attrs.at("bool") : wp.attrs.at(std::string(ScalarName(t)));
+      Value np_type(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::NpType));
+      to_wp->Put(np_type, w);
+      to_wp->Put(Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::NpDtype)), w);
+      to_np->Put(w, np_type);
+    }
+    types->attrs["np_dtype_to_warp_type"] = Value(to_wp);
+    types->attrs["warp_type_to_np_dtype"] = Value(to_np);
+  }
   wp.attrs["types"] = Value(types);
 }
 

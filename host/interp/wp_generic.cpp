@@ -333,7 +333,8 @@ Value OverloadKernel(Interpreter& in, const Value& kernel, const std::optional<V
 }
 
 std::optional<Value> KernelObj::GetAttr(Interpreter& in, const std::string& attr) {
-  if (attr == "key" || attr == "__name__") return MakeStr(name);
+  if (attr == "key") return MakeStr(key.empty() ? name : key);
+  if (attr == "__name__") return MakeStr(name);
   // The session is one module (wp.set_module_options); wp.load_module takes it.
   if (attr == "module") {
     CallArgs a;

@@ -946,6 +946,23 @@ Value MakeWarpModule(Interpreter& in) {
       return DefineKernel(i, d.Get(0), backward);
     }));
   });
+  // `wp.Kernel(func, key=...)`: what the decorator does, for a function made at run time
+  // (a closure per dtype); `key` names it where Warp would.
+  m->Def("Kernel", [](Interpreter& in, CallArgs& a) -> Value {
+    ArgBinder b("Kernel", a, {"func", "key", "module", "options", "code_transformers"}, 1);
+    bool backward = WarpConfigFlag(in, "enable_backward");
+    if (b.Has(3) && !b.Get(3).IsNone()) {
+      auto* opts = b.Get(3).As<DictObj>();
+      if (!opts) TypeError("Kernel(): options must be a dict, got " + TypeName(b.Get(3)));
+      if (const Value* v = opts->Find(MakeStr("enable_backward"))) backward = Truth(*v);
+    }
+    if (b.Has(4) && !b.Get(4).IsNone() && Truth(b.Get(4)))
+      TypeError("Kernel(): code_transformers rewrite Warp's Python AST, which tilec does not use");
+    Value k = DefineKernel(in, b.Get(0), backward);
+    if (b.Has(1) && !b.Get(1).IsNone())
+      if (auto* ko = k.As<KernelObj>()) ko->key = ToStr(b.Get(1), "Kernel() key");
+    return k;
+  });
   DefineWarpCompat(*m);
   DefineWarpCapture(*m);
   m->Def("func", [](Interpreter& in, CallArgs& a) -> Value {
@@ -966,6 +983,10 @@ Value MakeWarpModule(Interpreter& in) {
   });
   DefineWarpConfigAndTimer(in, *m);
   DefineWarpComposites(*m);
+  // `warp._src.types` answers what `wp.types` has; its other names stay placeholders.
+  if (auto* src = m->attrs.at("_src").As<ModuleObj>())
+    if (auto* internal = src->attrs.at("types").As<ModuleObj>())
+      for (const auto& kv : m->attrs.at("types").As<ModuleObj>()->attrs) internal->attrs.insert(kv);
   AddKernelBuiltins(*m);
   AddHostCallableBuiltins(*m);
   return Value(m);

@@ -71,7 +71,7 @@ def run_warp(python, path, cache_dir):
     return out
 
 
-def run_tilec(tilec, path, expected, timeout):
+def run_tilec(tilec, path, expected, timeout, site):
     results, errors = {}, {}
     remaining = [t for t in expected]
     start = time.time()
@@ -81,7 +81,7 @@ def run_tilec(tilec, path, expected, timeout):
         try:
             # As for Warp's Python: its package's directory is on the module search path, so
             # `from warp.tests import aux_...` finds Warp's helper files.
-            env = dict(os.environ, PYTHONPATH=os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(path))))))
+            env = dict(os.environ, PYTHONPATH=site)
             p = subprocess.run(args, capture_output=True, text=True, timeout=timeout, env=env)
             text, rc = p.stderr, p.returncode
         except subprocess.TimeoutExpired as e:
@@ -117,13 +117,15 @@ def main():
     ap.add_argument("--warp-cache", default=os.path.join(ROOT, "build", "warp_unittests"),
                     help="where Warp's reports are kept between runs (they do not change)")
     ap.add_argument("--only", nargs="*", help="test file names (without .py)")
+    ap.add_argument("--dir", default="tile",
+                    help="folder of Warp's tests to run, under warp/tests ('tile', 'matrix', '.' for the core files)")
     ap.add_argument("--timeout", type=int, default=900, help="seconds per tilec run")
     ap.add_argument("--json", help="write every outcome here")
     args = ap.parse_args()
 
     warp_dir = subprocess.run([args.warp_python, "-c", "import os, warp; print(os.path.dirname(warp.__file__))"],
                               capture_output=True, text=True, check=True).stdout.strip()
-    tile_dir = os.path.join(warp_dir, "tests", "tile")
+    tile_dir = os.path.normpath(os.path.join(warp_dir, "tests", args.dir))
     files = sorted(f[:-3] for f in os.listdir(tile_dir) if f.startswith("test_") and f.endswith(".py"))
     if args.only:
         files = [f for f in files if f in args.only]
@@ -131,9 +133,10 @@ def main():
     rows, diffs, everything = [], [], {}
     for name in files:
         path = os.path.join(tile_dir, name + ".py")
-        warp = run_warp(args.warp_python, path, args.warp_cache)
+        cache = args.warp_cache if args.dir == "tile" else os.path.join(args.warp_cache, args.dir.strip("./").replace("/", "_") or "core")
+        warp = run_warp(args.warp_python, path, cache)
         expected = list(warp["results"])
-        ours = run_tilec(args.tilec, path, expected, args.timeout)
+        ours = run_tilec(args.tilec, path, expected, args.timeout, os.path.dirname(warp_dir))
         w, t = warp["results"], ours["results"]
         run_on_cpu = [k for k in expected if w[k] == "ok"]
         both = [k for k in run_on_cpu if t.get(k) == "ok"]
