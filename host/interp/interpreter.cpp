@@ -548,7 +548,8 @@ void Interpreter::ExecFunctionDef(const ast::FunctionDef& s) {
     fn->has_default.push_back(p.default_value != nullptr);
     fn->defaults.push_back(p.default_value && host_function ? Eval(*p.default_value) : Value());
   }
-  if (host_function && frame_->locals) {
+  // Kernels keep them too: the checker reads the enclosing functions' constants and types.
+  if (frame_->locals) {
     if (frame_->enclosing) fn->enclosing = *frame_->enclosing;
     if (frame_->locals_ref) fn->enclosing.push_back(frame_->locals_ref);
   }

@@ -34,8 +34,12 @@ Scalar NumberArg(const Value& v, const std::string& context) {
 
 void Unary(ModuleObj& m, const std::string& name, UnaryOp op) {
   m.Def(name, [name, op](Interpreter& in, CallArgs& a) {
-    ArgBinder b(name, a, {"x"}, 1);
-    return WrapNd(host::Unary(op, ToNdArray(in, b.Get(0), "np." + name)));
+    // `dtype=` picks the loop: the operand is cast to it first.
+    ArgBinder b(name, a, {"x", "out", "where", "casting", "order", "dtype"}, 1);
+    if (b.Has(1) || b.Has(2)) TypeError("np." + name + "(): out= and where= are not supported in host code");
+    NdArray x = ToNdArray(in, b.Get(0), "np." + name);
+    if (b.Has(5) && !b.Get(5).IsNone()) x = x.AsType(DTypeArg(b.Get(5), false, "np." + name + "() dtype"));
+    return WrapNd(host::Unary(op, x));
   });
 }
 
@@ -387,7 +391,12 @@ Value MakeNumpyModule() {
       {"log", UnaryOp::Log},       {"log2", UnaryOp::Log2},     {"log10", UnaryOp::Log10},
       {"sin", UnaryOp::Sin},       {"cos", UnaryOp::Cos},       {"tan", UnaryOp::Tan},
       {"arcsin", UnaryOp::Arcsin}, {"arccos", UnaryOp::Arccos}, {"arctan", UnaryOp::Arctan},
-      {"rint", UnaryOp::Rint},     {"floor", UnaryOp::Floor},   {"ceil", UnaryOp::Ceil}};
+      {"rint", UnaryOp::Rint},     {"floor", UnaryOp::Floor},   {"ceil", UnaryOp::Ceil},
+      {"trunc", UnaryOp::Trunc},   {"fix", UnaryOp::Trunc},     {"sinh", UnaryOp::Sinh},
+      {"cosh", UnaryOp::Cosh},     {"tanh", UnaryOp::Tanh},     {"arcsinh", UnaryOp::Arcsinh},
+      {"arccosh", UnaryOp::Arccosh}, {"arctanh", UnaryOp::Arctanh}, {"expm1", UnaryOp::Expm1},
+      {"log1p", UnaryOp::Log1p},   {"cbrt", UnaryOp::Cbrt}};
+  Unary(*m, "sign", UnaryOp::Sign);
   for (auto [name, op] : kFloatFunctions) Unary(*m, name, op);
   DefineNumpyArrayFunctions(*m);
   DefineNumpyShapeFunctions(*m);

@@ -1,6 +1,7 @@
 // NumPy's ufunc objects in the `np` module: callables that print as `<ufunc 'name'>` and carry
 // the methods host programs use (np.add.at, np.minimum.accumulate, ...). The element loops
 // are in host/ndarray (ndarray_ufuncs.cpp, ndarray_ops.cpp).
+#include <cmath>
 #include <map>
 
 #include "host/interp/args.h"
@@ -41,6 +42,42 @@ NativeFn BinaryCall(const std::string& name, std::function<NdArray(const NdArray
     ArgBinder b(name, a, {"x1", "x2"}, 2);
     return WrapNd(f(ToNdArray(in, b.Get(0), "np." + name), ToNdArray(in, b.Get(1), "np." + name)));
   };
+}
+
+// The float loop NumPy runs a float ufunc in: the operands' type when it is a float, else the
+// smallest float that holds it (int8 -> float16, int16 -> float32, wider -> float64).
+ScalarType FloatLoop(ScalarType t) {
+  if (t == ScalarType::Float16 || t == ScalarType::Float32 || t == ScalarType::Float64) return t;
+  size_t size = t == ScalarType::Bool ? 1 : ScalarSize(t);
+  return size == 1 ? ScalarType::Float16 : size == 2 ? ScalarType::Float32 : ScalarType::Float64;
+}
+
+// Elementwise f over the broadcast operands in their float loop (float16 computes in float32).
+template <class Fn>
+std::vector<NdArray> FloatElementwise(std::vector<NdArray> xs, size_t outputs, Fn f) {
+  std::vector<const NdArray*> ptrs;
+  for (const auto& x : xs) ptrs.push_back(&x);
+  const ScalarType loop = FloatLoop(ResultType(ptrs));
+  Shape shape = xs[0].shape();
+  for (size_t k = 1; k < xs.size(); ++k) shape = BroadcastShapes(shape, xs[k].shape());
+  const ScalarType compute = loop == ScalarType::Float64 ? ScalarType::Float64 : ScalarType::Float32;
+  for (auto& x : xs) x = x.BroadcastTo(shape).AsType(compute);
+  std::vector<NdArray> out;
+  for (size_t k = 0; k < outputs; ++k) out.push_back(NdArray::Zeros(shape, compute));
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  auto run = [&](auto zero) {
+    using F = decltype(zero);
+    std::vector<const F*> in;
+    for (auto& x : xs) in.push_back(static_cast<const F*>(x.data()));
+    std::vector<F*> res;
+    for (auto& o : out) res.push_back(static_cast<F*>(o.data()));
+    for (int64_t i = 0; i < n; ++i) f(in, res, i);
+  };
+  if (compute == ScalarType::Float64) run(double{});
+  else run(float{});
+  for (auto& o : out) o = o.AsType(loop);
+  return out;
 }
 
 // ufunc.accumulate(array, axis=0, dtype=None) for the minimum/maximum family.
@@ -90,8 +127,13 @@ void FloatTestUfunc(ModuleObj& m, const std::string& name, FloatTest test) {
 void DefineNumpyUfuncs(ModuleObj& m) {
   auto add = Define(m, "add", BinaryCall("add", [](const NdArray& x, const NdArray& y) { return x + y; }));
   add->methods["at"] = AddAtCall;
-  Define(m, "bitwise_and",
-         BinaryCall("bitwise_and", [](const NdArray& x, const NdArray& y) { return Binary(BinaryOp::And, x, y); }));
+  const std::pair<const char*, BinaryOp> kArithmetic[] = {
+      {"subtract", BinaryOp::Sub},        {"multiply", BinaryOp::Mul},     {"divide", BinaryOp::TrueDiv},
+      {"true_divide", BinaryOp::TrueDiv}, {"floor_divide", BinaryOp::FloorDiv}, {"remainder", BinaryOp::Mod},
+      {"mod", BinaryOp::Mod},             {"power", BinaryOp::Pow},        {"bitwise_and", BinaryOp::And},
+      {"bitwise_or", BinaryOp::Or},       {"bitwise_xor", BinaryOp::Xor}};
+  for (auto [name, op] : kArithmetic)
+    Define(m, name, BinaryCall(name, [op](const NdArray& x, const NdArray& y) { return Binary(op, x, y); }));
   // np.minimum / np.maximum keep the clip loop they were called through before.
   auto minimum = Define(m, "minimum", BinaryCall("minimum", [](const NdArray& x, const NdArray& y) {
                           return Clip(x, std::nullopt, y);
@@ -109,6 +151,28 @@ void DefineNumpyUfuncs(ModuleObj& m) {
   maximum->methods["accumulate"] = AccumulateCall("maximum", Extremum::Maximum);
   fmin->methods["accumulate"] = AccumulateCall("fmin", Extremum::FMin);
   fmax->methods["accumulate"] = AccumulateCall("fmax", Extremum::FMax);
+  Define(m, "arctan2", BinaryCall("arctan2", [](const NdArray& y, const NdArray& x) {
+           return FloatElementwise({y, x}, 1, [](const auto& in, const auto& out, int64_t i) {
+             out[0][i] = std::atan2(in[0][i], in[1][i]);
+           })[0];
+         }));
+  // heaviside(x1, x2): 0 below zero, x2 at zero, 1 above; NaN stays NaN.
+  Define(m, "heaviside", BinaryCall("heaviside", [](const NdArray& x1, const NdArray& x2) {
+           return FloatElementwise({x1, x2}, 1, [](const auto& in, const auto& out, int64_t i) {
+             auto v = in[0][i];
+             out[0][i] = v < 0 ? 0 : v > 0 ? 1 : v == 0 ? in[1][i] : v;
+           })[0];
+         }));
+  // modf(x): the fractional and integral parts, each with x's sign.
+  Define(m, "modf", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("modf", a, {"x"}, 1);
+    auto parts = FloatElementwise({ToNdArray(in, b.Get(0), "np.modf")}, 2, [](const auto& x, const auto& out, int64_t i) {
+      auto whole = x[0][i];
+      out[0][i] = std::modf(x[0][i], &whole);
+      out[1][i] = whole;
+    });
+    return MakeTuple({WrapNd(parts[0]), WrapNd(parts[1])});
+  });
   FloatTestUfunc(m, "isnan", FloatTest::IsNan);
   FloatTestUfunc(m, "isfinite", FloatTest::IsFinite);
   FloatTestUfunc(m, "isinf", FloatTest::IsInf);

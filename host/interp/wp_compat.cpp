@@ -97,7 +97,14 @@ void DefineWarpCompat(ModuleObj& module) {
     if (auto it = modules.find(name); it != modules.end()) return it->second;
     auto mod = std::make_shared<ModuleObj>(name);
     mod->attrs["name"] = MakeStr(name);
-    mod->attrs["options"] = Value(std::make_shared<DictObj>());
+    // Warp's defaults for the options programs read back; kernels do not read them.
+    auto options = std::make_shared<DictObj>();
+    options->Put(MakeStr("enable_backward"), Value::Bool(WarpConfigFlag(in, "enable_backward")));
+    options->Put(MakeStr("max_unroll"), Value::Int(WarpConfigInt(in, "max_unroll", 16)));
+    options->Put(MakeStr("block_dim"), Value::Int(256));
+    options->Put(MakeStr("fast_math"), Value::Bool(false));
+    options->Put(MakeStr("lineinfo"), Value::Bool(false));
+    mod->attrs["options"] = Value(options);
     return modules[name] = Value(mod);
   });
   // CUDA C++ snippets: tilec compiles the Tile language only. The decorated stub stays

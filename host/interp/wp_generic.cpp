@@ -335,6 +335,10 @@ Value OverloadKernel(Interpreter& in, const Value& kernel, const std::optional<V
 std::optional<Value> KernelObj::GetAttr(Interpreter& in, const std::string& attr) {
   if (attr == "key") return MakeStr(key.empty() ? name : key);
   if (attr == "__name__") return MakeStr(name);
+  if (attr == "options") {
+    if (!options.IsObj()) options = Value(std::make_shared<DictObj>());
+    return options;
+  }
   // The session is one module (wp.set_module_options); wp.load_module takes it.
   if (attr == "module") {
     CallArgs a;

@@ -111,14 +111,17 @@ void Remember(WpState& st, WpState::Definition d) {
 // (`wp_type = wp.float64`), vector and matrix types and values, from the module's globals
 // and, for a kernel made inside a function (a kernel factory), that function's locals and
 // those of the functions around it.
-std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
+// The names a kernel made from `fn` can read as constants: its module's globals and the
+// variables of the functions it was defined in, innermost last (a kernel made per dtype in a
+// factory function reads the factory's `dtype`, wherever `wp.Kernel(func=...)` is called).
+std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in, const FunctionObj& fn) {
   auto usable = [](const Value& v) {
     if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) return true;
     const auto* d = v.As<DTypeObj>();
     return d && d->flavor == DTypeObj::Flavor::WpType;
   };
   std::map<std::string, Value> seen;
-  for (auto& [name, v] : in.globals())
+  for (auto& [name, v] : (fn.home ? *fn.home : in).globals())
     if (usable(v)) seen[name] = v;
   auto scope = [&](const std::map<std::string, Value>& vars) {
     for (auto& [name, v] : vars) {
@@ -126,10 +129,8 @@ std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in) {
       else seen.erase(name);  // an inner variable hides the outer one of its name
     }
   };
-  if (const auto* enclosing = in.current_enclosing())
-    for (const auto& vars : *enclosing)
-      if (vars) scope(*vars);
-  if (const auto* locals = in.current_locals()) scope(*locals);
+  for (const auto& vars : fn.enclosing)
+    if (vars) scope(*vars);
   std::vector<KernelConstant> out;
   for (auto& [name, v] : seen) out.push_back({name, v});
   return out;
@@ -229,7 +230,7 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   req.max_unroll = WarpConfigInt(in, "max_unroll", 16);
   req.checked_access = WarpDebugMode(in);
   req.deterministic = WarpConfigFlag(in, "deterministic");
-  req.constants = ConstantsSnapshot(in);
+  req.constants = ConstantsSnapshot(in, *fn);
   // A generic kernel compiles per overload, as Warp does, at wp.overload or the first launch.
   if (std::shared_ptr<GenericKernel> g = GenericKernelOf(fnv)) {
     auto k = std::make_shared<KernelObj>();

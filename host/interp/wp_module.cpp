@@ -697,8 +697,26 @@ struct RecordedLaunchObj : Object {
   std::function<void()> run;
 };
 
+namespace {
+
+// `tape.gradients[a]`: the gradient the tape's adjoints accumulate into for array `a`, which
+// is `a.grad` (Warp's dict holds the same arrays).
+struct TapeGradientsObj : Object {
+  std::string TypeName() const override { return "dict"; }
+  std::string Repr() const override { return "<tape gradients>"; }
+  Value GetItem(Interpreter& in, const Value& key) override {
+    if (!key.As<WpArrayObj>()) Raise("KeyError", host::Repr(key));
+    Value g = in.GetAttr(key, "grad");
+    if (g.IsNone()) Raise("KeyError", "the array does not require grad, so the tape holds no gradient for it");
+    return g;
+  }
+};
+
+}  // namespace
+
 std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) {
   auto self = std::static_pointer_cast<TapeObj>(shared_from_this());
+  if (name == "gradients") return Value(std::make_shared<TapeGradientsObj>());
   auto method = [&](std::function<Value(TapeObj&, Interpreter&, CallArgs&)> f) {
     return Value(std::make_shared<BuiltinFn>(name, [self, f](Interpreter& i, CallArgs& args) { return f(*self, i, args); }));
   };
@@ -959,8 +977,10 @@ Value MakeWarpModule(Interpreter& in) {
     if (b.Has(4) && !b.Get(4).IsNone() && Truth(b.Get(4)))
       TypeError("Kernel(): code_transformers rewrite Warp's Python AST, which tilec does not use");
     Value k = DefineKernel(in, b.Get(0), backward);
-    if (b.Has(1) && !b.Get(1).IsNone())
-      if (auto* ko = k.As<KernelObj>()) ko->key = ToStr(b.Get(1), "Kernel() key");
+    if (auto* ko = k.As<KernelObj>()) {
+      if (b.Has(1) && !b.Get(1).IsNone()) ko->key = ToStr(b.Get(1), "Kernel() key");
+      if (b.Has(3) && !b.Get(3).IsNone()) ko->options = b.Get(3);
+    }
     return k;
   });
   DefineWarpCompat(*m);

@@ -43,6 +43,7 @@ struct KernelObj : Object {
   std::optional<Value> GetAttr(Interpreter& in, const std::string& name) override;  // wp_generic.cpp
   std::string name;
   std::string key;  // `wp.Kernel(key=...)`; empty: the name
+  Value options;     // `wp.Kernel(options=...)`, as given (`kernel.options`)
   rt::Kernel kernel;
   std::string source;  // the module text it was compiled from
   std::shared_ptr<struct KernelCompileRequest> request;  // to recompile for `:emit`

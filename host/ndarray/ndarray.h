@@ -196,8 +196,9 @@ enum class BinaryOp : uint8_t {
 // Sqrt and the ops after it are NumPy's float ufuncs: integer input runs the smallest float
 // loop that holds it, float16 computes in float32.
 enum class UnaryOp : uint8_t {
-  Neg, Pos, Abs, Invert,
+  Neg, Pos, Abs, Invert, Sign,
   Sqrt, Exp, Log, Log2, Log10, Sin, Cos, Tan, Arcsin, Arccos, Arctan, Rint, Floor, Ceil,
+  Trunc, Sinh, Cosh, Tanh, Arcsinh, Arccosh, Arctanh, Expm1, Log1p, Cbrt,
 };
 
 NdArray Binary(BinaryOp op, const NdArray& a, const NdArray& b);

@@ -178,6 +178,16 @@ template <class F> F FloatFunction(UnaryOp op, F x) {
     case UnaryOp::Rint: return std::nearbyint(x);
     case UnaryOp::Floor: return std::floor(x);
     case UnaryOp::Ceil: return std::ceil(x);
+    case UnaryOp::Trunc: return std::trunc(x);
+    case UnaryOp::Sinh: return std::sinh(x);
+    case UnaryOp::Cosh: return std::cosh(x);
+    case UnaryOp::Tanh: return std::tanh(x);
+    case UnaryOp::Arcsinh: return std::asinh(x);
+    case UnaryOp::Arccosh: return std::acosh(x);
+    case UnaryOp::Arctanh: return std::atanh(x);
+    case UnaryOp::Expm1: return std::expm1(x);
+    case UnaryOp::Log1p: return std::log1p(x);
+    case UnaryOp::Cbrt: return std::cbrt(x);
     default: return x;
   }
 }
@@ -272,6 +282,7 @@ NdArray Unary(UnaryOp op, const NdArray& a) {
                                "use the `~` operator or the logical_not function instead.");
   }
   if (op == UnaryOp::Invert && IsFloat(t)) UnsupportedTypes("invert");
+  if (op == UnaryOp::Sign && t == ScalarType::Bool) UnsupportedTypes("sign");
   NdArray out = NdArray::Empty(a.shape(), loop);
   uint8_t *pa = NdAccess::Data(a), *po = NdAccess::Data(out);
   ForEachStrided(a.shape(), {a.strides(), out.strides()}, [&](const int64_t* off) {
@@ -285,6 +296,7 @@ NdArray Unary(UnaryOp op, const NdArray& a) {
         case UnaryOp::Neg: r = Scalar::Float(-x); break;
         case UnaryOp::Pos: r = Scalar::Float(x); break;
         case UnaryOp::Abs: r = Scalar::Float(std::fabs(x)); break;
+        case UnaryOp::Sign: r = Scalar::Float(x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x); break;
         case UnaryOp::Invert: break;
         default: r = Scalar::Float(in_float ? FloatFunction(op, xf) : FloatFunction(op, x)); break;
       }
@@ -296,12 +308,14 @@ NdArray Unary(UnaryOp op, const NdArray& a) {
         case UnaryOp::Neg: r = Scalar::Int(static_cast<int64_t>(0 - u)); break;
         case UnaryOp::Abs: r = Scalar::Int(s.i < 0 ? static_cast<int64_t>(0 - u) : s.i); break;
         case UnaryOp::Invert: r = Scalar::Int(~s.i); break;
+        case UnaryOp::Sign: r = Scalar::Int(s.i > 0 ? 1 : s.i < 0 ? -1 : 0); break;
         default: break;
       }
     } else {
       switch (op) {
         case UnaryOp::Neg: r = Scalar::UInt(0 - s.u); break;
         case UnaryOp::Invert: r = Scalar::UInt(~s.u); break;
+        case UnaryOp::Sign: r = Scalar::UInt(s.u > 0 ? 1 : 0); break;
         default: break;
       }
     }

@@ -528,9 +528,32 @@ OUTPUTS = [
   "x = b'lto'\nprint(x, len(x), x == b'lto', x == 'lto', x[0], list(b'ab'), b'a\\x00\\'', b'\"', x + b'!', x.decode(), 'h\\u00e9'.encode())\n"
   "print(dict.fromkeys(('a', 'b'), b'lto'), dict.fromkeys([1, 2]), {b'k': 1}[b'k'])\n"
   "it = iter([1, 2, 3])\nprint(next(it), list(it), next(it, 'done'), iter(it) is it)\n"),
+ ("DataclassesAndNamedTuples",
+  "from dataclasses import dataclass, field\nfrom typing import Any, NamedTuple\n"
+  "@dataclass\nclass D:\n    a: Any\n    b: float = 2.0\n    c: list = field(default_factory=list)\n"
+  "    def total(self):\n        return self.a + self.b\n"
+  "    def __post_init__(self):\n        self.c.append(self.a)\n"
+  "d = D(1.0)\nprint(d, d.total(), d == D(1.0), d == D(2.0), D(3, c=[0]), D(b=1, a=0).c)\n"
+  "class N(NamedTuple):\n    x: float = None\n    y: float = None\n"
+  "n = N(x=3.0, y=4.0)\nprint(n, n[0], n[-1], len(n), list(n), n == (3.0, 4.0), N())\n"
+  "for i, v in enumerate(n):\n    print(i, v)\na, b = n\nprint(a, b, n.x)\n"
+  "import gc, importlib\nprint(gc.collect() >= 0, gc.isenabled(), importlib.import_module('math').sqrt(4.0))\n"
+  "def f():\n    pass\nf.tag = 'x'\nprint(f.__name__, f.tag)\n"
+  "print(np.byte is np.int8, np.double is np.float64, np.intc, np.ubyte, np.half, np.single, np.dtype(np.int8) == np.byte)\n"),
+ ("NumpyMoreUfuncs",
+  "x = np.array([-1.5, 0.0, 2.25, np.inf, -np.inf, np.nan])\n"
+  "print(np.sign(x), np.trunc(x), np.fix(x), np.sinh(0.5), np.cosh(x[:3]), np.tanh(x[:3]))\n"
+  "print(np.heaviside(x, 0.5), np.modf(x), np.arctan2(x, 2.0), np.arcsinh(1.0), np.expm1(1e-10), np.log1p(x[2]))\n"
+  "print(np.arctan2(np.array([1, 2], dtype=np.int8), 3).dtype, np.sign(np.array([-3, 0, 5])), np.sign(np.array([0, 7], dtype=np.uint8)))\n"
+  "print(np.cbrt(np.array([8, 27]), dtype=np.float64), np.power(np.array([2, 3]), 3), np.floor_divide(np.array([-7, 7]), 2), np.remainder(np.array([-7.5]), 2), np.mod(7, -3))\n"
+  "print(np.subtract(np.uint8(3), 5), np.multiply([1, 2], 2.5), np.divide(np.array([1], dtype=np.int16), 4), np.true_divide(3, 4), np.bitwise_or(5, 2), np.bitwise_xor(np.uint8(7), 2))\n"
+  "print(np.sign(np.float32(-0.0)), np.modf(np.float32(2.5)), np.heaviside(np.array([0, 1], dtype=np.int16), 0.5).dtype)\n"),
 ]
 
 RAISES = [
+ ("DataclassMissingField", "from dataclasses import dataclass\n@dataclass\nclass D:\n    a: int\n    b: int = 0\n", "D(b=1)"),
+ ("DataclassUnknownKeyword", "from dataclasses import dataclass\n@dataclass\nclass D:\n    a: int\n", "D(1, z=2)"),
+ ("NamedTupleTooMany", "from typing import NamedTuple\nclass N(NamedTuple):\n    a: int\n", "N(1, 2)"),
  ("ListSortPositional", "a = [2, 1]\n", "a.sort(len)"),
  ("MeshgridIndexing", "", "np.meshgrid([1], [2], indexing='xx')"),
  ("TimeSleepNegative", "import time\n", "time.sleep(-1)"),
