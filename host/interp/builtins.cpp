@@ -565,6 +565,68 @@ Value MakeMathModule() {
   unary("cos", [](double x) { return std::cos(x); }, false);
   unary("tan", [](double x) { return std::tan(x); }, false);
   unary("fabs", [](double x) { return std::fabs(x); }, false);
+  unary("log2", [](double x) { return std::log2(x); }, true);
+  unary("log10", [](double x) { return std::log10(x); }, true);
+  unary("sinh", [](double x) { return std::sinh(x); }, false);
+  unary("cosh", [](double x) { return std::cosh(x); }, false);
+  unary("tanh", [](double x) { return std::tanh(x); }, false);
+  unary("atan", [](double x) { return std::atan(x); }, false);
+  unary("asinh", [](double x) { return std::asinh(x); }, false);
+  unary("expm1", [](double x) { return std::expm1(x); }, false);
+  unary("erf", [](double x) { return std::erf(x); }, false);
+  unary("erfc", [](double x) { return std::erfc(x); }, false);
+  unary("degrees", [](double x) { return x * (180.0 / M_PI); }, false);
+  unary("radians", [](double x) { return x * (M_PI / 180.0); }, false);
+  m->attrs["tau"] = Value::Float(2 * M_PI);
+  // Functions defined on part of the line: outside it, CPython's "math domain error".
+  auto partial = [&](const std::string& name, double (*f)(double), bool (*inside)(double)) {
+    m->Def(name, [name, f, inside](Interpreter&, CallArgs& a) {
+      ArgBinder b(name, a, {"x"}, 1);
+      double x = ToDouble(b.Get(0), name + "()");
+      if (!std::isnan(x) && !inside(x)) ValueError("math domain error");
+      return Value::Float(f(x));
+    });
+  };
+  partial("asin", [](double x) { return std::asin(x); }, [](double x) { return x >= -1 && x <= 1; });
+  partial("acos", [](double x) { return std::acos(x); }, [](double x) { return x >= -1 && x <= 1; });
+  partial("acosh", [](double x) { return std::acosh(x); }, [](double x) { return x >= 1; });
+  partial("atanh", [](double x) { return std::atanh(x); }, [](double x) { return x > -1 && x < 1; });
+  partial("log1p", [](double x) { return std::log1p(x); }, [](double x) { return x > -1; });
+  for (const char* name : {"isnan", "isinf", "isfinite"}) {
+    std::string n = name;
+    m->Def(n, [n](Interpreter&, CallArgs& a) {
+      ArgBinder b(n, a, {"x"}, 1);
+      double x = ToDouble(b.Get(0), n + "()");
+      return Value::Bool(n == "isnan" ? std::isnan(x) : n == "isinf" ? std::isinf(x) : std::isfinite(x));
+    });
+  }
+  auto binary = [&](const std::string& name, double (*f)(double, double)) {
+    m->Def(name, [name, f](Interpreter&, CallArgs& a) {
+      ArgBinder b(name, a, {"x", "y"}, 2);
+      return Value::Float(f(ToDouble(b.Get(0), name + "()"), ToDouble(b.Get(1), name + "()")));
+    });
+  };
+  binary("atan2", [](double y, double x) { return std::atan2(y, x); });
+  binary("copysign", [](double x, double y) { return std::copysign(x, y); });
+  binary("hypot", [](double x, double y) { return std::hypot(x, y); });
+  m->Def("fmod", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("fmod", a, {"x", "y"}, 2);
+    double x = ToDouble(b.Get(0), "fmod()"), y = ToDouble(b.Get(1), "fmod()");
+    if (y == 0 && !std::isnan(x)) ValueError("math domain error");
+    return Value::Float(std::fmod(x, y));
+  });
+  m->Def("pow", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("pow", a, {"x", "y"}, 2);
+    double x = ToDouble(b.Get(0), "pow()"), y = ToDouble(b.Get(1), "pow()");
+    if ((x == 0 && y < 0) || (x < 0 && std::isfinite(x) && std::isfinite(y) && y != std::floor(y)))
+      ValueError("math domain error");
+    return Value::Float(std::pow(x, y));
+  });
+  m->Def("trunc", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("trunc", a, {"x"}, 1);
+    if (b.Get(0).IsIntLike()) return Value::Int(b.Get(0).i());
+    return ToIntValue(Value::Float(std::trunc(ToDouble(b.Get(0), "trunc()"))));
+  });
   for (const char* name : {"floor", "ceil"}) {
     std::string n = name;
     m->Def(n, [n](Interpreter&, CallArgs& a) {

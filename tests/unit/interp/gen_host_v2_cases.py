@@ -540,6 +540,12 @@ OUTPUTS = [
   "import gc, importlib\nprint(gc.collect() >= 0, gc.isenabled(), importlib.import_module('math').sqrt(4.0))\n"
   "def f():\n    pass\nf.tag = 'x'\nprint(f.__name__, f.tag)\n"
   "print(np.byte is np.int8, np.double is np.float64, np.intc, np.ubyte, np.half, np.single, np.dtype(np.int8) == np.byte)\n"),
+ ("MathModuleFunctions",
+  "import math\n"
+  "print(math.isnan(float('nan')), math.isinf(-math.inf), math.isfinite(1e308), math.copysign(2, -0.0), math.atan2(1, -1), math.hypot(3, 4))\n"
+  "print(math.asin(0.5), math.acos(-1), math.atan(1), math.sinh(1), math.cosh(1), math.tanh(0.5), math.asinh(1), math.acosh(2), math.atanh(0.5))\n"
+  "print(math.log2(8), math.log10(1000), math.expm1(1e-5), math.log1p(1e-5), math.erf(0.5), math.erfc(0.5), math.degrees(math.pi), math.radians(180), math.tau)\n"
+  "print(math.fmod(-7, 3), math.pow(2, 10), math.pow(-8, 1), math.trunc(-2.7), math.trunc(5), type(math.trunc(2.5)).__name__)\n"),
  ("NumpyMoreUfuncs",
   "x = np.array([-1.5, 0.0, 2.25, np.inf, -np.inf, np.nan])\n"
   "print(np.sign(x), np.trunc(x), np.fix(x), np.sinh(0.5), np.cosh(x[:3]), np.tanh(x[:3]))\n"
@@ -551,6 +557,9 @@ OUTPUTS = [
 ]
 
 RAISES = [
+ ("MathAsinDomain", "import math\n", "math.asin(2)"),
+ ("MathPowDomain", "import math\n", "math.pow(-8, 0.5)"),
+ ("MathFmodZero", "import math\n", "math.fmod(1, 0)"),
  ("DataclassMissingField", "from dataclasses import dataclass\n@dataclass\nclass D:\n    a: int\n    b: int = 0\n", "D(b=1)"),
  ("DataclassUnknownKeyword", "from dataclasses import dataclass\n@dataclass\nclass D:\n    a: int\n", "D(1, z=2)"),
  ("NamedTupleTooMany", "from typing import NamedTuple\nclass N(NamedTuple):\n    a: int\n", "N(1, 2)"),
