@@ -799,4 +799,25 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
   return bad("arguments it accepts");
 }
 
+// A type or function of the `wp` namespace by its name (`float16`, `vec3`, `length`).
+std::optional<ExprInfo> Checker::WarpMember(const std::string& name) {
+  if (name != "int" && name != "float" && name != "bool_")
+    if (std::optional<ScalarType> s = ScalarFromName(name)) {
+      const Type* t = types_.Scalar(*s);
+      return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+    }
+  if (std::optional<Composite> c = CompositeFromName(name)) {
+    const Type* t = CompositeType(*c);
+    return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
+  }
+  const Builtin* b = FindBuiltin("wp", name);
+  if (b && (!b->test_only || options_.enable_test_builtins))
+    return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
+  if (int op = CompositeFnIndex(name); op >= 0)
+    return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Composite, op}), false);
+  if (int set = PreludeSet(name); set >= 0)
+    return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
+  return std::nullopt;
+}
+
 }  // namespace tilec::sema

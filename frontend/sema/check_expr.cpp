@@ -279,6 +279,9 @@ ExprInfo Checker::CheckName(const ast::Name& n) {
   }
   if (const Builtin* b = FindBuiltin("", n.id))
     return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
+  // As in Warp, a kernel may name a `wp` function or type without `wp.` (`vec3(...)`).
+  if (fn_ && !assignments_.count(n.id))
+    if (std::optional<ExprInfo> member = WarpMember(n.id)) return *member;
   if (fn_ && assignments_.count(n.id))
     Error(Code::UnknownName, n.range, "`" + n.id + "` is used before it is assigned");
   else
@@ -296,12 +299,7 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
             "`" + Text(&a) + "` is host code: NumPy is not available in kernels");
       return Poison();
     }
-    if (a.attr != "int" && a.attr != "float" && a.attr != "bool_") {
-      if (std::optional<ScalarType> s = ScalarFromName(a.attr)) {
-        const Type* t = types_.Scalar(*s);
-        return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
-      }
-    }
+    if (std::optional<ExprInfo> member = WarpMember(a.attr)) return *member;
     // Warp's math constants (warp/constants.py): floats that take the width they meet.
     static const std::map<std::string, double> kConstants = {
         {"pi", 3.14159265358979323846}, {"e", 2.71828182845904523536}, {"tau", 6.28318530717958647692},
@@ -310,17 +308,6 @@ ExprInfo Checker::CheckAttribute(const ast::Attribute& a) {
         {"inf", HUGE_VAL}, {"nan", NAN}};
     if (auto it = kConstants.find(a.attr); it != kConstants.end())
       return ConstInfo(ConstValue::MakeFloat(it->second), types_.Float32(), true);
-    if (std::optional<Composite> c = CompositeFromName(a.attr)) {
-      const Type* t = CompositeType(*c);
-      return ConstInfo(ConstValue::MakeType(t), types_.TypeRef(t), false);
-    }
-    const Builtin* b = FindBuiltin("wp", a.attr);
-    if (b && (!b->test_only || options_.enable_test_builtins))
-      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Builtin, BuiltinIndex(b)}), false);
-    if (int op = CompositeFnIndex(a.attr); op >= 0)
-      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Composite, op}), false);
-    if (int set = PreludeSet(a.attr); set >= 0)
-      return ConstInfo(ConstValue{}, types_.Function({CalleeKind::Overloads, set}), false);
     static const std::set<std::string> kHostApi = {
         "launch", "launch_tiled", "array", "zeros", "ones", "full", "empty", "zeros_like", "ones_like",
         "clone", "Tape", "synchronize", "get_device", "set_device", "is_cuda_available", "constant",

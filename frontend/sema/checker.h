@@ -144,6 +144,7 @@ class Checker {
   ExprInfo CheckLambda(const ast::Lambda& l);
   const ast::Expr* mapped_lambda_ = nullptr;  // the lambda a wp.tile_map call being checked maps
   ExprInfo CheckAttribute(const ast::Attribute& a);
+  std::optional<ExprInfo> WarpMember(const std::string& name);
   ExprInfo CheckSubscript(const ast::Subscript& s);
   // `t[...]` other than an element read: a view or a gather (sema.h, TileAccess).
   ExprInfo CheckTileAccess(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx);
