@@ -782,6 +782,25 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       // Warp's wording, expected before actual (`b` is the expected value).
       ir::Value* actual = Expr(arg(P::A));
       ir::Value* expected = Convert(Expr(arg(P::B)), actual->type());
+      if (actual->type().is_struct() && CompositeOfValue(actual).valid()) {
+        // Vectors and matrices differ where any component does.
+        std::vector<ir::Value*> x = Components(actual), y = Components(expected);
+        ir::Value* differ = nullptr;
+        for (size_t k = 0; k < x.size(); ++k) {
+          ir::Value* ne = b_.Cmp(ir::CmpPred::Ne, x[k], y[k]);
+          differ = differ ? b_.Logic(ir::OpCode::Or, differ, ne) : ne;
+        }
+        LowerIf(differ, [&] {
+          std::vector<std::string> strs{"Error, expect_eq() failed:\n\t Expected: "};
+          std::vector<ir::Value*> vals;
+          PrintComposite(expected, strs, vals);
+          strs.back() += "\n\t Actual: ";
+          PrintComposite(actual, strs, vals);
+          strs.back() += "\n";
+          b_.Print(strs, vals);
+        }, [] {});
+        return nullptr;
+      }
       LowerIf(b_.Cmp(ir::CmpPred::Ne, actual, expected),
               [&] { b_.Print({"Error, expect_eq() failed:\n\t Expected: ", "\n\t Actual: ", "\n"}, {expected, actual}); },
               [] {});

@@ -150,6 +150,29 @@ bool CommonNumericArgs(CallContext& c) {
   return true;
 }
 
+// Warp's expect_eq/expect_neq: two numbers of one type (a literal takes the other's), two
+// bools, or two vectors or matrices of one type.
+bool ExpectArgs(CallContext& c) {
+  CallArg& a = c.Arg(Param::A);
+  CallArg& b = c.Arg(Param::B);
+  if (a.info.type->IsNumeric() && b.info.type->IsNumeric()) return CommonNumericArgs(c);
+  for (CallArg* v : {&a, &b})
+    if (!(v->info.type->IsScalar() || c.checker.CompositeOf(v->info.type))) {
+      c.Error(Code::ArgumentTypeMismatch, v->range,
+              c.bname + " compares numbers, bools, vectors or matrices, found `" + TypeName(v->info.type) + "`");
+      return false;
+    }
+  if (a.info.type != b.info.type && !(a.info.weak && c.checker.Convert(a.expr, a.info, b.info.type)) &&
+      !(b.info.weak && c.checker.Convert(b.expr, b.info, a.info.type))) {
+    c.Error(Code::OperandTypeMismatch, b.range,
+            "the values of " + c.bname + " must have one type: `" + TypeName(a.info.type) + "` and `" +
+                TypeName(b.info.type) + "`");
+    return false;
+  }
+  c.common = a.info.type;
+  return true;
+}
+
 bool FormStaticValue(CallContext& c, ExprInfo& out) {
   const CallArg& x = c.Arg(Param::Expr);
   out.type = x.info.type;
@@ -180,6 +203,7 @@ const RuleSpec AtomicIndexRank{"AtomicIndexRank",
                                &sema::AtomicIndexRank};
 const RuleSpec WhereArgs{"WhereArgs", {Code::ArgumentTypeMismatch, Code::OperandTypeMismatch}, {Param::Cond, Param::ValueIfTrue, Param::ValueIfFalse}, &sema::WhereArgs};
 const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
+const RuleSpec ExpectArgs{"ExpectArgs", {Code::OperandTypeMismatch, Code::ArgumentTypeMismatch}, {Param::A, Param::B}, &sema::ExpectArgs};
 const RuleSpec AtomicRmwArgs{"AtomicRmwArgs",
                              {Code::BadIndex, Code::AtomicUnsupportedDType, Code::ArgumentTypeMismatch},
                              {P::A, P::Value},

@@ -671,9 +671,9 @@ std::vector<Builtin> MakeTable() {
   // Warp's wp.print(value): one value, printed as `print` prints it.
   add({"print", "wp", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}}}, false,
        Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
-  // Warp's test helper: a message when the two numbers differ, and the kernel goes on.
+  // Warp's test helper: a message when the two values differ, and the kernel goes on.
   add({"expect_eq", "wp",
-       {{{Req(N::A, K::Runtime, P::Numeric), Req(N::B, K::Runtime, P::Numeric)}, &Res::Void, {&R::CommonNumericArgs}}},
+       {{{Req(N::A, K::Runtime, P::Any), Req(N::B, K::Runtime, P::Any)}, &Res::Void, {&R::ExpectArgs}}},
        false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectEq)});
   {
     ParamSpec start = Req(N::Start, K::Runtime, P::Int), stop = Req(N::Stop, K::Runtime, P::Int),
