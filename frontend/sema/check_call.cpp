@@ -233,6 +233,11 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
     for (const ast::Keyword& kw : c.keywords)
       if (kw.name == "op" && dynamic_cast<const ast::Lambda*>(kw.value.get())) mapped_lambda_ = kw.value.get();
   }
+  // wp.static's expression is the host's Python: it folds by Python's rules.
+  const bool saved_python = python_fold_;
+  if (callee.type->kind == TypeKind::Function && callee.type->callee.kind == CalleeKind::Builtin &&
+      std::string(BuiltinTable()[callee.type->callee.index].name) == "static")
+    python_fold_ = true;
   for (const ast::ExprPtr& a : c.args) {
     CallArg arg{a.get(), CheckExpr(a.get()), "", a->range, {}};
     args.push_back(arg);
@@ -241,6 +246,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
     CallArg arg{kw.value.get(), CheckExpr(kw.value.get()), kw.name, kw.range, kw.name_range};
     args.push_back(arg);
   }
+  python_fold_ = saved_python;
   mapped_lambda_ = saved_lambda;
   if (poisoned) return Poison();
   const Type* t = callee.type;

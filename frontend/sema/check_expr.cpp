@@ -820,16 +820,18 @@ ExprInfo Checker::ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRa
   if (li.value && ri.value) {
     std::string err;
     std::optional<ConstValue> v;
+    // Kernel code folds as it would compute; module-level expressions as the host's Python.
+    const FoldRules rules = fn_ && !python_fold_ ? FoldRules::Kernel : FoldRules::Python;
     if (op == ast::BinaryOp::Div && t->IsInt() && !out.weak) {
       // Warp's `/` on typed integers truncates toward zero (C semantics).
       if (ri.value->AsInt() == 0) err = "division by zero";
       else v = ConstValue::MakeInt(li.value->AsInt() / ri.value->AsInt());
     } else if (out.weak) {
-      v = FoldBinary(op, *li.value, *ri.value, err);
+      v = FoldBinary(op, *li.value, *ri.value, err, rules);
     } else {
       // Typed operands fold as the machine computes them: each at the type's width, the
       // result rounded once (a double holds any float32 or float16 result exactly first).
-      v = FoldBinary(op, InScalarType(*li.value, t->scalar), InScalarType(*ri.value, t->scalar), err);
+      v = FoldBinary(op, InScalarType(*li.value, t->scalar), InScalarType(*ri.value, t->scalar), err, rules);
       if (v) v = InScalarType(*v, t->scalar);
     }
     if (!v) {

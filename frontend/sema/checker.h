@@ -145,6 +145,7 @@ class Checker {
   const ast::Expr* mapped_lambda_ = nullptr;  // the lambda a wp.tile_map call being checked maps
   ExprInfo CheckAttribute(const ast::Attribute& a);
   std::optional<ExprInfo> WarpMember(const std::string& name);
+  bool python_fold_ = false;  // inside wp.static(...): constants fold as the host computes them
   ExprInfo CheckSubscript(const ast::Subscript& s);
   // `t[...]` other than an element read: a view or a gather (sema.h, TileAccess).
   ExprInfo CheckTileAccess(const ast::Subscript& s, const ExprInfo& base, const std::vector<const ast::Expr*>& idx);

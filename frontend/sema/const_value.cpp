@@ -113,7 +113,8 @@ int64_t FloorMod(int64_t a, int64_t b) {
 }  // namespace
 
 std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, const ConstValue& b,
-                                     std::string& error) {
+                                     std::string& error, FoldRules rules) {
+  const bool kernel = rules == FoldRules::Kernel;
   using Op = ast::BinaryOp;
   if (!a.IsNumber() || !b.IsNumber()) {
     error = "unsupported operand types";
@@ -129,6 +130,11 @@ std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, cons
       case Op::Div:
       case Op::FloorDiv:
       case Op::Mod:
+        if (kernel) {
+          if (op == Op::Div) return ConstValue::MakeFloat(x / y);
+          if (op == Op::FloorDiv) return ConstValue::MakeFloat(std::floor(x / y));
+          return ConstValue::MakeFloat(std::fmod(x, y));
+        }
         if (y == 0) { error = "division by zero"; return std::nullopt; }
         if (op == Op::Div) return ConstValue::MakeFloat(x / y);
         if (op == Op::FloorDiv) return ConstValue::MakeFloat(std::floor(x / y));
@@ -148,6 +154,7 @@ std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, cons
     case Op::Mul: return ConstValue::MakeInt(int64_t(uint64_t(x) * uint64_t(y)));
     case Op::Div:
       if (y == 0) { error = "division by zero"; return std::nullopt; }
+      if (kernel) return ConstValue::MakeInt(y == -1 ? int64_t(0 - uint64_t(x)) : x / y);
       return ConstValue::MakeFloat(double(x) / double(y));
     case Op::FloorDiv:
       if (y == 0) { error = "division by zero"; return std::nullopt; }
@@ -156,7 +163,7 @@ std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, cons
     case Op::Mod:
       if (y == 0) { error = "division by zero"; return std::nullopt; }
       if (y == -1) return ConstValue::MakeInt(0);
-      return ConstValue::MakeInt(FloorMod(x, y));
+      return ConstValue::MakeInt(kernel ? x % y : FloorMod(x, y));
     case Op::Pow: {
       if (y < 0) return ConstValue::MakeFloat(std::pow(double(x), double(y)));
       int64_t r = 1;

@@ -57,11 +57,16 @@ struct Provenance {
   bool has_range = false;
 };
 
-// Folds a binary/unary/compare operator on two constants with Python semantics (true
-// division gives a float, `//` and `%` floor). Returns nullopt and sets `error` when the
-// operation is undefined (division by zero) or unsupported on these operands.
+// How a constant operator folds: as the host's Python computes it (module level), or as the
+// kernel computes it at run time (Warp's C semantics).
+enum class FoldRules { Python, Kernel };
+
+// Folds a binary/unary/compare operator on two constants. Python: true division gives a float,
+// `//` and `%` floor. Kernel: integer `/` and `%` truncate toward zero, float `%` is C's fmod
+// and a float division by zero gives inf or NaN. Returns nullopt and sets `error` when the
+// operation is undefined (an integer division by zero) or unsupported on these operands.
 std::optional<ConstValue> FoldBinary(ast::BinaryOp op, const ConstValue& a, const ConstValue& b,
-                                     std::string& error);
+                                     std::string& error, FoldRules rules = FoldRules::Python);
 std::optional<ConstValue> FoldUnary(ast::UnaryOp op, const ConstValue& a, std::string& error);
 std::optional<ConstValue> FoldCompare(ast::CmpOp op, const ConstValue& a, const ConstValue& b);
 

@@ -1,6 +1,7 @@
 // The checker against independent references: C struct layout from the C++ compiler itself,
 // Python's arithmetic written out by hand, the spec pages' own example kernels, the examples,
 // the uniformity analysis through the test-only builtin, and error recovery across kernels.
+#include <cmath>
 #include <gtest/gtest.h>
 
 #include <cstddef>
@@ -89,6 +90,17 @@ TEST(SemaConst, PythonArithmetic) {
   EXPECT_DOUBLE_EQ(FoldBinary(ast::BinaryOp::Div, I(7), I(2), err)->f, 3.5);
   EXPECT_EQ(FoldBinary(ast::BinaryOp::Pow, I(2), I(10), err)->i, 1024);
   EXPECT_FALSE(FoldBinary(ast::BinaryOp::Div, I(1), I(0), err).has_value());
+  // Kernel rules, as the generated code computes (C): truncation, fmod, IEEE division.
+  const FoldRules K = FoldRules::Kernel;
+  auto F = ConstValue::MakeFloat;
+  EXPECT_EQ(FoldBinary(ast::BinaryOp::Mod, I(-7), I(3), err, K)->i, -1);
+  EXPECT_EQ(FoldBinary(ast::BinaryOp::Mod, I(7), I(-3), err, K)->i, 1);
+  EXPECT_EQ(FoldBinary(ast::BinaryOp::Div, I(-7), I(2), err, K)->i, -3);
+  EXPECT_EQ(FoldBinary(ast::BinaryOp::FloorDiv, I(-7), I(2), err, K)->i, -4);
+  EXPECT_DOUBLE_EQ(FoldBinary(ast::BinaryOp::Mod, F(7.5), F(-2.0), err, K)->f, 1.5);
+  EXPECT_TRUE(std::isinf(FoldBinary(ast::BinaryOp::Div, F(2.0), F(0.0), err, K)->f));
+  EXPECT_TRUE(std::isnan(FoldBinary(ast::BinaryOp::Mod, F(2.0), F(0.0), err, K)->f));
+  EXPECT_FALSE(FoldBinary(ast::BinaryOp::Mod, I(1), I(0), err, K).has_value());
   EXPECT_EQ(FormatConst(ConstValue::MakeFloat(0.1)), "0.1");
   EXPECT_EQ(FormatConst(ConstValue::MakeFloat(2)), "2.0");
   EXPECT_EQ(FormatConst(ConstValue::MakeTuple({I(4)})), "(4,)");
