@@ -688,6 +688,14 @@ std::optional<Value> NdArrayObj::GetAttr(Interpreter&, const std::string& name) 
       if (name == "item") return ScalarToValue(s.a.Item());
       return NestedToValue(s.a.ToList());
     });
+  // The elements' bytes in C order, as the machine holds them.
+  if (name == "tobytes")
+    return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
+      ArgBinder b("tobytes", args, {"order"}, 0);
+      if (b.Has(0) && host::Str(b.Get(0)) != "C") ValueError("tobytes(): only order='C' is supported in host code");
+      NdArray c = s.a.Copy();
+      return MakeBytes(std::string(static_cast<const char*>(c.data()), size_t(c.size()) * ScalarSize(c.dtype())));
+    });
   if (name == "nonzero")
     return Method(self, name, [](NdArrayObj& s, Interpreter&, CallArgs& args) {
       ArgBinder b("nonzero", args, {}, 0);

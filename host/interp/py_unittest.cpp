@@ -123,6 +123,14 @@ std::map<std::string, Value> TestCaseMethods() {
   compare("assertListEqual", ast::CmpOp::Eq, " != ");
   compare("assertTupleEqual", ast::CmpOp::Eq, " != ");
   compare("assertDictEqual", ast::CmpOp::Eq, " != ");
+  // Any two sequences with equal elements, whatever their types (a list and a tuple).
+  def("assertSequenceEqual", [](Interpreter& in, CallArgs& a) {
+    ArgBinder b("assertSequenceEqual", a, {"self", "seq1", "seq2", "msg", "seq_type"}, 3);
+    std::vector<Value> x = IterateValue(in, b.Get(1)), y = IterateValue(in, b.Get(2));
+    if (!Compare(in, ast::CmpOp::Eq, MakeList(x), MakeList(y)))
+      Fail("Sequences differ: " + Repr(b.Get(1)) + " != " + Repr(b.Get(2)), b.Get(3, Value()));
+    return Value();
+  });
   compare("assertNotEqual", ast::CmpOp::NotEq, " == ");
   compare("assertGreater", ast::CmpOp::Gt, " not greater than ");
   compare("assertGreaterEqual", ast::CmpOp::GtE, " not greater than or equal to ");

@@ -426,8 +426,16 @@ struct BytesObj : Object {
     return MakeBytes(reflected ? o->s + s : s + o->s);
   }
   std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
-    if (name != "decode") return std::nullopt;
     auto self = std::static_pointer_cast<BytesObj>(shared_from_this());
+    if (name == "hex")
+      return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter&, CallArgs& a) {
+        ArgBinder b("hex", a, {}, 0);
+        static const char* kDigits = "0123456789abcdef";
+        std::string out;
+        for (unsigned char c : self->s) out += kDigits[c >> 4], out += kDigits[c & 15];
+        return MakeStr(out);
+      }));
+    if (name != "decode") return std::nullopt;
     return Value(std::make_shared<BuiltinFn>(name, [self](Interpreter&, CallArgs& a) {
       ArgBinder b("decode", a, {"encoding", "errors"}, 0);
       CheckUtf8(b);

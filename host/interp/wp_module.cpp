@@ -922,6 +922,10 @@ Value MakeWarpModule(Interpreter& in) {
     ArgBinder b("ScopedDevice", a, {"device"}, 1);
     return Value(std::make_shared<ScopedDeviceObj>(DeviceArg(b.Get(0), "ScopedDevice()")));
   });
+  m->Def("is_cpu_available", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("is_cpu_available", a, {}, 0);
+    return Value::Bool(true);
+  });
   m->Def("is_cuda_available", [](Interpreter&, CallArgs& a) {
     ArgBinder b("is_cuda_available", a, {}, 0);
     return Value::Bool(rt::IsCudaAvailable());

@@ -540,6 +540,13 @@ OUTPUTS = [
   "import gc, importlib\nprint(gc.collect() >= 0, gc.isenabled(), importlib.import_module('math').sqrt(4.0))\n"
   "def f():\n    pass\nf.tag = 'x'\nprint(f.__name__, f.tag)\n"
   "print(np.byte is np.int8, np.double is np.float64, np.intc, np.ubyte, np.half, np.single, np.dtype(np.int8) == np.byte)\n"),
+ ("UnittestSequenceEqual",
+  "import unittest\nclass T(unittest.TestCase):\n    pass\nt = T()\n"
+  "t.assertSequenceEqual([1, 2], (1, 2))\nt.assertSequenceEqual(np.array([3, 4]), [3, 4])\n"
+  "try:\n    t.assertSequenceEqual([1, 2], [1, 3])\nexcept AssertionError:\n    print('differs')\n"),
+ ("NdarrayToBytes",
+  "a = np.array([1.5, 2.0], dtype=np.float32)\n"
+  "print(a.tobytes(), a.tobytes().hex(), np.arange(3, dtype=np.int16)[::2].tobytes(), np.array([[1, 2], [3, 4]], dtype=np.uint8).T.tobytes())\n"),
  ("MathModuleFunctions",
   "import math\n"
   "print(math.isnan(float('nan')), math.isinf(-math.inf), math.isfinite(1e308), math.copysign(2, -0.0), math.atan2(1, -1), math.hypot(3, 4))\n"
