@@ -532,6 +532,10 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     }
     return Value::Bool(false);
   });
+  Def(t, "classmethod", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("classmethod", a, {"function"}, 1);
+    return MakeClassMethod(b.Get(0));
+  });
   Def(t, "staticmethod", [](Interpreter&, CallArgs& a) {
     ArgBinder b("staticmethod", a, {"function"}, 1);
     return MakeStaticMethod(b.Get(0));

@@ -35,6 +35,13 @@ struct StaticMethodObj : Object {
   Value fn;
 };
 
+// A function stored in a class under @classmethod: called with the class as first argument.
+struct ClassMethodObj : Object {
+  explicit ClassMethodObj(Value fn) : fn(std::move(fn)) {}
+  std::string TypeName() const override { return "classmethod"; }
+  Value fn;
+};
+
 // A method written in C++ for a class made by the host (`unittest.TestCase.assertEqual`):
 // like a `def` in a class body, it binds `self` when read from an instance.
 struct NativeMethodObj : BuiltinFn {
@@ -107,6 +114,8 @@ struct UserClassObj : Object {
     const Value* v = Find(attr);
     if (!v) return std::nullopt;
     if (auto* s = v->As<StaticMethodObj>()) return s->fn;
+    if (auto* c = v->As<ClassMethodObj>())
+      return Value(std::make_shared<BoundMethodObj>(Value(shared_from_this()), c->fn, name + "." + attr));
     return *v;
   }
   bool SetAttr(Interpreter&, const std::string& attr, const Value& v) override {
@@ -250,6 +259,8 @@ std::optional<Value> InstanceObj::GetAttr(Interpreter& in, const std::string& na
   const Value* v = cls->Find(name);
   if (!v) return std::nullopt;
   if (auto* s = v->As<StaticMethodObj>()) return s->fn;
+  if (auto* c = v->As<ClassMethodObj>())
+    return Value(std::make_shared<BoundMethodObj>(Value(cls), c->fn, cls->name + "." + name));
   if (v->As<FunctionObj>() || v->As<LambdaObj>() || v->As<NativeMethodObj>())
     return Value(std::make_shared<BoundMethodObj>(Value(shared_from_this()), *v, cls->name + "." + name));
   return *v;
@@ -307,6 +318,7 @@ Value MakeFieldSpec(std::optional<Value> default_value, std::optional<Value> fac
 }
 
 Value MakeStaticMethod(const Value& fn) { return Value(std::make_shared<StaticMethodObj>(fn)); }
+Value MakeClassMethod(const Value& fn) { return Value(std::make_shared<ClassMethodObj>(fn)); }
 
 }  // namespace tilec::host
 

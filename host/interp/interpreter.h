@@ -233,6 +233,8 @@ class Interpreter {
 
 // `@staticmethod`: the function, marked to be called without `self` (classes.cpp).
 Value MakeStaticMethod(const Value& fn);
+// `@classmethod`: the function, bound to the class when read from it or an instance.
+Value MakeClassMethod(const Value& fn);
 // Classes the host makes for its modules (`unittest.TestCase`) behave as classes written in
 // host code: programs derive from them, and their native methods bind `self` (classes.cpp).
 Value MakeHostClass(std::string module, std::string name, std::map<std::string, Value> attrs);

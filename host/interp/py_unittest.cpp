@@ -302,12 +302,34 @@ Value Main(Interpreter& in, const Value& test_case, CallArgs& a) {
   const auto start = std::chrono::steady_clock::now();
   std::vector<std::pair<TestId, std::string>> errors, failures;
   int run = 0, skipped = 0;
+  // A class's setUpClass runs before its first test and tearDownClass after its last; an
+  // error in setUpClass becomes each of its tests' error.
+  Value current_class;
+  std::optional<PyError> class_error;
+  auto class_hook = [&](const Value& cls, const char* hook) {
+    if (cls.IsNone()) return;
+    if (std::optional<Value> f = cls.obj()->GetAttr(in, hook)) {
+      CallArgs none;
+      in.CallValue(*f, none);
+    }
+  };
   for (const TestId& t : SelectTests(in, test_case, names, patterns)) {
+    if (!(current_class.IsObj() && t.cls.IsObj() && t.cls.obj() == current_class.obj())) {
+      if (!class_error) class_hook(current_class, "tearDownClass");
+      current_class = t.cls;
+      class_error.reset();
+      try {
+        class_hook(current_class, "setUpClass");
+      } catch (PyError& e) {
+        class_error = e;
+      }
+    }
     ++run;
     if (verbosity >= 2) err << t.Describe() << " ... " << std::flush;
     Outcome outcome = Outcome::Ok;
     std::string detail;
     try {
+      if (class_error) throw *class_error;
       if (auto why = t.cls.obj()->GetAttr(in, "__unittest_skip_why__")) RaiseSkip(Str(*why));
       CallArgs none;
       Value self = in.CallValue(t.cls, none);
@@ -344,6 +366,7 @@ Value Main(Interpreter& in, const Value& test_case, CallArgs& a) {
     err << std::flush;
     if (failfast && (outcome == Outcome::Fail || outcome == Outcome::Error)) break;
   }
+  if (!class_error) class_hook(current_class, "tearDownClass");
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (verbosity >= 1) err << "\n";
   const std::string rule(70, '-'), double_rule(70, '=');
@@ -458,7 +481,7 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     ArgBinder b("get_cpu_test_devices", a, {}, 0);
     return MakeList(Devices(in, true, false));
   });
-  for (const char* name : {"get_cuda_test_devices", "get_selected_cuda_test_devices"}) {
+  for (const char* name : {"get_cuda_test_devices", "get_selected_cuda_test_devices", "get_cuda_test_devices_with_mempool"}) {
     m->Def(name, [name](Interpreter& in, CallArgs& a) {
       ArgBinder b(name, a, {"mode"}, 0);
       return MakeList(Devices(in, false, true));
@@ -571,6 +594,12 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     for (auto& kv : a.kw)
       if (kv.first == "enable_backward") c.kw.push_back(kv);
     return in.CallValue(in.GetAttr(in.ImportModule("warp"), "kernel"), c);
+  });
+  // Warp isolates some tests in a child interpreter: False tells the caller to run the body
+  // itself, which tilec does here, in this process.
+  m->Def("run_test_in_subprocess", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("run_test_in_subprocess", a, {"test", "timeout", "hide_gpu", "env_updates"}, 1);
+    return Value::Bool(false);
   });
   // The child interpreter is this tilec running the source (py_subprocess.cpp).
   m->Def("run_python_subprocess", [](Interpreter& in, CallArgs& a) -> Value {

@@ -544,6 +544,14 @@ OUTPUTS = [
   "import unittest\nclass T(unittest.TestCase):\n    pass\nt = T()\n"
   "t.assertSequenceEqual([1, 2], (1, 2))\nt.assertSequenceEqual(range(2), [0, 1])\n"
   "try:\n    t.assertSequenceEqual([1, 2], [1, 3])\nexcept AssertionError:\n    print('differs')\n"),
+ ("ClassMethodsAndSetUpClass",
+  "import unittest, sys\nclass A(unittest.TestCase):\n    log = []\n"
+  "    @classmethod\n    def setUpClass(cls):\n        cls.log.append('setup ' + cls.__name__)\n"
+  "    @classmethod\n    def tearDownClass(cls):\n        print('teardown', cls.log)\n"
+  "    @classmethod\n    def make(cls, x):\n        return cls.__name__ + str(x)\n"
+  "    def test_a(self):\n        self.assertEqual(self.make(1), 'A1')\n        self.assertEqual(A.make(2), 'A2')\n"
+  "    def test_b(self):\n        self.assertEqual(self.log, ['setup A'])\n"
+  "unittest.main(argv=['t'], exit=False, verbosity=0)\nprint(A.make(3))\n"),
  ("NdarrayToBytes",
   "a = np.array([1.5, 2.0], dtype=np.float32)\n"
   "print(a.tobytes(), a.tobytes().hex(), np.arange(3, dtype=np.int16)[::2].tobytes(), np.array([[1, 2], [3, 4]], dtype=np.uint8).T.tobytes())\n"),
