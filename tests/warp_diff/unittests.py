@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Warp's own tile test files (warp/tests/tile/test_*.py) run under tilec and under Warp's CPU.
+"""Warp's own test files (warp/tests/tile/test_*.py; --dir for another folder) run under tilec and under Warp's CPU.
 
 Each file runs unchanged: `tilec run FILE` on one side, the Warp venv's Python on the other.
 Both print unittest's verbose report; this script reads each test's outcome (ok, FAIL, ERROR,
@@ -9,7 +9,7 @@ Warp's files stop at their first failure (failfast), so when tilec stops early t
 tests run again by name until each has an outcome; a test that kills tilec is reported as
 `crash`. Not run in CI: it needs Warp (`bench/run.sh` installs it).
 
-  TILEC_WARP_PYTHON=/path/to/venv/python tests/warp_diff/unittests.py [--only NAME ...]
+  TILEC_WARP_PYTHON=/path/to/venv/python tests/warp_diff/unittests.py [--dir tile|.|matrix] [--only NAME ...]
 """
 import argparse
 import json
