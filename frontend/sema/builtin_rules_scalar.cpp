@@ -100,6 +100,19 @@ bool TupleArg(CallContext& c) {
   return false;
 }
 
+// Two values of one type; a literal takes the other's. The common type is theirs.
+bool OneType(CallContext& c, CallArg& a, CallArg& b) {
+  if (a.info.type != b.info.type && !(a.info.weak && c.checker.Convert(a.expr, a.info, b.info.type)) &&
+      !(b.info.weak && c.checker.Convert(b.expr, b.info, a.info.type))) {
+    c.Error(Code::OperandTypeMismatch, b.range,
+            "the values of " + c.bname + " must have one type: `" + TypeName(a.info.type) + "` and `" +
+                TypeName(b.info.type) + "`");
+    return false;
+  }
+  c.common = a.info.type;
+  return true;
+}
+
 // Warp's where: a bool or integer condition (not a float), two values of one type; a literal
 // takes the other value's type. Tiles are selected with `a if c else b` in tilec.
 bool WhereArgs(CallContext& c) {
@@ -118,15 +131,7 @@ bool WhereArgs(CallContext& c) {
                   "` (tiles: `a if cond else b`)");
       return false;
     }
-  if (a.info.type != b.info.type && !(a.info.weak && c.checker.Convert(a.expr, a.info, b.info.type)) &&
-      !(b.info.weak && c.checker.Convert(b.expr, b.info, a.info.type))) {
-    c.Error(Code::OperandTypeMismatch, b.range,
-            "the values of " + c.bname + " must have one type: `" + TypeName(a.info.type) + "` and `" +
-                TypeName(b.info.type) + "`");
-    return false;
-  }
-  c.common = a.info.type;
-  return true;
+  return OneType(c, a, b);
 }
 
 bool CommonNumericArgs(CallContext& c) {
@@ -162,15 +167,7 @@ bool ExpectArgs(CallContext& c) {
               c.bname + " compares numbers, bools, vectors or matrices, found `" + TypeName(v->info.type) + "`");
       return false;
     }
-  if (a.info.type != b.info.type && !(a.info.weak && c.checker.Convert(a.expr, a.info, b.info.type)) &&
-      !(b.info.weak && c.checker.Convert(b.expr, b.info, a.info.type))) {
-    c.Error(Code::OperandTypeMismatch, b.range,
-            "the values of " + c.bname + " must have one type: `" + TypeName(a.info.type) + "` and `" +
-                TypeName(b.info.type) + "`");
-    return false;
-  }
-  c.common = a.info.type;
-  return true;
+  return OneType(c, a, b);
 }
 
 bool FormStaticValue(CallContext& c, ExprInfo& out) {

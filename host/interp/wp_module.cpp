@@ -948,63 +948,9 @@ Value MakeWarpModule(Interpreter& in) {
       TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
     return v;
   });
-  m->Def("kernel", [](Interpreter& in, CallArgs& a) -> Value {
-    // `@wp.kernel` gets the function; `@wp.kernel(enable_backward=False)` returns a decorator.
-    // Without the option, wp.config.enable_backward at definition time decides.
-    bool config_backward = WarpConfigFlag(in, "enable_backward");
-    if (a.pos.size() == 1 && a.kw.empty()) return DefineKernel(in, a.pos[0], config_backward);
-    // The options after `module` tune Warp's CUDA code; results do not depend on them.
-    ArgBinder b("kernel", a,
-                {"f", "enable_backward", "module", "module_options", "name", "launch_bounds", "cuda_max_registers",
-                 "enable_cuda_smem_spilling", "cluster_dim", "entry_point_abi", "grid_stride"},
-                0);
-    bool backward = b.Has(1) ? Truth(b.Get(1)) : config_backward;
-    if (!b.Has(1) && b.Has(3))
-      if (auto* opts = b.Get(3).As<DictObj>())
-        if (const Value* v = opts->Find(MakeStr("enable_backward"))) backward = Truth(*v);
-    if (b.Has(0)) return DefineKernel(in, b.Get(0), backward);
-    return Value(std::make_shared<BuiltinFn>("kernel", [backward](Interpreter& i, CallArgs& c) {
-      ArgBinder d("kernel", c, {"f"}, 1);
-      return DefineKernel(i, d.Get(0), backward);
-    }));
-  });
-  // `wp.Kernel(func, key=...)`: what the decorator does, for a function made at run time
-  // (a closure per dtype); `key` names it where Warp would.
-  m->Def("Kernel", [](Interpreter& in, CallArgs& a) -> Value {
-    ArgBinder b("Kernel", a, {"func", "key", "module", "options", "code_transformers"}, 1);
-    bool backward = WarpConfigFlag(in, "enable_backward");
-    if (b.Has(3) && !b.Get(3).IsNone()) {
-      auto* opts = b.Get(3).As<DictObj>();
-      if (!opts) TypeError("Kernel(): options must be a dict, got " + TypeName(b.Get(3)));
-      if (const Value* v = opts->Find(MakeStr("enable_backward"))) backward = Truth(*v);
-    }
-    if (b.Has(4) && !b.Get(4).IsNone() && Truth(b.Get(4)))
-      TypeError("Kernel(): code_transformers rewrite Warp's Python AST, which tilec does not use");
-    Value k = DefineKernel(in, b.Get(0), backward);
-    if (auto* ko = k.As<KernelObj>()) {
-      if (b.Has(1) && !b.Get(1).IsNone()) ko->key = ToStr(b.Get(1), "Kernel() key");
-      if (b.Has(3) && !b.Get(3).IsNone()) ko->options = b.Get(3);
-    }
-    return k;
-  });
+  DefineWarpDecorators(*m);
   DefineWarpCompat(*m);
   DefineWarpCapture(*m);
-  m->Def("func", [](Interpreter& in, CallArgs& a) -> Value {
-    // `name`, `module` and `inline` place and name Warp's generated C++; results do not depend
-    // on them, so they are checked and otherwise accepted.
-    ArgBinder b("func", a, {"f", "name", "module", "inline"}, 0);
-    if (b.Has(3) && !b.Get(3).IsNone() && !b.Get(3).IsBool())
-      TypeError("inline must be a bool or None, got " + TypeName(b.Get(3)));
-    if (b.Has(0)) return DefineFunc(in, b.Get(0));
-    return Value(std::make_shared<BuiltinFn>("func", [](Interpreter& i, CallArgs& c) {
-      ArgBinder d("func", c, {"f"}, 1);
-      return DefineFunc(i, d.Get(0));
-    }));
-  });
-  m->Def("struct", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("struct", a, {"c"}, 1);
-    return DefineStruct(in, b.Get(0));
-  });
   DefineWarpConfigAndTimer(in, *m);
   DefineWarpComposites(*m);
   // `warp._src.types` answers what `wp.types` has; its other names stay placeholders.

@@ -172,6 +172,8 @@ struct WpState {
 bool RecordInCapture(Interpreter& in, const std::function<void()>& op);
 void RefuseInCapture(Interpreter& in, const std::string& what);
 void DefineWarpCapture(ModuleObj& m);
+// `wp.kernel`, `wp.Kernel`, `wp.func` and `wp.struct` (wp_kernels.cpp).
+void DefineWarpDecorators(ModuleObj& m);
 
 // wp.copy(dest, src, dest_offset=0, src_offset=0, count=0), gradients and tape included
 // (wp_copy.cpp).
