@@ -780,6 +780,9 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     }
     case LK::ExpectEq: {
       // Warp's wording, expected before actual (`b` is the expected value).
+      // expect_neq reports when the values are equal, in the same words.
+      const bool neq = std::string_view(ci.builtin->name) == "expect_neq";
+      const std::string failed = neq ? "Error, expect_neq() failed:\n\t Expected: " : "Error, expect_eq() failed:\n\t Expected: ";
       ir::Value* actual = Expr(arg(P::A));
       ir::Value* expected = Convert(Expr(arg(P::B)), actual->type());
       if (actual->type().is_struct() && CompositeOfValue(actual).valid()) {
@@ -790,8 +793,8 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
           ir::Value* ne = b_.Cmp(ir::CmpPred::Ne, x[k], y[k]);
           differ = differ ? b_.Logic(ir::OpCode::Or, differ, ne) : ne;
         }
-        LowerIf(differ, [&] {
-          std::vector<std::string> strs{"Error, expect_eq() failed:\n\t Expected: "};
+        LowerIf(neq ? b_.Unary(ir::OpCode::Not, differ) : differ, [&] {
+          std::vector<std::string> strs{failed};
           std::vector<ir::Value*> vals;
           PrintComposite(expected, strs, vals);
           strs.back() += "\n\t Actual: ";
@@ -801,9 +804,8 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
         }, [] {});
         return nullptr;
       }
-      LowerIf(b_.Cmp(ir::CmpPred::Ne, actual, expected),
-              [&] { b_.Print({"Error, expect_eq() failed:\n\t Expected: ", "\n\t Actual: ", "\n"}, {expected, actual}); },
-              [] {});
+      LowerIf(b_.Cmp(neq ? ir::CmpPred::Eq : ir::CmpPred::Ne, actual, expected),
+              [&] { b_.Print({failed, "\n\t Actual: ", "\n"}, {expected, actual}); }, [] {});
       return nullptr;
     }
     case LK::Print: {

@@ -672,9 +672,10 @@ std::vector<Builtin> MakeTable() {
   add({"print", "wp", {{{Req(N::Value, K::Runtime, P::Any)}, &Res::Void, {}}}, false,
        Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::Print)});
   // Warp's test helper: a message when the two values differ, and the kernel goes on.
-  add({"expect_eq", "wp",
-       {{{Req(N::A, K::Runtime, P::Any), Req(N::B, K::Runtime, P::Any)}, &Res::Void, {&R::ExpectArgs}}},
-       false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectEq)});
+  for (const char* name : {"expect_eq", "expect_neq"})
+    add({name, "wp",
+         {{{Req(N::A, K::Runtime, P::Any), Req(N::B, K::Runtime, P::Any)}, &Res::Void, {&R::ExpectArgs}}},
+         false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectEq)});
   {
     ParamSpec start = Req(N::Start, K::Runtime, P::Int), stop = Req(N::Stop, K::Runtime, P::Int),
               step = Req(N::Step, K::Runtime, P::Int);

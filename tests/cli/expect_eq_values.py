@@ -1,4 +1,4 @@
-# wp.expect_eq compares numbers, bools, vectors and matrices, printing Warp's message (Warp
+# wp.expect_eq and expect_neq compare numbers, bools, vectors and matrices, printing Warp's message (Warp
 # 1.19's CPU prints the same lines) and letting the kernel go on.
 import warp as wp
 
@@ -17,3 +17,16 @@ def check():
 wp.launch(check, 1)
 wp.synchronize()
 print("done")
+
+
+@wp.kernel
+def check_neq():
+    wp.expect_neq(wp.vec2(1.0, 2.0), wp.vec2(1.0, 2.0))
+    wp.expect_neq(wp.vec2(1.0, 2.0), wp.vec2(1.0, 3.0))
+    wp.expect_neq(3, 3)
+    wp.expect_neq(3, 4)
+
+
+wp.launch(check_neq, 1)
+wp.synchronize()
+print("neq done")
