@@ -236,7 +236,7 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
   // wp.static's expression is the host's Python: it folds by Python's rules.
   const bool saved_python = python_fold_;
   if (callee.type->kind == TypeKind::Function && callee.type->callee.kind == CalleeKind::Builtin &&
-      std::string(BuiltinTable()[callee.type->callee.index].name) == "static")
+      std::string_view(BuiltinTable()[callee.type->callee.index].name) == "static")
     python_fold_ = true;
   for (const ast::ExprPtr& a : c.args) {
     CallArg arg{a.get(), CheckExpr(a.get()), "", a->range, {}};

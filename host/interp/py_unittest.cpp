@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <regex>
 
@@ -460,6 +461,16 @@ Value TestFunction(const std::string& name, Value func, Value device, Value devi
   });
 }
 
+// `name_<device>` on `cls` for each of `devices` (a list, or one device), made by `make`.
+void SetPerDevice(Interpreter& in, const Value& cls, const std::string& name, const Value& devices,
+                  const std::function<Value(const std::string& attr, const Value& device)>& make) {
+  const auto* list = devices.As<ListObj>();
+  for (const Value& d : list ? list->items : std::vector<Value>{devices}) {
+    const std::string attr = name + "_" + Identifier(Str(d));
+    cls.obj()->SetAttr(in, attr, make(attr, d));
+  }
+}
+
 Value NpTesting(Interpreter& in, const char* fn) {
   return in.GetAttr(in.GetAttr(in.ImportModule("numpy"), "testing"), fn);
 }
@@ -497,24 +508,19 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     // `enable_cpu_blocks` asks Warp's CPU for real blocks; tilec's CPU always runs them.
     for (const auto& kv : b.extra())
       if (kv.first != "enable_cpu_blocks") kwargs.push_back(kv);
-    const Value devices = b.Get(3, Value());
-    auto set = [&](const std::string& attr, Value fn) { cls.obj()->SetAttr(in, attr, fn); };
+    const Value devices = b.Get(3, Value()), func = b.Get(2);
     if (devices.IsNone()) {
-      set(name, TestFunction(name, b.Get(2), Value(), device_check, kwargs));
-    } else if (auto* list = devices.As<ListObj>()) {
-      if (list->items.empty()) {
-        set(name, MakeNativeMethod(name, [](Interpreter&, CallArgs&) -> Value {
-              RaiseSkip("No suitable devices to run the test.");
-            }));
-      }
-      for (const Value& d : list->items) {
-        const std::string attr = name + "_" + Identifier(Str(d));
-        set(attr, TestFunction(attr, b.Get(2), d, device_check, kwargs));
-      }
-    } else {
-      const std::string attr = name + "_" + Identifier(Str(devices));
-      set(attr, TestFunction(attr, b.Get(2), devices, device_check, kwargs));
+      cls.obj()->SetAttr(in, name, TestFunction(name, func, Value(), device_check, kwargs));
+      return Value();
     }
+    if (auto* list = devices.As<ListObj>(); list && list->items.empty()) {
+      cls.obj()->SetAttr(in, name, MakeNativeMethod(name, [](Interpreter&, CallArgs&) -> Value {
+                           RaiseSkip("No suitable devices to run the test.");
+                         }));
+    }
+    SetPerDevice(in, cls, name, devices, [&](const std::string& attr, const Value& d) {
+      return TestFunction(attr, func, d, device_check, kwargs);
+    });
     return Value();
   });
   // Warp's typed tests build their kernels once, at registration (`register_kernels=True`),
@@ -543,11 +549,8 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
                                                             : ToStr(in.GetAttr(kernel, "key"), "kernel key");
     Value devices = b.Get(6, Value());
     if (devices.IsNone()) devices = MakeList(Devices(in, true, true));
-    auto* list = devices.As<ListObj>();
-    if (!list) TypeError("add_kernel_test(): devices must be a list");
-    for (const Value& d : list->items) {
-      const std::string attr = name + "_" + Identifier(Str(d));
-      Value test = MakeNativeMethod(attr, [=](Interpreter& in, CallArgs& c) -> Value {
+    SetPerDevice(in, cls, name, devices, [&](const std::string& attr, const Value& d) {
+      return MakeNativeMethod(attr, [=](Interpreter& in, CallArgs& c) -> Value {
         if (c.pos.size() != 1) TypeError("test method takes no arguments");
         Value wp = in.ImportModule("warp");
         std::vector<Value> args;
@@ -581,8 +584,7 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
         }
         return Value();
       });
-      cls.obj()->SetAttr(in, attr, test);
-    }
+    });
     return Value();
   });
   // Warp builds a deliberately broken kernel in a module of its own; tilec compiles each

@@ -36,13 +36,19 @@ struct WarpInternalObj : Object {
 };
 
 // A module of Warp's internals that tilec answers in part; other names are placeholders.
+// `public_name` names the `wp` member that answers for it (`types`: `warp._src.types` has
+// what `wp.types` has).
 struct WarpInternalsModule : ModuleObj {
-  using ModuleObj::ModuleObj;
+  WarpInternalsModule(std::string name, std::string public_name = "")
+      : ModuleObj(std::move(name)), public_name(std::move(public_name)) {}
   std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override {
     if (std::optional<Value> v = ModuleObj::GetAttr(in, attr)) return v;
+    if (!public_name.empty())
+      if (std::optional<Value> v = in.GetAttr(in.ImportModule("warp"), public_name).obj()->GetAttr(in, attr)) return v;
     if (attr.rfind("__", 0) == 0) return std::nullopt;
     return Value(std::make_shared<WarpInternalObj>(name + "." + attr));
   }
+  std::string public_name;
 };
 
 }  // namespace
@@ -77,7 +83,7 @@ void DefineWarpCompat(ModuleObj& module) {
     auto src = std::make_shared<WarpInternalsModule>("warp._src");
     src->attrs["context"] = Value(context);
     // `warp._src.types` is `wp.types` where tilec has the name (wp_composite.cpp).
-    auto types = std::make_shared<WarpInternalsModule>("warp._src.types");
+    auto types = std::make_shared<WarpInternalsModule>("warp._src.types", "types");
     src->attrs["types"] = Value(types);
     m->attrs["_src"] = Value(src);
   }

@@ -643,10 +643,10 @@ void DefineWarpComposites(ModuleObj& wp) {
   types->Def("type_repr", [](Interpreter&, CallArgs& a) {
     ArgBinder b("type_repr", a, {"t"}, 1);
     if (std::optional<Composite> c = CompositeOfDType(b.Get(0))) {
+      // Warp's short names stop at four rows and columns; spatial types are long vectors.
       const bool small = c->is_matrix() ? c->rows <= 4 && c->cols <= 4 : c->length() <= 4;
-      const bool quat_or_transform = c->kind == CompositeKind::Quaternion || c->kind == CompositeKind::Transform;
-      if (quat_or_transform) return MakeStr(CompositeName(*c));
-      if (small) return MakeStr((c->is_matrix() ? "mat" + std::to_string(c->rows) + std::to_string(c->cols) : "vec" + std::to_string(c->length())) + std::string(CompositeSuffix(c->scalar)));
+      if (small || c->kind == CompositeKind::Quaternion || c->kind == CompositeKind::Transform)
+        return MakeStr(CompositeName(*c));
       const std::string dt = "dtype=" + std::string(ScalarName(c->scalar)) + ")";
       if (c->is_matrix())
         return MakeStr("matrix(shape=(" + std::to_string(c->rows) + ", " + std::to_string(c->cols) + "), " + dt);

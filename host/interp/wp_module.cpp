@@ -953,10 +953,6 @@ Value MakeWarpModule(Interpreter& in) {
   DefineWarpCapture(*m);
   DefineWarpConfigAndTimer(in, *m);
   DefineWarpComposites(*m);
-  // `warp._src.types` answers what `wp.types` has; its other names stay placeholders.
-  if (auto* src = m->attrs.at("_src").As<ModuleObj>())
-    if (auto* internal = src->attrs.at("types").As<ModuleObj>())
-      for (const auto& kv : m->attrs.at("types").As<ModuleObj>()->attrs) internal->attrs.insert(kv);
   AddKernelBuiltins(*m);
   AddHostCallableBuiltins(*m);
   return Value(m);
