@@ -24,6 +24,7 @@ small_stmt
   | ASSERT test ( COMMA test )?                 # AssertSmall
   | RAISE ( test ( FROM test )? )?              # RaiseSmall
   | DEL exprlist                                # DelSmall
+  | ( GLOBAL | NONLOCAL ) NAME ( COMMA NAME )*  # GlobalSmall
   ;
 
 // `a = b = value`, `x: T = v`, `x += v`, or a bare expression; `first, *rest = v` (host).

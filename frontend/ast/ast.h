@@ -185,7 +185,7 @@ struct Dict : Expr {
 
 enum class StmtKind : uint8_t {
   ExprStmt, Assign, AugAssign, AnnAssign, If, For, While, Break, Continue, Pass, Return,
-  FunctionDef, ClassDef, Import, ImportFrom, With, Assert, Try, Raise, Delete,
+  FunctionDef, ClassDef, Import, ImportFrom, With, Assert, Try, Raise, Delete, Global,
 };
 
 struct Stmt {
@@ -375,6 +375,15 @@ struct Delete : Stmt {
   static constexpr StmtKind kKind = StmtKind::Delete;
   explicit Delete(SourceRange r) : Stmt(kKind, r) {}
   std::vector<ExprPtr> targets;
+};
+
+// `global a, b` or `nonlocal a` (host code): assignments in the function bind these names
+// in the module, or in the enclosing function that has them.
+struct Global : Stmt {
+  static constexpr StmtKind kKind = StmtKind::Global;
+  explicit Global(SourceRange r) : Stmt(kKind, r) {}
+  std::vector<std::string> names;
+  bool nonlocal = false;
 };
 
 // Comprehensions, generator arguments and lambdas are Calls whose callee is a reserved Name

@@ -326,6 +326,13 @@ class Printer {
         Line(indent, "", "Delete", r);
         for (const ExprPtr& t : s->As<Delete>()->targets) Expr(t.get(), indent + 1, "target");
         return;
+      case StmtKind::Global: {
+        const auto* g = s->As<Global>();
+        std::string names;
+        for (const std::string& n : g->names) names += " " + n;
+        Line(indent, "", (g->nonlocal ? "Nonlocal" : "Global") + names, r);
+        return;
+      }
     }
   }
 

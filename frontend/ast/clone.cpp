@@ -270,6 +270,13 @@ StmtPtr Clone(const Stmt& s) {
       for (const ExprPtr& t : s.As<Delete>()->targets) out->targets.push_back(Clone(*t));
       return out;
     }
+    case StmtKind::Global: {
+      const auto* g = s.As<Global>();
+      auto out = std::make_unique<Global>(s.range);
+      out->names = g->names;
+      out->nonlocal = g->nonlocal;
+      return out;
+    }
   }
   return nullptr;
 }

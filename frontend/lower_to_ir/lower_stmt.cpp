@@ -631,6 +631,7 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
     case ast::StmtKind::FunctionDef: case ast::StmtKind::ClassDef: case ast::StmtKind::Import:
     case ast::StmtKind::ImportFrom: case ast::StmtKind::With:
     case ast::StmtKind::Try: case ast::StmtKind::Raise: case ast::StmtKind::Delete:
+    case ast::StmtKind::Global:
       Unsupported(s.range, "this statement");
       return;
   }

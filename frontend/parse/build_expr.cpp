@@ -15,6 +15,14 @@ using antlr4::tree::TerminalNode;
 
 namespace {
 
+// `wp.static(...)`, `warp.static(...)` or `static(...)`.
+bool IsStaticCallee(const ast::Expr& callee) {
+  if (const auto* n = callee.As<ast::Name>()) return n->id == "static";
+  const auto* a = callee.As<ast::Attribute>();
+  const auto* m = a ? a->value->As<ast::Name>() : nullptr;
+  return m && a->attr == "static" && (m->id == "wp" || m->id == "warp");
+}
+
 bool BinaryOpOf(size_t type, ast::BinaryOp& op) {
   switch (type) {
     case TileParser::PLUS: op = ast::BinaryOp::Add; return true;
@@ -159,7 +167,11 @@ ast::ExprPtr AstBuilder::AtomExpr(TileParser::Atom_exprContext* ctx) {
     if (auto* call = dynamic_cast<TileParser::CallTrailerContext*>(trailer)) {
       auto c = std::make_unique<ast::Call>(r);
       c->func = std::move(e);
+      // wp.static's argument is the host's Python, evaluated where the kernel is defined.
+      const int saved_depth = device_depth_;
+      if (IsStaticCallee(*c->func)) device_depth_ = 0;
       if (call->arglist()) Arguments(call->arglist(), *c);
+      device_depth_ = saved_depth;
       e = std::move(c);
     } else if (auto* index = dynamic_cast<TileParser::IndexTrailerContext*>(trailer)) {
       e = std::make_unique<ast::Subscript>(r, std::move(e), Subscripts(index->subscriptlist()));
@@ -463,7 +475,7 @@ ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
       continue;
     }
     std::string piece;
-    DecodeEscapes(text, body_begin, body_end, raw, tr, piece);
+    DecodeEscapes(text, body_begin, body_end, raw, tr, piece, is_bytes);
     if (formatted) AppendTemplateText(value, piece);
     else value += piece;
   }
@@ -480,7 +492,7 @@ ast::ExprPtr AstBuilder::Strings(TileParser::StringAtomContext* ctx) {
 }
 
 void AstBuilder::DecodeEscapes(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
-                               std::string& out) {
+                               std::string& out, bool bytes) {
   for (size_t i = begin; i < end; ++i) {
     const char c = text[i];
     if (c != '\\' || i + 1 >= end) {
@@ -509,7 +521,14 @@ void AstBuilder::DecodeEscapes(const std::string& text, size_t begin, size_t end
       case 'r': out += '\r'; break;
       case 't': out += '\t'; break;
       case 'v': out += '\v'; break;
-      case 'x': case 'u': case 'U': {
+      case 'u': case 'U':
+        if (bytes) {  // not an escape in a bytes literal
+          out += '\\';
+          out += n;
+          break;
+        }
+        [[fallthrough]];
+      case 'x': {
         const size_t want = n == 'x' ? 2 : n == 'u' ? 4 : 8;
         uint32_t cp = 0;
         size_t k = 0;
@@ -520,6 +539,8 @@ void AstBuilder::DecodeEscapes(const std::string& text, size_t begin, size_t end
                 k < want ? "invalid `\\" + std::string(1, n) + "` escape: expected " +
                                std::to_string(want) + " hex digits"
                          : "invalid `\\" + std::string(1, n) + "` escape: not a Unicode code point");
+        } else if (bytes) {
+          out += char(cp);  // \xhh is the byte itself
         } else {
           AppendUtf8(out, cp);
         }
@@ -530,7 +551,8 @@ void AstBuilder::DecodeEscapes(const std::string& text, size_t begin, size_t end
         uint32_t cp = uint32_t(n - '0');
         for (int k = 0; k < 2 && i + 1 < end && text[i + 1] >= '0' && text[i + 1] <= '7'; ++k)
           cp = cp * 8 + uint32_t(text[++i] - '0');
-        AppendUtf8(out, cp);
+        if (bytes) out += char(cp & 0xFF);
+        else AppendUtf8(out, cp);
         break;
       }
       case 'N':

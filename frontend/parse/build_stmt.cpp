@@ -121,6 +121,13 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
       s->targets.push_back(std::move(t));
     return s;
   }
+  if (auto* g = dynamic_cast<TileParser::GlobalSmallContext*>(ctx)) {
+    auto s = std::make_unique<ast::Global>(r);
+    s->nonlocal = g->NONLOCAL() != nullptr;
+    HostOnly(r, s->nonlocal ? "`nonlocal` declarations are" : "`global` declarations are");
+    for (auto* n : g->NAME()) s->names.push_back(Text(n));
+    return s;
+  }
   if (auto* imp = dynamic_cast<TileParser::ImportSmallContext*>(ctx)) {
     auto s = std::make_unique<ast::Import>(r);
     for (auto* d : imp->dotted_as_name()) {

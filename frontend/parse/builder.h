@@ -67,7 +67,7 @@ class AstBuilder {
   // String literal pieces (build_expr.cpp): escapes of text[begin, end) of token `tr` decoded
   // into `out`; an f-string body appended to a str.format template and its arguments.
   void DecodeEscapes(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
-                     std::string& out);
+                     std::string& out, bool bytes = false);
   void FStringBody(const std::string& text, size_t begin, size_t end, bool raw, SourceRange tr,
                    std::string& tmpl, std::vector<ast::ExprPtr>& args);
   size_t FStringField(const std::string& text, size_t open, size_t end, bool raw, SourceRange tr,

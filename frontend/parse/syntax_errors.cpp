@@ -83,8 +83,6 @@ const char* UnsupportedWhat(size_t type) {
     case TileParser::TRY: case TileParser::EXCEPT: case TileParser::FINALLY:
       return "`try` statements are";
     case TileParser::RAISE: return "`raise` statements are";
-    case TileParser::GLOBAL: return "`global` declarations are";
-    case TileParser::NONLOCAL: return "`nonlocal` declarations are";
     case TileParser::YIELD: return "generators (`yield`) are";
     case TileParser::ASYNC: case TileParser::AWAIT: return "`async` and `await` are";
     case TileParser::WALRUS: return "assignment expressions (`:=`) are";

@@ -424,9 +424,14 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     std::string name = TypeName(v);
     auto it = table->find(name);
     if (it != table->end() && it->second.As<PyTypeObj>()) return it->second;
-    return Value(std::make_shared<PyTypeObj>(name, [name](Interpreter&, CallArgs&) -> Value {
-      TypeError("cannot create '" + name + "' instances");
-    }));
+    // One class object per type name, so that `type(a) is type(b)` holds (types.NoneType).
+    static std::map<std::string, Value> made;
+    Value& cls = made[name];
+    if (!cls.IsObj())
+      cls = Value(std::make_shared<PyTypeObj>(name, [name](Interpreter&, CallArgs&) -> Value {
+        TypeError("cannot create '" + name + "' instances");
+      }));
+    return cls;
   });
   // Strings are UTF-8: ord decodes one code point, chr encodes one.
   Def(t, "ord", [](Interpreter&, CallArgs& a) {

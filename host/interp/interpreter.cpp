@@ -157,7 +157,23 @@ int Interpreter::current_line() const {
 
 // ---------------------------------------------------------------- names
 
+Value Interpreter::EvalInDefinitionScope(const ast::Expr& e, const FunctionObj& fn) {
+  Frame frame;
+  frame.chunk = fn.chunk.get();
+  frame.locals_ref = std::make_shared<std::map<std::string, Value>>();
+  frame.locals = frame.locals_ref.get();
+  frame.enclosing = &fn.enclosing;
+  frame.function = fn.def->name;
+  frame.stmt = fn.def;
+  return InFrame(frame, [&] { return Eval(e); });
+}
+
 Value Interpreter::LookupName(const std::string& id) {
+  if (frame_ && frame_->locals && !frame_->global_names.empty() && frame_->global_names.count(id)) {
+    if (auto it = globals_.find(id); it != globals_.end()) return it->second;
+    if (auto it = builtins_.find(id); it != builtins_.end()) return it->second;
+    Raise("NameError", "name '" + id + "' is not defined");
+  }
   if (frame_ && frame_->locals) {
     auto it = frame_->locals->find(id);
     if (it != frame_->locals->end()) return it->second;
@@ -186,8 +202,40 @@ Value Interpreter::LookupName(const std::string& id) {
 }
 
 void Interpreter::StoreName(const std::string& id, const Value& v) {
-  if (frame_ && frame_->locals) (*frame_->locals)[id] = v;
-  else globals_[id] = v;
+  if (!frame_ || !frame_->locals) {
+    globals_[id] = v;
+    return;
+  }
+  if (!frame_->global_names.empty() && frame_->global_names.count(id)) {
+    globals_[id] = v;
+    return;
+  }
+  if (!frame_->nonlocal_names.empty() && frame_->nonlocal_names.count(id) && frame_->enclosing) {
+    for (auto scope = frame_->enclosing->rbegin(); scope != frame_->enclosing->rend(); ++scope)
+      if (auto it = (*scope)->find(id); it != (*scope)->end()) {
+        it->second = v;
+        return;
+      }
+  }
+  (*frame_->locals)[id] = v;
+}
+
+void Interpreter::ExecGlobal(const ast::Global& s) {
+  if (!frame_ || !frame_->locals) {
+    if (s.nonlocal) Raise("SyntaxError", "nonlocal declaration not allowed at module level");
+    return;  // `global` at module level changes nothing
+  }
+  for (const std::string& id : s.names) {
+    if (!s.nonlocal) {
+      frame_->global_names.insert(id);
+      continue;
+    }
+    bool found = false;
+    if (frame_->enclosing)
+      for (const auto& scope : *frame_->enclosing) found = found || scope->count(id);
+    if (!found) Raise("SyntaxError", "no binding for nonlocal '" + id + "' found");
+    frame_->nonlocal_names.insert(id);
+  }
 }
 
 // ---------------------------------------------------------------- statements
@@ -334,6 +382,9 @@ Interpreter::Flow Interpreter::ExecInner(const ast::Stmt& s) {
       return Flow::Normal;
     case ast::StmtKind::Delete:
       for (const auto& t : s.As<ast::Delete>()->targets) Delete(*t);
+      return Flow::Normal;
+    case ast::StmtKind::Global:
+      ExecGlobal(*s.As<ast::Global>());
       return Flow::Normal;
     case ast::StmtKind::Assert: {
       auto* a = s.As<ast::Assert>();

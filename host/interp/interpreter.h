@@ -4,6 +4,7 @@
 #pragma once
 #include <iosfwd>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -122,6 +123,10 @@ class Interpreter {
   void set_argv(std::vector<std::string> argv) { argv_ = std::move(argv); }
 
   Value Eval(const ast::Expr& e);
+  // Evaluates `e` as written at the top of `fn`'s body before any of its variables are set:
+  // the module's globals and the enclosing functions' variables (wp.static's expressions).
+  // Call it on `fn`'s home interpreter.
+  Value EvalInDefinitionScope(const ast::Expr& e, const FunctionObj& fn);
   // `import name`: the module object, made once per session; ModuleNotFoundError otherwise.
   Value ImportModule(const std::string& name);
   Value CallValue(const Value& f, CallArgs& args);
@@ -148,6 +153,8 @@ class Interpreter {
     const ast::Stmt* stmt = nullptr;
     Value return_value;
     const Frame* caller = nullptr;  // warnings' stacklevel walks these
+    // Names the function declared `global` or `nonlocal`: they bind outside its locals.
+    std::set<std::string> global_names, nonlocal_names;
   };
 
   Flow ExecBody(const ast::Body& body);
@@ -167,6 +174,7 @@ class Interpreter {
   Value MakeLambda(const ast::Lambda& l);
   void Assign(const ast::Expr& target, const Value& v);
   void Delete(const ast::Expr& target);  // `del target`
+  void ExecGlobal(const ast::Global& s);
   Value LookupName(const std::string& id);
   void StoreName(const std::string& id, const Value& v);
   Value EvalCall(const ast::Call& c);

@@ -10,8 +10,6 @@
 
 namespace tilec::host {
 
-namespace {
-
 std::string ConstantLine(const KernelConstant& c) {
   if (const auto* t = c.value.As<CompositeTypeObj>()) {
     // A type alias (`vec5 = wp.types.vector(length=5, dtype=float)`): the kernel names it too.
@@ -44,6 +42,8 @@ std::string ConstantLine(const KernelConstant& c) {
   return c.name + " = " + r;
 }
 
+namespace {
+
 // Whether a definition names `name` as a whole identifier.
 bool Mentioned(const KernelCompileRequest& req, const std::string& name) {
   auto ident = [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; };
@@ -65,6 +65,9 @@ ModuleText BuildModuleText(const KernelCompileRequest& req) {
     if (c.value.As<CompositeValueObj>() && !Mentioned(req, c.name)) continue;
     if (std::string l = ConstantLine(c); !l.empty()) consts.push_back(l);
   }
+  for (const auto& d : req.definitions)
+    for (const auto& [name, value] : d.statics)
+      if (std::string l = ConstantLine({name, value}); !l.empty()) consts.push_back(l);
   // Pad with blank lines so each definition sits at its own line when all of them come from
   // one file in increasing order and the constants fit above the first one.
   bool aligned = !req.definitions.empty();

@@ -49,6 +49,8 @@ struct ModuleText {
   int col_base = 0;
 };
 ModuleText BuildModuleText(const KernelCompileRequest& req);
+// The line that defines `c` in a kernel's module ("" for a value a kernel cannot hold).
+std::string ConstantLine(const KernelConstant& c);
 
 KernelCompileResult CompileKernel(const KernelCompileRequest& req);
 // The CUDA variant: PTX for `arch` with `block_dim` lanes per tiled block (0 for plain launches).

@@ -23,6 +23,17 @@ std::regex PyRegex(const std::string& pattern, int64_t flags = 0);
 Value MakeTempfileModule();
 Value MakePathlibModule();
 Value MakeMockModule();
+// A placeholder for `path`, a name of `owner` ("CPython's `ast` module") that tilec lacks:
+// using it raises NotImplementedError (py_unprovided.cpp).
+Value MakeUnprovided(std::string path, std::string owner);
+// A module tilec answers in part: the names it lacks are placeholders.
+struct UnprovidedModule : ModuleObj {
+  UnprovidedModule(std::string name, std::string owner) : ModuleObj(std::move(name)), owner(std::move(owner)) {}
+  std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override;
+  std::string owner;
+};
+// `struct`, or CPython's introspection modules in part (`ast`, `inspect`, `weakref`, ...).
+std::optional<Value> MakeCPythonOnlyModule(Interpreter& in, const std::string& name);
 // Runs `source` as a program in a child tilec (sys.argv[1:] = args) and returns a
 // subprocess.CompletedProcess with its exit status and captured output.
 Value RunTilecChild(Interpreter& in, const std::string& source, const std::vector<std::string>& args, double timeout,

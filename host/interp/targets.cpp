@@ -7,7 +7,8 @@ namespace tilec::host {
 
 void Interpreter::Delete(const ast::Expr& target) {
   if (auto* n = target.As<ast::Name>()) {
-    auto& scope = frame_ && frame_->locals ? *frame_->locals : globals_;
+    const bool local = frame_ && frame_->locals && !frame_->global_names.count(n->id);
+    auto& scope = local ? *frame_->locals : globals_;
     if (!scope.erase(n->id)) Raise("NameError", "name '" + n->id + "' is not defined");
   } else if (auto* t = target.As<ast::Tuple>()) {
     for (const auto& e : t->elts) Delete(*e);

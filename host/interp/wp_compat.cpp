@@ -7,33 +7,12 @@
 #include "host/interp/array_values.h"
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_std_modules.h"
 #include "host/interp/wp_generic.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
 namespace {
-
-// A name inside Warp's implementation (`warp._src.build._gemm_operand_alignments`). Importing
-// it succeeds, so that a program which touches Warp's internals only on some paths still
-// runs; using it (calling, testing its truth, iterating) raises NotImplementedError naming it.
-struct WarpInternalObj : Object {
-  explicit WarpInternalObj(std::string path) : path(std::move(path)) {}
-  std::string TypeName() const override { return "warp internal"; }
-  std::string Repr() const override { return "<warp internal '" + path + "'>"; }
-  [[noreturn]] void Refuse() const {
-    Raise("NotImplementedError", "`" + path + "` is part of Warp's implementation, which tilec does not provide");
-  }
-  bool Truth() const override { Refuse(); }
-  bool Callable() const override { return true; }
-  Value Call(Interpreter&, CallArgs&) override { Refuse(); }
-  Value GetItem(Interpreter&, const Value&) override { Refuse(); }
-  std::optional<std::vector<Value>> Iterate(Interpreter&) override { Refuse(); }
-  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
-    if (name.rfind("__", 0) == 0) return std::nullopt;
-    return Value(std::make_shared<WarpInternalObj>(path + "." + name));
-  }
-  std::string path;
-};
 
 // A module of Warp's internals that tilec answers in part; other names are placeholders.
 // `public_name` names the `wp` member that answers for it (`types`: `warp._src.types` has
@@ -46,7 +25,8 @@ struct WarpInternalsModule : ModuleObj {
     if (!public_name.empty())
       if (std::optional<Value> v = in.GetAttr(in.ImportModule("warp"), public_name).obj()->GetAttr(in, attr)) return v;
     if (attr.rfind("__", 0) == 0) return std::nullopt;
-    return Value(std::make_shared<WarpInternalObj>(name + "." + attr));
+    // A name inside Warp's implementation (`warp._src.build._gemm_operand_alignments`).
+    return MakeUnprovided(name + "." + attr, "Warp's implementation");
   }
   std::string public_name;
 };
@@ -71,7 +51,7 @@ void DefineWarpCompat(ModuleObj& module) {
   });
   // What Warp's own test files ask of its internals to pick a path: tilec has no MathDx
   // libraries and no CUDA toolkit, so those answers are False and 0. Every other name under
-  // `warp._src` is a placeholder that raises when used (WarpInternalObj).
+  // `warp._src` is a placeholder that raises when used (MakeUnprovided).
   {
     auto core = std::make_shared<WarpInternalsModule>("warp._src.context.runtime.core");
     core->Def("wp_is_mathdx_enabled", [](Interpreter&, CallArgs&) { return Value::Bool(false); });

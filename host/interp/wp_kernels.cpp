@@ -12,6 +12,7 @@
 #include "host/interp/array_values.h"
 #include "host/interp/wp_composite.h"
 #include "host/interp/wp_generic.h"
+#include "host/interp/wp_static.h"
 #include "host/interp/wp_values.h"
 
 namespace tilec::host {
@@ -220,7 +221,10 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
   auto* fn = fnv.As<FunctionObj>();
   if (!fn) TypeError("kernel(): expected a function definition, got " + TypeName(fnv));
   WpState& st = in.wp();
-  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel");
+  StaticResolution statics = ResolveStatics(in, *fn);
+  WpState::Definition def =
+      DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel", statics.edits);
+  for (auto& c : statics.constants) def.statics.push_back({c.name, c.value});
   AddDecorator(def, *fn->def, "kernel");
   if (!enable_backward) ForceNoBackward(def.text);
   Remember(st, std::move(def));
@@ -248,8 +252,12 @@ Value DefineKernel(Interpreter& in, const Value& fnv, bool enable_backward) {
 std::shared_ptr<KernelObj> InstantiateKernel(Interpreter& in, const KernelObj& k, const TextEdits& edits) {
   const GenericKernel& g = *k.generic;
   const auto* fn = g.fn.As<FunctionObj>();
+  StaticResolution statics = ResolveStatics(in, *fn);
+  TextEdits all_edits = edits;
+  all_edits.insert(all_edits.end(), statics.edits.begin(), statics.edits.end());
   WpState::Definition def =
-      DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel", edits);
+      DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "kernel", all_edits);
+  for (auto& c : statics.constants) def.statics.push_back({c.name, c.value});
   AddDecorator(def, *fn->def, "kernel");
   if (!g.base.enable_backward) ForceNoBackward(def.text);
   // The definitions of the kernel's own module now (it may be launched from another), with
@@ -268,7 +276,10 @@ std::shared_ptr<KernelObj> InstantiateKernel(Interpreter& in, const KernelObj& k
 Value DefineFunc(Interpreter& in, const Value& fnv) {
   auto* fn = fnv.As<FunctionObj>();
   if (!fn) TypeError("func(): expected a function definition, got " + TypeName(fnv));
-  WpState::Definition def = DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func");
+  StaticResolution statics = ResolveStatics(in, *fn);
+  WpState::Definition def =
+      DefinitionText(*fn->chunk, *fn->def, fn->def->decorators, fn->def->name, "func", statics.edits);
+  for (auto& c : statics.constants) def.statics.push_back({c.name, c.value});
   AddDecorator(def, *fn->def, "func");
   for (const auto& p : fn->def->params) {
     const std::string& text = fn->chunk->file.text();
@@ -280,6 +291,7 @@ Value DefineFunc(Interpreter& in, const Value& fnv) {
   Remember(in.wp(), std::move(def));
   auto f = std::make_shared<WpFuncObj>();
   f->name = fn->def->name;
+  f->fn = fnv;
   return Value(f);
 }
 
@@ -297,6 +309,11 @@ Value DefineStruct(Interpreter& in, const Value& clsv) {
 // The decorators and constructors that make kernels, funcs and structs: `@wp.kernel` (bare or
 // with options), `wp.Kernel(func, key=...)`, `@wp.func`, `@wp.struct`.
 void DefineWarpDecorators(ModuleObj& m) {
+  // In host code wp.static is its argument; in kernels the host evaluates it (wp_static.cpp).
+  m.Def("static", [](Interpreter&, CallArgs& a) -> Value {
+    ArgBinder b("static", a, {"expr"}, 1);
+    return b.Get(0);
+  });
   m.Def("kernel", [](Interpreter& in, CallArgs& a) -> Value {
     // `@wp.kernel` gets the function; `@wp.kernel(enable_backward=False)` returns a decorator.
     // Without the option, wp.config.enable_backward at definition time decides.

@@ -764,8 +764,9 @@ std::optional<Value> TapeObj::GetAttr(Interpreter& in, const std::string& name) 
   return std::nullopt;
 }
 
-Value WpFuncObj::Call(Interpreter&, CallArgs&) {
-  TypeError("`" + name + "` is a @wp.func: it can be called only from kernels and other @wp.func functions");
+Value WpFuncObj::Call(Interpreter& in, CallArgs& args) {
+  if (!fn.IsObj()) TypeError("`" + name + "` is a @wp.func: it can be called only from kernels and other @wp.func functions");
+  return fn.obj()->Call(in, args);
 }
 
 // ---------------------------------------------------------------- the module

@@ -75,6 +75,7 @@ struct WpFuncObj : Object {
   bool Callable() const override { return true; }
   Value Call(Interpreter& in, CallArgs& args) override;
   std::string name;
+  Value fn;  // the Python function: called from host code, it runs as Python (Warp's rule)
 };
 
 // A `@wp.struct` class: a dtype for arrays, and called (`S()`) a host value of the struct.
@@ -147,8 +148,11 @@ struct WpState {
     // A func's parameter annotations as written: a func of the same name and other
     // annotations is an overload (Warp's), kept beside it; the same ones replace it.
     std::string signature;
+    // The values of its `wp.static(...)` expressions, as constants the text names (wp_static.cpp).
+    std::vector<std::pair<std::string, Value>> statics;
   };
   std::vector<Definition> definitions;
+  int static_counter = 0;  // names the constants of wp.static values apart
   std::vector<std::shared_ptr<KernelObj>> kernels;
   std::map<std::string, Value> modules;  // wp.get_module(name), by name
   // `wp.config`, whose settings (enable_backward, verbose, ...) host code may change.

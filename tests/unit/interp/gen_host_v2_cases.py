@@ -569,9 +569,26 @@ OUTPUTS = [
   "print(np.cbrt(np.array([8, 27]), dtype=np.float64), np.power(np.array([2, 3]), 3), np.floor_divide(np.array([-7, 7]), 2), np.remainder(np.array([-7.5]), 2), np.mod(7, -3))\n"
   "print(np.subtract(np.uint8(3), 5), np.multiply([1, 2], 2.5), np.divide(np.array([1], dtype=np.int16), 4), np.true_divide(3, 4), np.bitwise_or(5, 2), np.bitwise_xor(np.uint8(7), 2))\n"
   "print(np.sign(np.float32(-0.0)), np.modf(np.float32(2.5)), np.heaviside(np.array([0, 1], dtype=np.int16), 0.5).dtype)\n"),
+ ("GlobalAndNonlocal",
+  "count = 0\n"
+  "def bump(n):\n    global count\n    count += n\n    return count\n"
+  "bump(2)\nprint(bump(3), count)\n"
+  "def outer():\n    x = 1\n    def inner():\n        nonlocal x\n        x += 10\n        return x\n    inner()\n    return inner(), x\n"
+  "print(outer())\n"
+  "def forget():\n    global count\n    del count\n"
+  "forget()\ntry:\n    print(count)\nexcept NameError as e:\n    print('NameError')\n"),
+ ("StructPackUnpack",
+  "import struct\n"
+  "print(struct.pack('I', 0x7f800001), struct.unpack('f', struct.pack('I', 0x3f800000)), struct.calcsize('@bi'), struct.calcsize('=bi'))\n"
+  "print(struct.pack('<hHe', -2, 65535, 1.5), struct.unpack('>iQ?', struct.pack('>iQ?', -7, 2**40, True)), struct.unpack('<e', b'\\x00\\x7c'))\n"
+  "print(struct.pack('>d', -0.1).hex(), struct.unpack('<2h', b'\\x01\\x80\\xff\\x7f'), struct.pack('=3B', 1, 2, 255))\n"
+  "import types\nprint(types.NoneType is type(None), type(1) is type(2))\n")
 ]
 
 RAISES = [
+ ("StructPackRange", "import struct\n", "struct.pack('h', 70000)"),
+ ("StructUnpackSize", "import struct\n", "struct.unpack('I', b'ab')"),
+ ("NonlocalUnbound", "def f():\n    def g():\n        nonlocal zz\n    g()\n", "f()"),
  ("MathAsinDomain", "import math\n", "math.asin(2)"),
  ("MathPowDomain", "import math\n", "math.pow(-8, 0.5)"),
  ("MathFmodZero", "import math\n", "math.fmod(1, 0)"),

@@ -1,0 +1,255 @@
+// `wp.static(expr)` in a kernel or func: the host evaluates `expr` where the definition runs,
+// as Warp does, seeing the module's globals and the variables of the functions around it.
+// The argument's text becomes the value: a @wp.func by its name, anything else as a constant
+// of the kernel's module. An expression that names the definition's own variables (a static
+// loop's counter) stays for the checker, which folds it per unrolled iteration.
+#include "host/interp/wp_static.h"
+
+#include <set>
+
+#include "host/interp/kernel_compile.h"
+#include "host/interp/wp_composite.h"
+
+namespace tilec::host {
+namespace {
+
+// The names the definition binds itself: parameters, assignment and loop targets.
+void BoundNames(const ast::Expr& target, std::set<std::string>& out) {
+  if (const auto* n = target.As<ast::Name>()) out.insert(n->id);
+  else if (const auto* t = target.As<ast::Tuple>())
+    for (const auto& e : t->elts) BoundNames(*e, out);
+  else if (const auto* l = target.As<ast::List>())
+    for (const auto& e : l->elts) BoundNames(*e, out);
+}
+
+void BoundNames(const ast::Body& body, std::set<std::string>& out) {
+  for (const ast::StmtPtr& s : body) {
+    if (const auto* a = s->As<ast::Assign>())
+      for (const auto& t : a->targets) BoundNames(*t, out);
+    else if (const auto* a = s->As<ast::AugAssign>()) BoundNames(*a->target, out);
+    else if (const auto* a = s->As<ast::AnnAssign>()) BoundNames(*a->target, out);
+    else if (const auto* f = s->As<ast::For>()) {
+      BoundNames(*f->target, out);
+      BoundNames(f->body, out);
+    } else if (const auto* w = s->As<ast::While>()) BoundNames(w->body, out);
+    else if (const auto* i = s->As<ast::If>()) {
+      BoundNames(i->body, out);
+      BoundNames(i->orelse, out);
+    }
+  }
+}
+
+bool NamesAny(const ast::Expr& e, const std::set<std::string>& names);
+
+bool NamesAny(const std::vector<ast::ExprPtr>& es, const std::set<std::string>& names) {
+  for (const auto& e : es)
+    if (e && NamesAny(*e, names)) return true;
+  return false;
+}
+
+// Whether `e` reads one of `names` (conservatively: any Name node spelled so).
+bool NamesAny(const ast::Expr& e, const std::set<std::string>& names) {
+  auto any = [&](const ast::ExprPtr& p) { return p && NamesAny(*p, names); };
+  switch (e.kind) {
+    case ast::ExprKind::Name: return names.count(e.As<ast::Name>()->id) > 0;
+    case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit: case ast::ExprKind::StrLit:
+    case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
+      return false;
+    case ast::ExprKind::Unary: return any(e.As<ast::Unary>()->operand);
+    case ast::ExprKind::Binary: return any(e.As<ast::Binary>()->lhs) || any(e.As<ast::Binary>()->rhs);
+    case ast::ExprKind::BoolOp: return NamesAny(e.As<ast::BoolOp>()->values, names);
+    case ast::ExprKind::Compare:
+      return any(e.As<ast::Compare>()->left) || NamesAny(e.As<ast::Compare>()->comparators, names);
+    case ast::ExprKind::IfExp: {
+      const auto* i = e.As<ast::IfExp>();
+      return any(i->cond) || any(i->then_value) || any(i->else_value);
+    }
+    case ast::ExprKind::Call: {
+      const auto* c = e.As<ast::Call>();
+      if (any(c->func) || NamesAny(c->args, names)) return true;
+      for (const ast::Keyword& k : c->keywords)
+        if (any(k.value)) return true;
+      return false;
+    }
+    case ast::ExprKind::Attribute: return any(e.As<ast::Attribute>()->value);
+    case ast::ExprKind::Subscript: return any(e.As<ast::Subscript>()->value) || any(e.As<ast::Subscript>()->index);
+    case ast::ExprKind::Slice: {
+      const auto* s = e.As<ast::Slice>();
+      return any(s->lower) || any(s->upper) || any(s->step);
+    }
+    case ast::ExprKind::Tuple: return NamesAny(e.As<ast::Tuple>()->elts, names);
+    case ast::ExprKind::List: return NamesAny(e.As<ast::List>()->elts, names);
+    case ast::ExprKind::Dict:
+      return NamesAny(e.As<ast::Dict>()->keys, names) || NamesAny(e.As<ast::Dict>()->values, names);
+  }
+  return true;
+}
+
+bool IsStaticCall(const ast::Call& c) {
+  if (c.args.size() != 1 || !c.keywords.empty()) return false;
+  if (const auto* n = c.func->As<ast::Name>()) return n->id == "static";
+  const auto* a = c.func->As<ast::Attribute>();
+  const auto* m = a ? a->value->As<ast::Name>() : nullptr;
+  return m && a->attr == "static" && (m->id == "wp" || m->id == "warp");
+}
+
+class Resolver {
+ public:
+  Resolver(Interpreter& home, const FunctionObj& fn, int& counter, StaticResolution& out)
+      : home_(home), fn_(fn), counter_(counter), out_(out) {
+    for (const ast::Param& p : fn.def->params) bound_.insert(p.name);
+    BoundNames(fn.def->body, bound_);
+  }
+
+  void Body(const ast::Body& body) {
+    for (const ast::StmtPtr& s : body) Stmt(*s);
+  }
+
+ private:
+  void Stmt(const ast::Stmt& s) {
+    auto expr = [&](const ast::ExprPtr& e) {
+      if (e) Expr(*e);
+    };
+    switch (s.kind) {
+      case ast::StmtKind::ExprStmt: expr(s.As<ast::ExprStmt>()->value); return;
+      case ast::StmtKind::Assign:
+        for (const auto& t : s.As<ast::Assign>()->targets) expr(t);
+        expr(s.As<ast::Assign>()->value);
+        return;
+      case ast::StmtKind::AugAssign:
+        expr(s.As<ast::AugAssign>()->target);
+        expr(s.As<ast::AugAssign>()->value);
+        return;
+      case ast::StmtKind::AnnAssign:
+        expr(s.As<ast::AnnAssign>()->value);
+        return;
+      case ast::StmtKind::If:
+        expr(s.As<ast::If>()->cond);
+        Body(s.As<ast::If>()->body);
+        Body(s.As<ast::If>()->orelse);
+        return;
+      case ast::StmtKind::For:
+        expr(s.As<ast::For>()->iter);
+        Body(s.As<ast::For>()->body);
+        return;
+      case ast::StmtKind::While:
+        expr(s.As<ast::While>()->cond);
+        Body(s.As<ast::While>()->body);
+        return;
+      case ast::StmtKind::Return: expr(s.As<ast::Return>()->value); return;
+      case ast::StmtKind::Assert: expr(s.As<ast::Assert>()->test); return;
+      // Kernels have none of these; the checker names them.
+      case ast::StmtKind::Break: case ast::StmtKind::Continue: case ast::StmtKind::Pass:
+      case ast::StmtKind::FunctionDef: case ast::StmtKind::ClassDef: case ast::StmtKind::Import:
+      case ast::StmtKind::ImportFrom: case ast::StmtKind::With: case ast::StmtKind::Try:
+      case ast::StmtKind::Raise: case ast::StmtKind::Delete: case ast::StmtKind::Global:
+        return;
+    }
+  }
+
+  void Expr(const ast::Expr& e) {
+    auto expr = [&](const ast::ExprPtr& p) {
+      if (p) Expr(*p);
+    };
+    switch (e.kind) {
+      case ast::ExprKind::Name: case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit:
+      case ast::ExprKind::StrLit: case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
+        return;
+      case ast::ExprKind::Unary: expr(e.As<ast::Unary>()->operand); return;
+      case ast::ExprKind::Binary:
+        expr(e.As<ast::Binary>()->lhs);
+        expr(e.As<ast::Binary>()->rhs);
+        return;
+      case ast::ExprKind::BoolOp:
+        for (const auto& v : e.As<ast::BoolOp>()->values) expr(v);
+        return;
+      case ast::ExprKind::Compare:
+        expr(e.As<ast::Compare>()->left);
+        for (const auto& v : e.As<ast::Compare>()->comparators) expr(v);
+        return;
+      case ast::ExprKind::IfExp:
+        expr(e.As<ast::IfExp>()->cond);
+        expr(e.As<ast::IfExp>()->then_value);
+        expr(e.As<ast::IfExp>()->else_value);
+        return;
+      case ast::ExprKind::Call: {
+        const auto* c = e.As<ast::Call>();
+        if (IsStaticCall(*c) && Resolve(*c)) return;
+        expr(c->func);
+        for (const auto& a : c->args) expr(a);
+        for (const ast::Keyword& k : c->keywords) expr(k.value);
+        return;
+      }
+      case ast::ExprKind::Attribute: expr(e.As<ast::Attribute>()->value); return;
+      case ast::ExprKind::Subscript:
+        expr(e.As<ast::Subscript>()->value);
+        expr(e.As<ast::Subscript>()->index);
+        return;
+      case ast::ExprKind::Slice:
+        expr(e.As<ast::Slice>()->lower);
+        expr(e.As<ast::Slice>()->upper);
+        expr(e.As<ast::Slice>()->step);
+        return;
+      case ast::ExprKind::Tuple:
+        for (const auto& v : e.As<ast::Tuple>()->elts) expr(v);
+        return;
+      case ast::ExprKind::List:
+        for (const auto& v : e.As<ast::List>()->elts) expr(v);
+        return;
+      case ast::ExprKind::Dict:
+        for (const auto& v : e.As<ast::Dict>()->keys) expr(v);
+        for (const auto& v : e.As<ast::Dict>()->values) expr(v);
+        return;
+    }
+  }
+
+  // Replaces the argument of one `wp.static(arg)` by its value (a func's call by the func's
+  // name); false leaves it to the checker.
+  bool Resolve(const ast::Call& call) {
+    const ast::Expr& arg = *call.args[0];
+    if (NamesAny(arg, bound_)) return false;
+    Value v;
+    try {
+      v = home_.EvalInDefinitionScope(arg, fn_);
+    } catch (const PyError&) {
+      return false;  // the checker reports what it makes of the expression
+    }
+    const std::string& file = fn_.chunk->file.text();
+    SourceRange range = arg.range;
+    std::string text;
+    if (const auto* f = v.As<WpFuncObj>()) {
+      text = f->name;
+      if (call.range.end <= file.size() &&
+          file.find('\n', call.range.begin) >= call.range.end)
+        range = call.range;
+    } else {
+      KernelConstant c{"__wp_static_" + std::to_string(counter_++), v};
+      if (ConstantLine(c).empty()) return false;
+      text = c.name;
+      out_.constants.push_back(std::move(c));
+    }
+    // Blank out the rest of the argument so that what follows keeps its column.
+    for (uint32_t k = range.begin + uint32_t(text.size()); k < range.end && k < file.size(); ++k)
+      text += file[k] == '\n' ? '\n' : ' ';
+    out_.edits.push_back({range, text});
+    return true;
+  }
+
+  Interpreter& home_;
+  const FunctionObj& fn_;
+  int& counter_;
+  StaticResolution& out_;
+  std::set<std::string> bound_;
+};
+
+}  // namespace
+
+StaticResolution ResolveStatics(Interpreter& in, const FunctionObj& fn) {
+  StaticResolution out;
+  if (fn.def->body.empty()) return out;
+  Interpreter& home = fn.home ? *fn.home : in;
+  Resolver(home, fn, in.wp().static_counter, out).Body(fn.def->body);
+  return out;
+}
+
+}  // namespace tilec::host
