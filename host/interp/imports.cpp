@@ -9,6 +9,7 @@
 
 #include "host/interp/errors.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_std_modules.h"
 
 #include "module_text.inc"
 
@@ -152,6 +153,16 @@ Value Interpreter::ImportModule(const std::string& name) {
       v = GetAttr(v, name.substr(s, e - s));
     }
     return v;
+  }
+  if (name.rfind("warp.", 0) == 0 && name.find('.', 5) == std::string::npos) {
+    // `import warp.types`: the `wp` member; Warp's packages tilec does not have import as
+    // placeholders (its own files are not run).
+    const std::string sub = name.substr(5);
+    if (std::optional<Value> v = ImportModule("warp").obj()->GetAttr(*this, sub); v && v->As<ModuleObj>()) return *v;
+    for (const char* lacking : {"fem", "sparse", "render", "sim", "autograd", "geometry", "utils", "jax_experimental",
+                                "torch", "paddle", "dlpack"})
+      if (sub == lacking)
+        return std_modules_[name] = Value(std::make_shared<UnprovidedModule>(name, "Warp's `" + name + "` package"));
   }
   if (name == "math") return MakeMathModule();
   if (auto it = std_modules_.find(name); it != std_modules_.end()) return it->second;

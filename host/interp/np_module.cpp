@@ -17,6 +17,47 @@ struct IndexMakerObj : Object {
   Value GetItem(Interpreter&, const Value& key) override { return key; }
 };
 
+// np.lib.NumpyVersion: a release number compared with others or with version strings.
+struct NumpyVersionObj : Object {
+  explicit NumpyVersionObj(std::string v) : text(std::move(v)), parts(Parse(text)) {}
+  static std::vector<int64_t> Parse(const std::string& v) {
+    std::vector<int64_t> out;
+    size_t at = 0;
+    while (out.size() < 3 && at < v.size() && std::isdigit(static_cast<unsigned char>(v[at]))) {
+      int64_t n = 0;
+      while (at < v.size() && std::isdigit(static_cast<unsigned char>(v[at]))) n = n * 10 + (v[at++] - '0');
+      out.push_back(n);
+      if (at < v.size() && v[at] == '.') ++at;
+      else break;
+    }
+    if (out.size() != 3) ValueError("Not a valid numpy version string");
+    return out;
+  }
+  std::string TypeName() const override { return "NumpyVersion"; }
+  std::string Repr() const override { return "NumpyVersion(" + text + ")"; }
+  std::optional<Value> CmpOp(Interpreter&, ast::CmpOp op, const Value& other, bool reflected) override {
+    std::vector<int64_t> o;
+    if (const auto* v = other.As<NumpyVersionObj>()) o = v->parts;
+    else if (const auto* s = other.As<StrObj>()) o = Parse(s->s);
+    else return std::nullopt;
+    const std::vector<int64_t>& l = reflected ? o : parts;
+    const std::vector<int64_t>& r = reflected ? parts : o;
+    switch (op) {
+      case ast::CmpOp::Eq: return Value::Bool(l == r);
+      case ast::CmpOp::NotEq: return Value::Bool(l != r);
+      case ast::CmpOp::Lt: return Value::Bool(l < r);
+      case ast::CmpOp::LtE: return Value::Bool(l <= r);
+      case ast::CmpOp::Gt: return Value::Bool(l > r);
+      case ast::CmpOp::GtE: return Value::Bool(l >= r);
+      case ast::CmpOp::Is: case ast::CmpOp::IsNot: case ast::CmpOp::In: case ast::CmpOp::NotIn:
+        return std::nullopt;
+    }
+    return std::nullopt;
+  }
+  std::string text;
+  std::vector<int64_t> parts;
+};
+
 [[noreturn]] void OverflowErrorUInt64() {
   Raise("OverflowError", "np.iinfo(np.uint64).max does not fit a host int (64-bit signed)");
 }
@@ -297,6 +338,16 @@ Value MakeNumpyModule() {
       {"double", "float64"}, {"float_", "float64"}};
   for (auto [alias, name] : kAliases) m->attrs[alias] = m->attrs.at(name);
   m->attrs["pi"] = Value::Float(M_PI);
+  // The NumPy release whose printing and promotion rules the host follows.
+  m->attrs["__version__"] = MakeStr("1.24.2");
+  {
+    auto lib = std::make_shared<ModuleObj>("numpy.lib");
+    lib->Def("NumpyVersion", [](Interpreter&, CallArgs& a) {
+      ArgBinder b("NumpyVersion", a, {"vstring"}, 1);
+      return Value(std::make_shared<NumpyVersionObj>(ToStr(b.Get(0), "NumpyVersion()")));
+    });
+    m->attrs["lib"] = Value(lib);
+  }
   m->attrs["e"] = Value::Float(M_E);
   m->attrs["inf"] = Value::Float(INFINITY);
   m->attrs["nan"] = Value::Float(NAN);

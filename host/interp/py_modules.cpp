@@ -441,6 +441,9 @@ Value MakeSysModule(Interpreter& in) {
   m->attrs["argv"] = MakeList(argv);
   m->attrs["platform"] = MakeStr("linux");
   m->attrs["maxsize"] = Value::Int(INT64_MAX);
+  // The Python whose semantics the host follows.
+  m->attrs["version_info"] = MakeTuple({Value::Int(3), Value::Int(11), Value::Int(2), MakeStr("final"), Value::Int(0)});
+  m->attrs["version"] = MakeStr("3.11.2 (tilec host)");
   InstallStdStreams(*m);
   m->Def("exit", [](Interpreter&, CallArgs& a) -> Value {
     ArgBinder b("exit", a, {"status"}, 0);
@@ -465,6 +468,14 @@ Value MakeTypingModule() {
     m->attrs[n] = Value(std::make_shared<TypingFormObj>(n));
   m->attrs["TYPE_CHECKING"] = Value::Bool(false);
   m->attrs["NamedTuple"] = MakeRecordBase();
+  // A type variable is only a name to tilec's host (no static typing to drive).
+  m->Def("TypeVar", [](Interpreter&, CallArgs& a) {
+    if (a.pos.empty()) TypeError("TypeVar() missing 1 required positional argument: 'name'");
+    return Value(std::make_shared<TypingFormObj>(ToStr(a.pos[0], "TypeVar() name")));
+  });
+  m->attrs["Generic"] = Value(std::make_shared<TypingFormObj>("Generic"));
+  for (const char* n : {"get_origin", "get_args", "get_type_hints", "cast", "overload", "ParamSpec", "Protocol"})
+    m->attrs[n] = MakeUnprovided(std::string("typing.") + n, "CPython's `typing` module");
   return Value(m);
 }
 

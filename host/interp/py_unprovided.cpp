@@ -245,6 +245,36 @@ Value MakeStructModule() {
   return Value(m);
 }
 
+// textwrap.dedent: the leading whitespace every non-blank line shares is removed; lines of
+// only whitespace become empty.
+std::string Dedent(const std::string& text) {
+  std::vector<std::string> lines;
+  for (size_t at = 0; at <= text.size();) {
+    size_t end = text.find('\n', at);
+    if (end == std::string::npos) end = text.size();
+    lines.push_back(text.substr(at, end - at));
+    at = end + 1;
+  }
+  std::optional<std::string> margin;
+  for (const std::string& l : lines) {
+    const size_t lead = l.find_first_not_of(" \t");
+    if (lead == std::string::npos) continue;
+    const std::string m = l.substr(0, lead);
+    if (!margin) margin = m;
+    size_t k = 0;
+    while (k < margin->size() && k < m.size() && (*margin)[k] == m[k]) ++k;
+    margin->resize(k);
+  }
+  std::string out;
+  for (size_t k = 0; k < lines.size(); ++k) {
+    const std::string& l = lines[k];
+    if (l.find_first_not_of(" \t") == std::string::npos) out += "";
+    else out += l.substr(margin ? margin->size() : 0);
+    if (k + 1 < lines.size()) out += '\n';
+  }
+  return out;
+}
+
 }  // namespace
 
 Value MakeUnprovided(std::string path, std::string owner) {
@@ -259,7 +289,7 @@ std::optional<Value> UnprovidedModule::GetAttr(Interpreter& in, const std::strin
 
 std::optional<Value> MakeCPythonOnlyModule(Interpreter& in, const std::string& name) {
   if (name == "struct") return MakeStructModule();
-  for (const char* n : {"ast", "inspect", "weakref", "linecache", "enum", "types"}) {
+  for (const char* n : {"ast", "inspect", "weakref", "linecache", "enum", "types", "textwrap"}) {
     if (name != n) continue;
     auto m = std::make_shared<UnprovidedModule>(name, "CPython's `" + name + "` module");
     if (name == "types") {
@@ -267,6 +297,10 @@ std::optional<Value> MakeCPythonOnlyModule(Interpreter& in, const std::string& n
       none.pos.push_back(Value());
       m->attrs["NoneType"] = in.CallValue(in.builtins().at("type"), none);
     }
+    if (name == "textwrap") m->Def("dedent", [](Interpreter&, CallArgs& a) {
+      ArgBinder b("dedent", a, {"text"}, 1);
+      return MakeStr(Dedent(ToStr(b.Get(0), "dedent() text")));
+    });
     return Value(m);
   }
   return std::nullopt;
