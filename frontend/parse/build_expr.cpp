@@ -209,7 +209,9 @@ void AstBuilder::Arguments(TileParser::ArglistContext* ctx, ast::Call& call) {
       k.range = Range(kws);
       call.keywords.push_back(std::move(k));
     } else if (auto* star = dynamic_cast<TileParser::StarArgContext*>(arg)) {
-      call.args.push_back(MakeStarred(Range(star), Test(star->test())));
+      // Kernels spread vectors, matrices and constant slices over a call's arguments (the
+      // checker writes the call out); elsewhere a starred expression is host code's.
+      call.args.push_back(MakeStarred(Range(star), Test(star->test()), /*call_argument=*/true));
     } else {
       auto* pos = static_cast<TileParser::PositionalArgContext*>(arg);
       ast::ExprPtr v = pos->comp_for() ? Comprehension(Range(pos), int(ast::Comprehension::Form::Generator),
@@ -329,8 +331,8 @@ ast::ExprPtr AstBuilder::NamedExpr(SourceRange r, antlr4::tree::TerminalNode* na
   return n;
 }
 
-ast::ExprPtr AstBuilder::MakeStarred(SourceRange r, ast::ExprPtr value) {
-  HostOnly(r, "starred expressions (`*x`) are");
+ast::ExprPtr AstBuilder::MakeStarred(SourceRange r, ast::ExprPtr value, bool call_argument) {
+  if (!call_argument) HostOnly(r, "starred expressions (`*x`) are");
   auto s = std::make_unique<ast::Starred>(r);
   s->func = std::make_unique<ast::Name>(r, "<starred>");
   s->args.push_back(std::move(value));

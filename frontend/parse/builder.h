@@ -78,7 +78,7 @@ class AstBuilder {
   // Host-only syntax (comprehensions, lambda, try, raise): an error inside kernel code.
   ast::ExprPtr StarTestlist(g::TileParser::Star_testlistContext* ctx);
   ast::ExprPtr StarTest(g::TileParser::Star_testContext* ctx);
-  ast::ExprPtr MakeStarred(SourceRange r, ast::ExprPtr value);
+  ast::ExprPtr MakeStarred(SourceRange r, ast::ExprPtr value, bool call_argument = false);
   void HostOnly(SourceRange r, const std::string& what);
   ast::ExprPtr Lambda(g::TileParser::LambdefContext* ctx);
   // `elt for ... in ... if ...`: the clauses of `first` and everything nested in it.

@@ -222,6 +222,8 @@ ExprInfo Checker::CheckCall(const ast::Call& c) {
         return GenericCompositeValue(c, fa->attr);
     }
   if (std::optional<ExprInfo> view = CheckSliceView(c)) return *view;
+  if (std::optional<ExprInfo> spread = CheckStarredCall(c)) return *spread;
+  if (std::optional<ExprInfo> m = CheckMatrixFromVectors(c)) return *m;
   ExprInfo callee = CheckExpr(c.func.get());
   std::vector<CallArg> args;
   bool poisoned = callee.type->IsError();

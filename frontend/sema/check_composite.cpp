@@ -3,6 +3,7 @@
 // result is a CallInfo of Kind::Composite that lowering expands component by component.
 #include <algorithm>
 
+#include "frontend/ast/clone.h"
 #include "frontend/sema/checker.h"
 
 namespace tilec::sema {
@@ -797,6 +798,61 @@ ExprInfo Checker::CompositeCall(CompositeOp op, const ast::Expr* node, const std
       break;
   }
   return bad("arguments it accepts");
+}
+
+// wp.matrix_from_rows(r0, r1, ...): the matrix whose rows are the vectors, their components
+// spliced row-major (a Construct); wp.matrix_from_cols(...) is its transpose, checked as
+// `wp.transpose(wp.matrix_from_rows(...))`.
+std::optional<ExprInfo> Checker::CheckMatrixFromVectors(const ast::Call& c) {
+  const auto* fa = c.func->As<ast::Attribute>();
+  const auto* base = fa ? fa->value->As<ast::Name>() : nullptr;
+  if (!fn_ || !base || (fa->attr != "matrix_from_rows" && fa->attr != "matrix_from_cols")) return std::nullopt;
+  auto it = scope_.find(base->id);
+  if (it == scope_.end() || it->second.kind != ModuleEntry::Kind::Module || it->second.module != ModuleId::Warp)
+    return std::nullopt;
+  const std::string name = "`wp." + fa->attr + "`";
+  if (!c.keywords.empty()) {
+    Error(Code::UnknownKeyword, c.keywords[0].name_range, name + " takes its vectors positionally");
+    return Poison();
+  }
+  if (fa->attr == "matrix_from_cols") {
+    auto rows = std::make_unique<ast::Call>(c.range);
+    rows->func = std::make_unique<ast::Attribute>(fa->range, ast::Clone(*fa->value), "matrix_from_rows", fa->attr_range);
+    for (const ast::ExprPtr& a : c.args) rows->args.push_back(ast::Clone(*a));
+    auto t = std::make_unique<ast::Call>(c.range);
+    t->func = std::make_unique<ast::Attribute>(fa->range, ast::Clone(*fa->value), "transpose", fa->attr_range);
+    t->args.push_back(std::move(rows));
+    ExprInfo info = CheckExpr(t.get());
+    out_.rewritten[&c] = std::move(t);
+    return info;
+  }
+  if (c.args.empty()) {
+    Error(Code::CompositeArgs, c.range, name + " needs at least one vector");
+    return Poison();
+  }
+  CallInfo ci;
+  std::vector<ExprInfo> infos;
+  const Composite* first = nullptr;
+  for (const ast::ExprPtr& a : c.args) {
+    ExprInfo x = CheckExpr(a.get());
+    if (x.type->IsError()) return Poison();
+    const Composite* k = CompositeOf(x.type);
+    if (!k || k->kind != CompositeKind::Vector) {
+      Error(Code::CompositeArgs, a->range, name + " takes vectors, found `" + TypeName(x.type) + "`");
+      return Poison();
+    }
+    if (first && !(*k == *first)) {
+      Error(Code::CompositeArgs, a->range,
+            name + " takes vectors of one type: `" + CompositeName(*first) + "` and `" + CompositeName(*k) + "`");
+      return Poison();
+    }
+    first = first ? first : k;
+    ci.args.push_back(a.get());
+    infos.push_back(x);
+  }
+  ci.composite = CompositeOp::Construct;
+  const Type* t = CompositeType(Composite::Matrix(int(c.args.size()), first->length(), first->scalar));
+  return CompositeResult(&c, ci, t, infos);
 }
 
 // A type or function of the `wp` namespace by its name (`float16`, `vec3`, `length`).

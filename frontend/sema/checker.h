@@ -184,6 +184,7 @@ class Checker {
   ExprInfo CompositeCompare(const ast::Compare& c, const ExprInfo& l, const ExprInfo& r);
   ExprInfo GenericCompositeType(const ast::Call& c, bool matrix);  // wp.types.vector/matrix(...)
   ExprInfo GenericCompositeValue(const ast::Call& c, const std::string& which);  // wp.vector/matrix/quaternion(...)
+  std::optional<ExprInfo> CheckMatrixFromVectors(const ast::Call& c);  // wp.matrix_from_rows/cols
   ExprInfo IdentityCall(const ast::Expr* node, const std::string& bname, std::vector<CallArg>& args);
   ExprInfo ScalarBinary(const ast::Expr* node, ast::BinaryOp op, SourceRange op_range,
                         const ast::Expr* l, ExprInfo li, const ast::Expr* r, ExprInfo ri);
@@ -196,6 +197,9 @@ class Checker {
   // `wp.tile_view(t, offset=(slice(a, b, c), ...))`, Warp's spelling of `t[a:b:c, ...]`: checks
   // (and records, for the lowering) that subscript; nullopt when `c` is not such a call.
   std::optional<ExprInfo> CheckSliceView(const ast::Call& c);
+  // `f(*v)`: the call written out with v's components (check_starred.cpp).
+  std::optional<ExprInfo> CheckStarredCall(const ast::Call& c);
+  bool SpreadStarred(const ast::Expr& value, std::vector<ast::ExprPtr>& out);
   ExprInfo CallBuiltin(const Builtin& b, const ast::Expr* node, SourceRange callee_range,
                        std::vector<CallArg> args);
   ExprInfo CallUserFunc(int index, const ast::Expr* node, SourceRange callee_range, std::vector<CallArg> args);

@@ -7,6 +7,7 @@
 
 #include <set>
 
+#include "host/interp/array_values.h"
 #include "host/interp/kernel_compile.h"
 #include "host/interp/wp_composite.h"
 
@@ -83,6 +84,19 @@ bool NamesAny(const ast::Expr& e, const std::set<std::string>& names) {
       return NamesAny(e.As<ast::Dict>()->keys, names) || NamesAny(e.As<ast::Dict>()->values, names);
   }
   return true;
+}
+
+// A value a kernel's module can hold as a constant: a number or bool, a Warp scalar type, a
+// vector or matrix type or value, or a tuple of numbers.
+bool KernelConstantValue(const Value& v) {
+  if (v.IsNumber() || v.As<CompositeTypeObj>() || v.As<CompositeValueObj>()) return true;
+  if (const auto* d = v.As<DTypeObj>()) return d->flavor == DTypeObj::Flavor::WpType;
+  if (const auto* t = v.As<TupleObj>()) {
+    for (const Value& x : t->items)
+      if (!x.IsNumber()) return false;
+    return !t->items.empty();
+  }
+  return false;
 }
 
 bool IsStaticCall(const ast::Call& c) {
@@ -224,7 +238,7 @@ class Resolver {
         range = call.range;
     } else {
       KernelConstant c{"__wp_static_" + std::to_string(counter_++), v};
-      if (ConstantLine(c).empty()) return false;
+      if (!KernelConstantValue(v) || ConstantLine(c).empty()) return false;
       text = c.name;
       out_.constants.push_back(std::move(c));
     }
