@@ -314,7 +314,8 @@ bool Lowerer::PassedByReference(const sema::FunctionInfo& fi, int param) {
   return !rebinds(fi.def->body);
 }
 
-ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& args) {
+ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& args,
+                               const std::vector<std::vector<ir::Value*>>& tuples) {
   const sema::FunctionInfo& fi = cm_.funcs[func_index];
   FuncCtx ctx;
   ctx.info = &fi;
@@ -335,6 +336,10 @@ ir::Value* Lowerer::InlineFunc(int func_index, const std::vector<ir::Value*>& ar
   CollectAliases(body);
   for (int i = 0; i < fi.num_params && i < int(args.size()); ++i) {
     const sema::LocalSymbol* p = fi.Param(i);
+    if (i < int(tuples.size()) && p->type && p->type->kind == sema::TypeKind::Tuple) {
+      env_[p].tuple = tuples[size_t(i)];
+      continue;
+    }
     ir::Value* v = args[i];
     if (!v && p->default_value && p->type) v = ConstOf(*p->default_value, IrType(p->type));
     if (p->type && (p->type->IsScalar() || p->type->kind == sema::TypeKind::Struct)) v = Convert(v, IrType(p->type));
@@ -390,14 +395,25 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
   }
   if (ci.kind == sema::CallInfo::Kind::UserFunc) {
     std::vector<ir::Value*> args;
-    for (const ast::Expr* a : ci.args) args.push_back(a ? Expr(a) : nullptr);
+    // A tuple reaches a func (a generic `Any` or `tuple[T, ...]` parameter) as its elements.
+    std::vector<std::vector<ir::Value*>> tuples(ci.args.size());
+    for (size_t k = 0; k < ci.args.size(); ++k) {
+      const ast::Expr* a = ci.args[k];
+      const sema::Type* t = a ? cm_.TypeOf(a) : nullptr;
+      if (t && t->kind == sema::TypeKind::Tuple) {
+        tuples[k] = Tuple(a);
+        args.push_back(nullptr);
+      } else {
+        args.push_back(a ? Expr(a) : nullptr);
+      }
+    }
     // A struct holding arrays passes them along: the func's parameter reads the caller's.
     const sema::FunctionInfo& callee = cm_.funcs[size_t(ci.func_index)];
     for (size_t k = 0; k < ci.args.size() && int(k) < callee.num_params; ++k)
       if (const sema::Type* t = ci.args[k] ? cm_.TypeOf(ci.args[k]) : nullptr;
           t && t->kind == sema::TypeKind::Struct && cm_.structs[size_t(t->struct_index)].holds_arrays)
         struct_arrays_[callee.Param(int(k))] = StructArrays(ci.args[k]);
-    ir::Value* r = InlineFunc(ci.func_index, args);
+    ir::Value* r = InlineFunc(ci.func_index, args, tuples);
     // Tiles and stacks reach a func by reference, as in Warp: what the func updates in place
     // (`t[i] = v`, `t += u`, a push) is the caller's.
     const sema::FunctionInfo& fi = cm_.funcs[size_t(ci.func_index)];
@@ -806,6 +822,37 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
       }
       LowerIf(b_.Cmp(neq ? ir::CmpPred::Eq : ir::CmpPred::Ne, actual, expected),
               [&] { b_.Print({failed, "\n\t Actual: ", "\n"}, {expected, actual}); }, [] {});
+      return nullptr;
+    }
+    case LK::ExpectNear: {
+      // Warp's wording: the tolerance, expected (`b`), actual (`a`) and their difference, the
+      // largest over the components of a vector, quaternion or matrix.
+      ir::Value* actual = Expr(arg(P::A));
+      ir::Value* expected = Convert(Expr(arg(P::B)), actual->type());
+      const bool composite = actual->type().is_struct();
+      std::vector<ir::Value*> x = composite ? Components(actual) : std::vector<ir::Value*>{actual};
+      std::vector<ir::Value*> y = composite ? Components(expected) : std::vector<ir::Value*>{expected};
+      const ScalarType s = x[0]->type().elem.scalar;
+      ir::Value* tol = arg(P::Tolerance) ? Convert(Expr(arg(P::Tolerance)), x[0]->type()) : b_.ConstFloat(s, 1e-6);
+      ir::Value* diff = nullptr;
+      for (size_t k = 0; k < x.size(); ++k) {
+        ir::Value* d = b_.Unary(ir::OpCode::Abs, b_.Binary(ir::OpCode::Sub, x[k], y[k]));
+        diff = diff ? b_.Binary(ir::OpCode::Max, diff, d) : d;
+      }
+      LowerIf(b_.Cmp(ir::CmpPred::Gt, diff, tol), [&] {
+        std::vector<std::string> strs{"Error, expect_near() failed with tolerance "};
+        std::vector<ir::Value*> vals{tol};
+        strs.push_back("\n    Expected: ");
+        if (composite) PrintComposite(expected, strs, vals);
+        else vals.push_back(expected), strs.push_back("");
+        strs.back() += "\n    Actual: ";
+        if (composite) PrintComposite(actual, strs, vals);
+        else vals.push_back(actual), strs.push_back("");
+        strs.back() += composite ? "\n    Max absolute difference: " : "\n    Absolute difference: ";
+        vals.push_back(diff);
+        strs.push_back("\n");
+        b_.Print(strs, vals);
+      }, [] {});
       return nullptr;
     }
     case LK::Print: {

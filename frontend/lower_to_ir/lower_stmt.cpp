@@ -514,7 +514,7 @@ void Lowerer::LowerStmt(const ast::Stmt& s) {
   switch (s.kind) {
     case ast::StmtKind::ExprStmt: {
       const ast::Expr* e = s.As<ast::ExprStmt>()->value.get();
-      if (e->Is<ast::StrLit>()) return;  // docstring
+      if (e->Is<ast::StrLit>() || sema::IsEllipsis(e)) return;  // a docstring, or a stub's `...`
       Expr(e);
       return;
     }

@@ -192,7 +192,9 @@ class Lowerer {
 
   // ---- calls (lower_call.cpp)
   ir::Value* Call(const ast::Expr* e, const sema::CallInfo& ci);
-  ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args);
+  // `tuples[k]`: the elements of a tuple argument k (its `args[k]` is null).
+  ir::Value* InlineFunc(int func_index, const std::vector<ir::Value*>& args,
+                        const std::vector<std::vector<ir::Value*>>& tuples = {});
   std::vector<ir::Value*> last_params_;  // the parameters' values where the last inlined func ended
   bool PassedByReference(const sema::FunctionInfo& fi, int param);
   ir::Value* TileBinaryOp(ir::OpCode op, ir::Value* a, ir::Value* b);

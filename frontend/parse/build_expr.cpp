@@ -260,10 +260,9 @@ ast::ExprPtr AstBuilder::Atom(TileParser::AtomContext* ctx) {
   if (dynamic_cast<TileParser::NoneAtomContext*>(ctx)) return std::make_unique<ast::NoneLit>(r);
   if (dynamic_cast<TileParser::TrueAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, true);
   if (dynamic_cast<TileParser::FalseAtomContext*>(ctx)) return std::make_unique<ast::BoolLit>(r, false);
-  if (dynamic_cast<TileParser::EllipsisAtomContext*>(ctx)) {
-    HostOnly(r, "`...` is");
-    return std::make_unique<ast::Name>(r, "Ellipsis");
-  }
+  // In kernels `...` is a stub's body or a variadic `tuple[T, ...]` annotation; the checker
+  // rejects it anywhere else.
+  if (dynamic_cast<TileParser::EllipsisAtomContext*>(ctx)) return std::make_unique<ast::Name>(r, "Ellipsis");
   if (auto* w = dynamic_cast<TileParser::WalrusAtomContext*>(ctx)) return NamedExpr(r, w->NAME(), w->test());
   if (auto* paren = dynamic_cast<TileParser::ParenAtomContext*>(ctx)) {
     auto* items = paren->testlist_comp();

@@ -58,6 +58,7 @@ extern const RuleSpec FillModeValid;       // `fill_mode` is "lower" or "upper" 
 extern const RuleSpec ExtractIndexCount;   // tile_extract: one index per dimension, inside E0215 E0226
 extern const RuleSpec AstypeTypes;         // tile_astype: numeric tile and dtype           E0217, E0213
 extern const RuleSpec AtomicIndexRank;     // wp.atomic_add: ndim indices, v of a's dtype
+extern const RuleSpec NearArgs;            // wp.expect_near: floats or float composites of one type, a float tolerance
 extern const RuleSpec ExpectArgs;          // wp.expect_eq: numbers, bools, vectors or matrices of one type
 extern const RuleSpec WhereArgs;           // wp.where: cond bool or integer, both values of one type
                                            // (scalar, vector, matrix or struct)       E0106, E0111

@@ -170,6 +170,34 @@ bool ExpectArgs(CallContext& c) {
   return OneType(c, a, b);
 }
 
+// Warp's expect_near: two floats, or two float vectors, quaternions or matrices, of one type
+// (a literal takes the other's); the tolerance is a float of their component type.
+bool NearArgs(CallContext& c) {
+  CallArg& a = c.Arg(Param::A);
+  CallArg& b = c.Arg(Param::B);
+  for (CallArg* v : {&a, &b}) {
+    const Composite* k = c.checker.CompositeOf(v->info.type);
+    const bool is_float = v->info.type->IsFloatScalar() || (k && IsFloat(k->scalar));
+    if (!is_float) {
+      c.Error(Code::ArgumentTypeMismatch, v->range,
+              c.bname + " compares floats or float vectors, quaternions or matrices, found `" +
+                  TypeName(v->info.type) + "`");
+      return false;
+    }
+  }
+  if (!OneType(c, a, b)) return false;
+  if (!c.Has(Param::Tolerance)) return true;
+  CallArg& tol = c.Arg(Param::Tolerance);
+  const Composite* k = c.checker.CompositeOf(c.common);
+  const Type* want = k ? c.types.Scalar(k->scalar) : c.common;
+  if (tol.info.type != want && !(tol.info.weak && c.checker.Convert(tol.expr, tol.info, want))) {
+    c.Error(Code::ArgumentTypeMismatch, tol.range,
+            "`tolerance` of " + c.bname + " must be a `" + TypeName(want) + "`, found `" + TypeName(tol.info.type) + "`");
+    return false;
+  }
+  return true;
+}
+
 bool FormStaticValue(CallContext& c, ExprInfo& out) {
   const CallArg& x = c.Arg(Param::Expr);
   out.type = x.info.type;
@@ -200,6 +228,7 @@ const RuleSpec AtomicIndexRank{"AtomicIndexRank",
                                &sema::AtomicIndexRank};
 const RuleSpec WhereArgs{"WhereArgs", {Code::ArgumentTypeMismatch, Code::OperandTypeMismatch}, {Param::Cond, Param::ValueIfTrue, Param::ValueIfFalse}, &sema::WhereArgs};
 const RuleSpec CommonNumericArgs{"CommonNumericArgs", {Code::OperandTypeMismatch}, {}, &sema::CommonNumericArgs};
+const RuleSpec NearArgs{"NearArgs", {Code::OperandTypeMismatch, Code::ArgumentTypeMismatch}, {Param::A, Param::B}, &sema::NearArgs};
 const RuleSpec ExpectArgs{"ExpectArgs", {Code::OperandTypeMismatch, Code::ArgumentTypeMismatch}, {Param::A, Param::B}, &sema::ExpectArgs};
 const RuleSpec AtomicRmwArgs{"AtomicRmwArgs",
                              {Code::BadIndex, Code::AtomicUnsupportedDType, Code::ArgumentTypeMismatch},

@@ -676,6 +676,14 @@ std::vector<Builtin> MakeTable() {
     add({name, "wp",
          {{{Req(N::A, K::Runtime, P::Any), Req(N::B, K::Runtime, P::Any)}, &Res::Void, {&R::ExpectArgs}}},
          false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectEq)});
+  // A message when two floats (or float vectors, quaternions, matrices) differ by more than
+  // `tolerance` (1e-6 by default; the largest component difference for composites).
+  {
+    ParamSpec a = Req(N::A, K::Runtime, P::Any), b = Req(N::B, K::Runtime, P::Any);
+    add({"expect_near", "wp",
+         {{{a, b}, &Res::Void, {&R::NearArgs}}, {{a, b, Req(N::Tolerance, K::Runtime, P::Any)}, &Res::Void, {&R::NearArgs}}},
+         false, Differentiable::NotApplicable, "docs/print.rst", Lower(LowerKind::ExpectNear)});
+  }
   {
     ParamSpec start = Req(N::Start, K::Runtime, P::Int), stop = Req(N::Stop, K::Runtime, P::Int),
               step = Req(N::Step, K::Runtime, P::Int);
@@ -754,6 +762,7 @@ const char* ParamName(Param p) {
     case Param::MatU: return "U";
     case Param::FillMode: return "fill_mode";
     case Param::Precision: return "precision";
+    case Param::Tolerance: return "tolerance";
     case Param::PreserveType: return "preserve_type";
     case Param::ThreadIdx: return "thread_idx";
     case Param::HasValue: return "has_value";

@@ -61,6 +61,7 @@ enum class Param : uint8_t {
   Z,            // tile_upper_solve's right-hand side `z`
   Deterministic,  // tile_atomic_add(_indexed): commit in launch order (LANGUAGE.md §5)
   Cond, ValueIfTrue, ValueIfFalse,  // wp.where
+  Tolerance,                        // wp.expect_near
 };
 const char* ParamName(Param p);  // the keyword: "a", "shape", ...
 
@@ -144,6 +145,7 @@ enum class LowerKind : uint8_t {
   MathForm,          // scalar math built from several ops (`form`); tile_map applies it too
   Print,
   ExpectEq,          // prints Warp's message when `a` and `b` differ
+  ExpectNear,        // prints Warp's message when `a` and `b` differ by more than `tolerance`
   BlockDim,
   TileOfLanes,       // wp.tile: each lane's `x` (its components, unless preserve_type) at the lane
   Untile,            // each lane's element (or vector/matrix of elements) of `a` at the lane

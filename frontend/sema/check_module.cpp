@@ -31,7 +31,8 @@ uint32_t AlignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 // `wp.array(dtype=Any)`): the parameter is generic, as in Warp.
 bool MentionsAny(const ast::Expr* e) {
   if (!e) return false;
-  if (const auto* n = e->As<ast::Name>()) return n->id == "Any";
+  // `tuple[int, ...]`: a tuple of any length, instantiated per call as `Any` is.
+  if (const auto* n = e->As<ast::Name>()) return n->id == "Any" || n->id == "Ellipsis";
   if (const auto* a = e->As<ast::Attribute>()) return a->attr == "Any" || MentionsAny(a->value.get());
   if (const auto* s = e->As<ast::Subscript>()) return MentionsAny(s->value.get()) || MentionsAny(s->index.get());
   if (const auto* t = e->As<ast::Tuple>()) {
@@ -325,6 +326,8 @@ void Checker::DeclareFunction(FunctionInfo& fn, const ast::FunctionDef& def, boo
     } else if (fn.generic_params[k]) {
       // The template's parameter has no type; an instance's is its argument's.
       if (bound && k < bound->size() && (*bound)[k]) t = (*bound)[k];
+    } else if (const Type* tt = is_kernel ? nullptr : TupleAnnotation(p.annotation.get())) {
+      t = tt;  // `values: tuple[int, wp.vec3]`: a func takes a tuple of those types
     } else {
       t = ResolveAnnotation(p.annotation.get(), true);
       if (is_kernel && t->IsTile()) {
@@ -525,13 +528,15 @@ bool Checker::RejectArrayStruct(const Type* t, SourceRange range, const std::str
 // `wp.array2d(dtype=T)`, `wp.array[T]`, `wp.Tile[T, (d0, ...)]`.
 // A func's return annotation may also be `tuple[T, ...]` (or typing's `Tuple[T, ...]`): the
 // func returns that many values, as `return a, b` does.
-const Type* Checker::ResolveReturnAnnotation(const ast::Expr* e) {
+// `tuple[T0, T1, ...]` (or typing's `Tuple[...]`) with its element types; null for any other
+// annotation.
+const Type* Checker::TupleAnnotation(const ast::Expr* e) {
   const auto* sub = e->As<ast::Subscript>();
   const auto* name = sub ? sub->value->As<ast::Name>() : nullptr;
   const auto* attr = sub ? sub->value->As<ast::Attribute>() : nullptr;
   const bool tuple = (name && (name->id == "tuple" || name->id == "Tuple") && !locals_.count(name->id)) ||
                      (attr && attr->attr == "Tuple");
-  if (!tuple) return ResolveAnnotation(e, false);
+  if (!tuple) return nullptr;
   std::vector<const Type*> elems;
   if (const auto* tup = sub->index->As<ast::Tuple>()) {
     for (const ast::ExprPtr& el : tup->elts) elems.push_back(ResolveAnnotation(el.get(), false));
@@ -540,12 +545,20 @@ const Type* Checker::ResolveReturnAnnotation(const ast::Expr* e) {
   }
   for (const Type* t : elems)
     if (t->IsError()) return t;
-  if (elems.size() < 2) {
+  return types_.Tuple(elems);
+}
+
+const Type* Checker::ResolveReturnAnnotation(const ast::Expr* e) {
+  const Type* tt = TupleAnnotation(e);
+  if (!tt) return ResolveAnnotation(e, false);
+  if (tt->IsError()) return tt;
+  const auto* sub = e->As<ast::Subscript>();
+  if (tt->elems.size() < 2) {
     Error(Code::InvalidType, e->range, "a func returns a tuple of two or more values; write `-> " +
                                            Text(sub->index.get()) + "` for one");
     return types_.Error();
   }
-  return types_.Tuple(elems);
+  return tt;
 }
 
 const Type* Checker::ResolveAnnotation(const ast::Expr* e, bool allow_array) {

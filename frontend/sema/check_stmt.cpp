@@ -150,7 +150,8 @@ void Checker::CheckStmt(const ast::Stmt& s) {
   switch (s.kind) {
     case ast::StmtKind::ExprStmt: {
       const ast::Expr* v = s.As<ast::ExprStmt>()->value.get();
-      if (!v->Is<ast::StrLit>()) CheckExpr(v);  // docstrings
+      if (v->Is<ast::StrLit>() || IsEllipsis(v)) break;  // a docstring, or a stub's `...`
+      CheckExpr(v);
       break;
     }
     case ast::StmtKind::Assign: CheckAssign(*s.As<ast::Assign>()); break;

@@ -57,6 +57,7 @@ class Checker {
                        const std::vector<const Type*>* bound = nullptr);
   void ModuleAssign(const ast::Stmt& s);
   const Type* ResolveAnnotation(const ast::Expr* e, bool allow_array);
+  const Type* TupleAnnotation(const ast::Expr* e);
   const Type* ResolveReturnAnnotation(const ast::Expr* e);
   // A struct with array fields (here or nested): a kernel or func parameter only, read field by
   // field; never an element, a local, a constructor's result or a return value.

@@ -88,6 +88,12 @@ enum class CompositeOp : uint8_t {
 
 std::string_view CompositeOpName(CompositeOp op);  // "construct", "dot", ...
 
+// `...` (the parser's Name "Ellipsis").
+inline bool IsEllipsis(const ast::Expr* e) {
+  const auto* n = e->As<ast::Name>();
+  return n && n->id == "Ellipsis";
+}
+
 struct CallInfo {
   enum class Kind : uint8_t { Builtin, UserFunc, StructCtor, Composite };
   Kind kind = Kind::Builtin;

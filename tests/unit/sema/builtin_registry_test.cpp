@@ -73,6 +73,7 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
       return {};
     case LowerKind::Print: return {O::Print};
     case LowerKind::ExpectEq: return {O::Cmp, O::If, O::Print};
+    case LowerKind::ExpectNear: return {O::Sub, O::Abs, O::Max, O::Cmp, O::If, O::Print};
     case LowerKind::BlockDim: return {O::BlockDim};
     // The lane_id op that indexes them is, like a constant index, no operand a gradient reaches.
     case LowerKind::TileOfLanes: return {O::TileFull, O::TileScatterLanes};
