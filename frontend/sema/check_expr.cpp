@@ -223,6 +223,11 @@ ExprInfo Checker::CheckLambdaBody(int index, const std::vector<const Type*>& ele
 }
 
 ExprInfo Checker::CheckName(const ast::Name& n) {
+  if (fn_ && IsEllipsis(&n) && !locals_.count(n.id)) {
+    Error(Code::UnsupportedExpression, n.range,
+          "`...` is not a value in kernels (it may be a stub's body or stand in a `tuple[T, ...]` annotation)");
+    return Poison();
+  }
   if (fn_) {
     auto it = locals_.find(n.id);
     if (it != locals_.end()) {

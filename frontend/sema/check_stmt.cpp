@@ -784,8 +784,9 @@ bool Checker::MentionsStatic(const ast::Body& body) {
   return false;
 }
 
-// As Warp 1.19's codegen decides: every argument of `range` is a number it reads without
-// running code (a literal, a negated literal, a named constant, `wp.static(...)`); then the
+// As Warp 1.19's codegen decides: every argument of `range` is a number known at compile time
+// (a literal, a negated literal, a named constant, `len` of a tuple, vector or matrix,
+// `wp.static(...)`); then the
 // loop is unrolled when it mentions `wp.static` anywhere, or else when it has at most
 // max_unroll trips and no `break`. tilec never unrolls a loop with a `break` (Warp's unrolled
 // `break` has no loop to leave).
@@ -801,9 +802,11 @@ Checker::UnrollPlan Checker::PlanUnroll(const ast::For& s) {
     const CallInfo* ci = e->Is<ast::Call>() ? out_.Call(e) : nullptr;
     bool plain = e->Is<ast::IntLit>() || e->Is<ast::Name>() || e->Is<ast::Attribute>() ||
                  (neg && neg->op == ast::UnaryOp::Neg && neg->operand->Is<ast::IntLit>()) ||
-                 (ci && ci->builtin && std::string_view(ci->builtin->name) == "static");
+                 (ci && ci->builtin &&
+                  (std::string_view(ci->builtin->name) == "static" || std::string_view(ci->builtin->name) == "len"));
     if (!info || !info->value || info->value->kind != ConstValue::Kind::Int || !plain)
-      return {{}, "`" + Text(e) + "` is not a literal, a named constant or `wp.static(...)`, as Warp requires"};
+      return {{}, "`" + Text(e) + "` is not a literal, a named constant, `len(...)` of a tuple, vector or matrix, or "
+                  "`wp.static(...)`, as Warp requires"};
     a[call->args.size() == 1 ? 1 : k] = info->value->i;
   }
   int64_t start = a[0], stop = a[1], step = a[2];
