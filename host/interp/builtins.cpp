@@ -537,6 +537,31 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     }
     return Value::Bool(false);
   });
+  // issubclass over the classes isinstance knows: exception classes, host classes, built-in types.
+  Def(t, "issubclass", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("issubclass", a, {"cls", "class_or_tuple"}, 2);
+    const Value& cls = b.Get(0);
+    if (!cls.As<ExcTypeObj>() && !IsHostClass(cls) && !cls.As<PyTypeObj>())
+      TypeError("issubclass() arg 1 must be a class");
+    std::vector<Value> classes;
+    if (auto* tu = b.Get(1).As<TupleObj>()) classes = tu->items;
+    else classes.push_back(b.Get(1));
+    for (const Value& c : classes) {
+      if (auto* et = c.As<ExcTypeObj>()) {
+        if (auto* mine = cls.As<ExcTypeObj>(); mine && mine->IsSubclassOf(et)) return Value::Bool(true);
+        continue;
+      }
+      if (IsHostClass(c)) {
+        if (IsHostClass(cls) && ClassDerivesFrom(cls, c)) return Value::Bool(true);
+        continue;
+      }
+      auto* ty = c.As<PyTypeObj>();
+      if (!ty) TypeError("issubclass() arg 2 must be a class, a tuple of classes, or a union");
+      if (auto* mine = cls.As<PyTypeObj>(); mine && (mine->name == ty->name || (ty->name == "int" && mine->name == "bool")))
+        return Value::Bool(true);
+    }
+    return Value::Bool(false);
+  });
   Def(t, "classmethod", [](Interpreter&, CallArgs& a) {
     ArgBinder b("classmethod", a, {"function"}, 1);
     return MakeClassMethod(b.Get(0));

@@ -72,7 +72,17 @@ struct Registry {
     // A kernel that does not compile: a RuntimeError, as Warp's code generation errors are, and
     // a TypeError and ValueError, as Warp's argument checks raise, so that handlers written for
     // any of Warp's errors catch it.
-    Add("tilec.CompileError", {"RuntimeError", "TypeError", "ValueError"}, false);
+    // Warp's code generation errors, under the names Warp gives them.
+    Add("warp.WarpCodegenError", {"RuntimeError"}, false);
+    Add("warp.WarpCodegenTypeError", {"TypeError"}, false);
+    Add("warp.WarpCodegenValueError", {"ValueError"}, false);
+    Add("warp.WarpCodegenAttributeError", {"AttributeError"}, false);
+    Add("warp.WarpCodegenIndexError", {"IndexError"}, false);
+    Add("warp.WarpCodegenKeyError", {"KeyError"}, false);
+    Add("tilec.CompileError",
+        {"RuntimeError", "TypeError", "ValueError", "warp.WarpCodegenError", "warp.WarpCodegenTypeError",
+         "warp.WarpCodegenValueError"},
+        false);
   }
 };
 

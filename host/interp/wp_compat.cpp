@@ -6,6 +6,7 @@
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
 #include "host/interp/errors.h"
+#include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/py_std_modules.h"
 #include "host/interp/wp_generic.h"
@@ -40,6 +41,11 @@ void DefineWarpCompat(ModuleObj& module) {
     ArgBinder b("overload", a, {"kernel", "arg_types"}, 1);
     return OverloadKernel(in, b.Get(0), b.Has(1) ? std::optional<Value>(b.Get(1)) : std::nullopt);
   });
+  // Warp's code generation errors; a kernel that does not compile raises tilec.CompileError,
+  // which derives from WarpCodegenError, WarpCodegenTypeError and WarpCodegenValueError.
+  for (const char* n : {"WarpCodegenError", "WarpCodegenTypeError", "WarpCodegenValueError", "WarpCodegenAttributeError",
+                        "WarpCodegenIndexError", "WarpCodegenKeyError"})
+    m->attrs[n] = Value(std::const_pointer_cast<ExcTypeObj>(ExceptionType(std::string("warp.") + n)));
   // Warp's dtype conversions: wp.float32 <-> np.float32 (the NumPy scalar type).
   m->Def("dtype_to_numpy", [](Interpreter&, CallArgs& a) {
     ArgBinder b("dtype_to_numpy", a, {"warp_dtype"}, 1);

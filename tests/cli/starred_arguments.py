@@ -36,3 +36,16 @@ print("slice_rows", r_out.numpy()[0].tolist())
 m_out.grad = wp.array([wp.mat33(1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0)] * 2, dtype=wp.mat33)
 tape.backward()
 print("grad", x.grad.numpy().tolist())
+
+
+# A kernel that does not compile raises tilec.CompileError, which handlers for Warp's code
+# generation errors catch.
+@wp.kernel
+def bad_bounds(a: wp.array[int], n: int):
+    v = wp.vec3i(*a[:n])
+
+
+try:
+    wp.launch(bad_bounds, 1, inputs=[a, 3])
+except wp.WarpCodegenValueError as e:
+    print("caught", isinstance(e, wp.WarpCodegenError), "E0300" in str(e))

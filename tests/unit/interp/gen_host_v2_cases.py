@@ -582,10 +582,15 @@ OUTPUTS = [
   "print(struct.pack('I', 0x7f800001), struct.unpack('f', struct.pack('I', 0x3f800000)), struct.calcsize('@bi'), struct.calcsize('=bi'))\n"
   "print(struct.pack('<hHe', -2, 65535, 1.5), struct.unpack('>iQ?', struct.pack('>iQ?', -7, 2**40, True)), struct.unpack('<e', b'\\x00\\x7c'))\n"
   "print(struct.pack('>d', -0.1).hex(), struct.unpack('<2h', b'\\x01\\x80\\xff\\x7f'), struct.pack('=3B', 1, 2, 255))\n"
-  "import types\nprint(types.NoneType is type(None), type(1) is type(2))\n")
+  "import types\nprint(types.NoneType is type(None), type(1) is type(2))\n"),
+ ("IsSubclass",
+  "class A:\n    pass\nclass B(A):\n    pass\n"
+  "print(issubclass(bool, int), issubclass(int, bool), issubclass(KeyError, LookupError), issubclass(ValueError, (KeyError, Exception)))\n"
+  "print(issubclass(B, A), issubclass(A, B), issubclass(B, (int, A)), issubclass(float, float))\n")
 ]
 
 RAISES = [
+ ("IsSubclassNotAClass", "", "issubclass(1, int)"),
  ("StructPackRange", "import struct\n", "struct.pack('h', 70000)"),
  ("StructUnpackSize", "import struct\n", "struct.unpack('I', b'ab')"),
  ("NonlocalUnbound", "def f():\n    def g():\n        nonlocal zz\n    g()\n", "f()"),
