@@ -20,8 +20,8 @@
   X(Floor) X(Ceil) X(Clamp) TILEC_OPS_FloatMath(X)
 // The Elementwise ops of Warp's wider float math (ops.def), which most stages treat alike.
 #define TILEC_OPS_FloatMath(X) \
-  X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Log2) X(Log10) X(Exp2) X(Cbrt) X(Erf) X(Round) X(Rint) \
-  X(Trunc) X(Atan2) X(Fma)
+  X(Tan) X(Asin) X(Acos) X(Atan) X(Sinh) X(Cosh) X(Tanh) X(Log2) X(Log10) X(Exp2) X(Cbrt) X(Erf) X(Erfc) X(Round) X(Rint) \
+  X(Trunc) X(Atan2) X(Copysign) X(Fma)
 #define TILEC_OPS_Compare(X) X(Cmp)
 #define TILEC_OPS_Logic(X) X(And) X(Or)
 #define TILEC_OPS_Array(X) X(ArrayLoad) X(ArrayStore) X(AtomicAdd) X(AtomicRmw) X(ArrayDim) X(ArrayGrad) X(ArraySlice) X(ArrayView)

@@ -298,12 +298,14 @@ llvm::Value* Emitter::EmitScalarElementwise(OpCode code, ScalarType in, ScalarTy
     case OpCode::Rint: return unary_intrinsic(llvm::Intrinsic::rint);
     case OpCode::Trunc: return unary_intrinsic(llvm::Intrinsic::trunc);
     case OpCode::Fma: return b_.CreateIntrinsic(llvm::Intrinsic::fma, {ty}, {a[0], a[1], a[2]});
-    case OpCode::Cbrt: case OpCode::Erf: case OpCode::Atan2: {
+    case OpCode::Copysign: return b_.CreateIntrinsic(llvm::Intrinsic::copysign, {ty}, {a[0], a[1]});
+    case OpCode::Cbrt: case OpCode::Erf: case OpCode::Erfc: case OpCode::Atan2: {
       // No LLVM intrinsic: the C library's function, which the NVPTX target maps to libdevice
       // (codegen/nvptx/ptx_emit.cpp, LinkMath).
       bool f32 = ty->isFloatTy();
       const char* name = code == OpCode::Cbrt  ? (f32 ? "cbrtf" : "cbrt")
                          : code == OpCode::Erf ? (f32 ? "erff" : "erf")
+                         : code == OpCode::Erfc ? (f32 ? "erfcf" : "erfc")
                                                : (f32 ? "atan2f" : "atan2");
       std::vector<llvm::Type*> params(a.size(), ty);
       llvm::FunctionCallee fn = mod_.getOrInsertFunction(name, llvm::FunctionType::get(ty, params, false));

@@ -98,7 +98,8 @@ bool LinkMath(llvm::Module& mod, std::string& error) {
     const char* nv;
   };
   static const Named named[] = {{"cbrtf", "__nv_cbrtf"}, {"cbrt", "__nv_cbrt"},   {"erff", "__nv_erff"},
-                                {"erf", "__nv_erf"},     {"atan2f", "__nv_atan2f"}, {"atan2", "__nv_atan2"}};
+                                {"erf", "__nv_erf"},     {"atan2f", "__nv_atan2f"}, {"atan2", "__nv_atan2"},
+                                {"erfcf", "__nv_erfcf"}, {"erfc", "__nv_erfc"}};
   std::vector<llvm::Function*> replaced;
   for (llvm::Function& f : mod) {
     if (f.isDeclaration() && !f.isIntrinsic()) {

@@ -24,7 +24,7 @@ constexpr size_t kMaxRunOps = 64;
 bool CallsMathLibrary(OpCode c) {
   for (OpCode m : {OpCode::Pow, OpCode::Exp, OpCode::Log, OpCode::Sin, OpCode::Cos, OpCode::Tan, OpCode::Asin,
                    OpCode::Acos, OpCode::Atan, OpCode::Sinh, OpCode::Cosh, OpCode::Tanh, OpCode::Log2,
-                   OpCode::Log10, OpCode::Exp2, OpCode::Cbrt, OpCode::Erf, OpCode::Atan2})
+                   OpCode::Log10, OpCode::Exp2, OpCode::Cbrt, OpCode::Erf, OpCode::Erfc, OpCode::Atan2})
     if (c == m) return true;
   return false;
 }

@@ -547,6 +547,7 @@ std::vector<Builtin> MakeTable() {
                         Math{"tanh", ir::OpCode::Tanh, Differentiable::Yes}, Math{"log2", ir::OpCode::Log2, Differentiable::Yes},
                         Math{"log10", ir::OpCode::Log10, Differentiable::Yes}, Math{"exp2", ir::OpCode::Exp2, Differentiable::Yes},
                         Math{"cbrt", ir::OpCode::Cbrt, Differentiable::Yes}, Math{"erf", ir::OpCode::Erf, Differentiable::Yes},
+                        Math{"erfc", ir::OpCode::Erfc, Differentiable::Yes},
                         Math{"round", ir::OpCode::Round, Differentiable::No}, Math{"rint", ir::OpCode::Rint, Differentiable::No},
                         Math{"trunc", ir::OpCode::Trunc, Differentiable::No}})
     add({m.name, "wp", {{{Req(N::X, K::Runtime, P::Float)}, &Res::SameAsFirst, {}}}, false, m.diff,
@@ -555,6 +556,11 @@ std::vector<Builtin> MakeTable() {
        {{{Req(N::Y, K::Runtime, P::Float), Req(N::X, K::Runtime, P::Float)}, &Res::CommonNumeric,
          {&R::CommonNumericArgs}}},
        false, Differentiable::Yes, "docs/scalar_math.rst", LowerOp(LowerKind::Math, ir::OpCode::Atan2)});
+  // copysign(x, y): |x| with y's sign (its sign bit: -0.0 and -nan count as negative).
+  add({"copysign", "wp",
+       {{{Req(N::X, K::Runtime, P::Float), Req(N::Y, K::Runtime, P::Float)}, &Res::CommonNumeric,
+         {&R::CommonNumericArgs}}},
+       false, Differentiable::Yes, "docs/scalar_math.rst", LowerOp(LowerKind::Math, ir::OpCode::Copysign)});
   // The compositions (MathForm): sign, step and nonzero take any number, as Warp's do.
   struct Form {
     const char* name;

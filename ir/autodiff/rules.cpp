@@ -57,8 +57,10 @@ constexpr Rule kRules[] = {
     {OpCode::Exp2, Uses::WholeTile, "dx = d*r*ln 2"},
     {OpCode::Cbrt, Uses::WholeTile, "dx = ((1/3)*(1/r^2))*d"},
     {OpCode::Erf, Uses::WholeTile, "dx = d*2/sqrt(pi)*exp(-x^2)"},
+    {OpCode::Erfc, Uses::WholeTile, "dx = -d*2/sqrt(pi)*exp(-x^2)"},
     {OpCode::Fma, Uses::WholeTile, "da = d*b, db = d*a, dc = d"},
     {OpCode::Atan2, Uses::PerElement, "n = x^2+y^2; n>0: dy = d*x/n, dx = -d*y/n (atan2(y, x))"},
+    {OpCode::Copysign, Uses::PerElement, "dx = d where x and y have one sign bit, else -d; dy = 0"},
 };
 
 const Rule* FindRule(OpCode c) {
@@ -147,6 +149,16 @@ std::vector<ir::Value*> Generator::ScalarPartials(OpCode code, const std::vector
     case OpCode::Erf: {
       ir::Value* e = b.Unary(OpCode::Exp, neg(mul(x[0], x[0])));
       return {mul(d, mul(e, ConstLike(x[0], 1.12837916709551257390)))};
+    }
+    case OpCode::Erfc: {
+      ir::Value* e = b.Unary(OpCode::Exp, neg(mul(x[0], x[0])));
+      return {neg(mul(d, mul(e, ConstLike(x[0], 1.12837916709551257390))))};
+    }
+    case OpCode::Copysign: {
+      // Sign bits compared through copysign(1, .), so that -0.0 counts as negative (Warp's rule).
+      ir::Value* one = ConstLike(x[0], 1.0);
+      ir::Value* same = b.Cmp(ir::CmpPred::Eq, b.Binary(OpCode::Copysign, one, x[0]), b.Binary(OpCode::Copysign, one, x[1]));
+      return {b.Select(same, d, neg(d)), zero()};
     }
     case OpCode::Fma: return {mul(d, x[1]), mul(d, x[0]), d};
     case OpCode::Atan2: {
