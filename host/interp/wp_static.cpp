@@ -40,50 +40,64 @@ void BoundNames(const ast::Body& body, std::set<std::string>& out) {
   }
 }
 
-bool NamesAny(const ast::Expr& e, const std::set<std::string>& names);
-
-bool NamesAny(const std::vector<ast::ExprPtr>& es, const std::set<std::string>& names) {
-  for (const auto& e : es)
-    if (e && NamesAny(*e, names)) return true;
-  return false;
+// Calls `f` on each direct subexpression of `e`, in source order.
+template <class F>
+void ForEachChild(const ast::Expr& e, F&& f) {
+  auto one = [&](const ast::ExprPtr& p) {
+    if (p) f(*p);
+  };
+  auto all = [&](const std::vector<ast::ExprPtr>& ps) {
+    for (const ast::ExprPtr& p : ps) one(p);
+  };
+  switch (e.kind) {
+    case ast::ExprKind::Name: case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit:
+    case ast::ExprKind::StrLit: case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
+      return;
+    case ast::ExprKind::Unary: one(e.As<ast::Unary>()->operand); return;
+    case ast::ExprKind::Binary:
+      one(e.As<ast::Binary>()->lhs);
+      one(e.As<ast::Binary>()->rhs);
+      return;
+    case ast::ExprKind::BoolOp: all(e.As<ast::BoolOp>()->values); return;
+    case ast::ExprKind::Compare:
+      one(e.As<ast::Compare>()->left);
+      all(e.As<ast::Compare>()->comparators);
+      return;
+    case ast::ExprKind::IfExp:
+      one(e.As<ast::IfExp>()->cond);
+      one(e.As<ast::IfExp>()->then_value);
+      one(e.As<ast::IfExp>()->else_value);
+      return;
+    case ast::ExprKind::Call:
+      one(e.As<ast::Call>()->func);
+      all(e.As<ast::Call>()->args);
+      for (const ast::Keyword& k : e.As<ast::Call>()->keywords) one(k.value);
+      return;
+    case ast::ExprKind::Attribute: one(e.As<ast::Attribute>()->value); return;
+    case ast::ExprKind::Subscript:
+      one(e.As<ast::Subscript>()->value);
+      one(e.As<ast::Subscript>()->index);
+      return;
+    case ast::ExprKind::Slice:
+      one(e.As<ast::Slice>()->lower);
+      one(e.As<ast::Slice>()->upper);
+      one(e.As<ast::Slice>()->step);
+      return;
+    case ast::ExprKind::Tuple: all(e.As<ast::Tuple>()->elts); return;
+    case ast::ExprKind::List: all(e.As<ast::List>()->elts); return;
+    case ast::ExprKind::Dict:
+      all(e.As<ast::Dict>()->keys);
+      all(e.As<ast::Dict>()->values);
+      return;
+  }
 }
 
 // Whether `e` reads one of `names` (conservatively: any Name node spelled so).
 bool NamesAny(const ast::Expr& e, const std::set<std::string>& names) {
-  auto any = [&](const ast::ExprPtr& p) { return p && NamesAny(*p, names); };
-  switch (e.kind) {
-    case ast::ExprKind::Name: return names.count(e.As<ast::Name>()->id) > 0;
-    case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit: case ast::ExprKind::StrLit:
-    case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
-      return false;
-    case ast::ExprKind::Unary: return any(e.As<ast::Unary>()->operand);
-    case ast::ExprKind::Binary: return any(e.As<ast::Binary>()->lhs) || any(e.As<ast::Binary>()->rhs);
-    case ast::ExprKind::BoolOp: return NamesAny(e.As<ast::BoolOp>()->values, names);
-    case ast::ExprKind::Compare:
-      return any(e.As<ast::Compare>()->left) || NamesAny(e.As<ast::Compare>()->comparators, names);
-    case ast::ExprKind::IfExp: {
-      const auto* i = e.As<ast::IfExp>();
-      return any(i->cond) || any(i->then_value) || any(i->else_value);
-    }
-    case ast::ExprKind::Call: {
-      const auto* c = e.As<ast::Call>();
-      if (any(c->func) || NamesAny(c->args, names)) return true;
-      for (const ast::Keyword& k : c->keywords)
-        if (any(k.value)) return true;
-      return false;
-    }
-    case ast::ExprKind::Attribute: return any(e.As<ast::Attribute>()->value);
-    case ast::ExprKind::Subscript: return any(e.As<ast::Subscript>()->value) || any(e.As<ast::Subscript>()->index);
-    case ast::ExprKind::Slice: {
-      const auto* s = e.As<ast::Slice>();
-      return any(s->lower) || any(s->upper) || any(s->step);
-    }
-    case ast::ExprKind::Tuple: return NamesAny(e.As<ast::Tuple>()->elts, names);
-    case ast::ExprKind::List: return NamesAny(e.As<ast::List>()->elts, names);
-    case ast::ExprKind::Dict:
-      return NamesAny(e.As<ast::Dict>()->keys, names) || NamesAny(e.As<ast::Dict>()->values, names);
-  }
-  return true;
+  if (const auto* n = e.As<ast::Name>()) return names.count(n->id) > 0;
+  bool found = false;
+  ForEachChild(e, [&](const ast::Expr& c) { found = found || NamesAny(c, names); });
+  return found;
 }
 
 // A value a kernel's module can hold as a constant: a number or bool, a Warp scalar type, a
@@ -162,59 +176,8 @@ class Resolver {
   }
 
   void Expr(const ast::Expr& e) {
-    auto expr = [&](const ast::ExprPtr& p) {
-      if (p) Expr(*p);
-    };
-    switch (e.kind) {
-      case ast::ExprKind::Name: case ast::ExprKind::IntLit: case ast::ExprKind::FloatLit:
-      case ast::ExprKind::StrLit: case ast::ExprKind::BoolLit: case ast::ExprKind::NoneLit:
-        return;
-      case ast::ExprKind::Unary: expr(e.As<ast::Unary>()->operand); return;
-      case ast::ExprKind::Binary:
-        expr(e.As<ast::Binary>()->lhs);
-        expr(e.As<ast::Binary>()->rhs);
-        return;
-      case ast::ExprKind::BoolOp:
-        for (const auto& v : e.As<ast::BoolOp>()->values) expr(v);
-        return;
-      case ast::ExprKind::Compare:
-        expr(e.As<ast::Compare>()->left);
-        for (const auto& v : e.As<ast::Compare>()->comparators) expr(v);
-        return;
-      case ast::ExprKind::IfExp:
-        expr(e.As<ast::IfExp>()->cond);
-        expr(e.As<ast::IfExp>()->then_value);
-        expr(e.As<ast::IfExp>()->else_value);
-        return;
-      case ast::ExprKind::Call: {
-        const auto* c = e.As<ast::Call>();
-        if (IsStaticCall(*c) && Resolve(*c)) return;
-        expr(c->func);
-        for (const auto& a : c->args) expr(a);
-        for (const ast::Keyword& k : c->keywords) expr(k.value);
-        return;
-      }
-      case ast::ExprKind::Attribute: expr(e.As<ast::Attribute>()->value); return;
-      case ast::ExprKind::Subscript:
-        expr(e.As<ast::Subscript>()->value);
-        expr(e.As<ast::Subscript>()->index);
-        return;
-      case ast::ExprKind::Slice:
-        expr(e.As<ast::Slice>()->lower);
-        expr(e.As<ast::Slice>()->upper);
-        expr(e.As<ast::Slice>()->step);
-        return;
-      case ast::ExprKind::Tuple:
-        for (const auto& v : e.As<ast::Tuple>()->elts) expr(v);
-        return;
-      case ast::ExprKind::List:
-        for (const auto& v : e.As<ast::List>()->elts) expr(v);
-        return;
-      case ast::ExprKind::Dict:
-        for (const auto& v : e.As<ast::Dict>()->keys) expr(v);
-        for (const auto& v : e.As<ast::Dict>()->values) expr(v);
-        return;
-    }
+    if (const auto* c = e.As<ast::Call>(); c && IsStaticCall(*c) && Resolve(*c)) return;
+    ForEachChild(e, [&](const ast::Expr& child) { Expr(child); });
   }
 
   // Replaces the argument of one `wp.static(arg)` by its value (a func's call by the func's
