@@ -25,6 +25,7 @@ small_stmt
   | RAISE ( test ( FROM test )? )?              # RaiseSmall
   | DEL exprlist                                # DelSmall
   | ( GLOBAL | NONLOCAL ) NAME ( COMMA NAME )*  # GlobalSmall
+  | YIELD ( FROM test | testlist )?             # YieldSmall
   ;
 
 // `a = b = value`, `x: T = v`, `x += v`, or a bare expression; `first, *rest = v` (host).
@@ -81,7 +82,7 @@ block
 // ---- expressions, lowest precedence first
 test : or_test ( IF or_test ELSE test )? | lambdef ;
 lambdef : LAMBDA ( lambda_param ( COMMA lambda_param )* COMMA? )? COLON test ;
-lambda_param : NAME ( ASSIGN test )? ;
+lambda_param : ( STAR | POW )? NAME ( ASSIGN test )? ;
 or_test : and_test ( OR and_test )* ;
 and_test : not_test ( AND not_test )* ;
 not_test : NOT not_test | comparison ;

@@ -423,6 +423,13 @@ struct NamedExpr : Call {
   SourceRange target_range;
 };
 
+// `yield value` or `yield from iterable` as a statement (callee "<yield>"): the one argument,
+// when present, is what is yielded. A function whose body has one is a generator function.
+struct Yield : Call {
+  explicit Yield(SourceRange r) : Call(r) {}
+  bool from = false;
+};
+
 struct Lambda : Call {
   explicit Lambda(SourceRange r) : Call(r) {}
   std::vector<Param> params;

@@ -353,10 +353,15 @@ ast::ExprPtr AstBuilder::Lambda(TileParser::LambdefContext* ctx) {
     param.name = Text(p->NAME());
     param.range = Range(p);
     param.name_range = Range(p->NAME());
+    if (p->STAR() || p->POW()) {
+      HostOnly(param.range, "`*args` and `**kwargs` lambda parameters are");
+      param.kind = p->STAR() ? ast::ParamKind::VarArgs : ast::ParamKind::VarKeywords;
+      if (p->test()) Error(diag::Code::SyntaxError, Range(p->test()), "a starred parameter cannot have a default value");
+    }
     if (p->test()) {
       param.default_value = Test(p->test());
       defaults = true;
-    } else if (defaults) {
+    } else if (defaults && param.kind == ast::ParamKind::Positional) {
       Error(diag::Code::SyntaxError, param.range, "non-default argument follows default argument");
     }
     for (const ast::Param& q : l->params)

@@ -121,6 +121,15 @@ ast::StmtPtr AstBuilder::SmallStmt(TileParser::Small_stmtContext* ctx) {
       s->targets.push_back(std::move(t));
     return s;
   }
+  if (auto* y = dynamic_cast<TileParser::YieldSmallContext*>(ctx)) {
+    HostOnly(Range(y->YIELD()), "generators (`yield`) are");
+    auto call = std::make_unique<ast::Yield>(r);
+    call->from = y->FROM() != nullptr;
+    call->func = std::make_unique<ast::Name>(Range(y->YIELD()), call->from ? "<yield from>" : "<yield>");
+    if (y->test()) call->args.push_back(Test(y->test()));
+    if (y->testlist()) call->args.push_back(Testlist(y->testlist()));
+    return std::make_unique<ast::ExprStmt>(r, std::move(call));
+  }
   if (auto* g = dynamic_cast<TileParser::GlobalSmallContext*>(ctx)) {
     auto s = std::make_unique<ast::Global>(r);
     s->nonlocal = g->NONLOCAL() != nullptr;

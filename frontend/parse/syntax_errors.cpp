@@ -83,7 +83,7 @@ const char* UnsupportedWhat(size_t type) {
     case TileParser::TRY: case TileParser::EXCEPT: case TileParser::FINALLY:
       return "`try` statements are";
     case TileParser::RAISE: return "`raise` statements are";
-    case TileParser::YIELD: return "generators (`yield`) are";
+    case TileParser::YIELD: return "`yield` as a value (other than a statement of its own) is";
     case TileParser::ASYNC: case TileParser::AWAIT: return "`async` and `await` are";
     case TileParser::WALRUS: return "assignment expressions (`:=`) are";
     case TileParser::ELLIPSIS: return "`...` is";

@@ -13,6 +13,7 @@
 #include "host/interp/set_value.h"
 #include "host/interp/array_values.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_enum.h"
 #include "host/interp/py_stdio.h"
 #include "support/utf8.h"
 
@@ -217,9 +218,9 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     ArgBinder b("iter", a, {"object"}, 1);
     return IterOf(in, b.Get(0));
   });
-  Def(t, "next", [](Interpreter&, CallArgs& a) {
+  Def(t, "next", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("next", a, {"iterator", "default"}, 1);
-    return IteratorNext(b.Get(0), b.Has(1) ? &b.Get(1) : nullptr);
+    return IteratorNext(in, b.Get(0), b.Has(1) ? &b.Get(1) : nullptr);
   });
   DefType(t, "range", [](Interpreter&, CallArgs& a) {
     if (!a.kw.empty()) TypeError("range() takes no keyword arguments");
@@ -421,6 +422,7 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
     ArgBinder b("type", a, {"object"}, 1);
     const Value& v = b.Get(0);
     if (auto* e = v.As<ExcObj>()) return Value(std::const_pointer_cast<ExcTypeObj>(e->type));
+    if (std::optional<Value> cls = HostClassOf(v)) return *cls;
     std::string name = TypeName(v);
     auto it = table->find(name);
     if (it != table->end() && it->second.As<PyTypeObj>()) return it->second;
@@ -534,6 +536,7 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
       auto* ty = c.As<PyTypeObj>();
       if (!ty) TypeError("isinstance() arg 2 must be a type or tuple of types");
       if (ty->name == tn || (ty->name == "int" && tn == "bool")) return Value::Bool(true);
+      if (ty->name == "int" && EnumIntValue(b.Get(0))) return Value::Bool(true);  // IntEnum, IntFlag
     }
     return Value::Bool(false);
   });

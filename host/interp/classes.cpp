@@ -8,6 +8,7 @@
 #include "host/interp/errors.h"
 #include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_enum.h"
 
 namespace tilec::host {
 namespace {
@@ -111,6 +112,11 @@ struct UserClassObj : Object {
   std::optional<Value> GetAttr(Interpreter& in, const std::string& attr) override {
     if (attr == "__name__" || attr == "__qualname__") return MakeStr(name);
     if (attr == "__module__") return MakeStr(module);
+    if (attr == "__members__" && Flavor() != EnumFlavor::None) {
+      auto d = std::make_shared<DictObj>();
+      for (const auto& [n, m] : member_names) d->Put(MakeStr(n), m);
+      return Value(d);
+    }
     const Value* v = Find(attr);
     if (!v) return std::nullopt;
     if (auto* s = v->As<StaticMethodObj>()) return s->fn;
@@ -123,6 +129,12 @@ struct UserClassObj : Object {
     return true;
   }
   Value Call(Interpreter& in, CallArgs& args) override {
+    if (Flavor() != EnumFlavor::None) {
+      if (args.pos.size() != 1 || !args.kw.empty())
+        TypeError(name + "() takes exactly one argument: the value of a member");
+      if (members.empty()) TypeError(name + "() has no members to look up");
+      return EnumLookup(in, Value(shared_from_this()), args.pos[0]);
+    }
     auto self = std::make_shared<InstanceObj>(std::static_pointer_cast<UserClassObj>(shared_from_this()));
     Value inst(self);
     if (Record() != RecordKind::None && (Record() == RecordKind::NamedTuple || !Find("__init__"))) {
@@ -140,6 +152,26 @@ struct UserClassObj : Object {
       TypeError(name + "() takes no arguments");
     }
     return inst;
+  }
+  // An enum class indexes its members by name, iterates and counts them.
+  Value GetItem(Interpreter& in, const Value& key) override {
+    if (Flavor() == EnumFlavor::None) return Object::GetItem(in, key);
+    for (const auto& [n, m] : member_names)
+      if (const auto* s = key.As<StrObj>(); s && s->s == n) return m;
+    KeyError(host::Repr(key));
+  }
+  std::optional<int64_t> Len() const override {
+    if (Flavor() == EnumFlavor::None) return std::nullopt;
+    return int64_t(members.size());
+  }
+  std::optional<std::vector<Value>> Iterate(Interpreter&) override {
+    if (Flavor() == EnumFlavor::None) return std::nullopt;
+    return members;
+  }
+  EnumFlavor Flavor() const {
+    for (const UserClassObj* c = this; c; c = c->base.get())
+      if (c->enum_flavor != EnumFlavor::None) return c->enum_flavor;
+    return EnumFlavor::None;
   }
   bool DerivesFrom(const UserClassObj* other) const {
     for (const UserClassObj* c = this; c; c = c->base.get())
@@ -198,6 +230,9 @@ struct UserClassObj : Object {
   std::map<std::string, Value> attrs;
   std::vector<std::string> fields;  // the class body's annotated names, in order
   RecordKind record = RecordKind::None;
+  EnumFlavor enum_flavor = EnumFlavor::None;  // set on the `enum` module's base classes
+  std::vector<Value> members;  // an enum's members in definition order, no aliases
+  std::vector<std::pair<std::string, Value>> member_names;  // every name, aliases too
 };
 
 std::string InstanceObj::TypeName() const { return cls->name; }
@@ -298,6 +333,27 @@ void Interpreter::ExecPlainClass(const ast::ClassDef& s) {
   frame.function = s.name;
   InFrame(frame, [&] { ExecBody(s.body); });
   cls->attrs = std::move(ns);
+  if (const EnumFlavor flavor = cls->Flavor(); flavor != EnumFlavor::None) {
+    // The body's plain names, in order, are the members; methods and `_private` names are not.
+    std::vector<std::pair<std::string, Value>> body;
+    for (const auto& st : s.body) {
+      const auto* a = st->As<ast::Assign>();
+      const auto* n = a && a->targets.size() == 1 ? a->targets[0]->As<ast::Name>() : nullptr;
+      if (!n || n->id.rfind("_", 0) == 0) continue;
+      auto it = cls->attrs.find(n->id);
+      if (it == cls->attrs.end() || it->second.As<FunctionObj>() || it->second.As<LambdaObj>() ||
+          it->second.As<StaticMethodObj>() || it->second.As<ClassMethodObj>() || IsHostClass(it->second))
+        continue;
+      if (std::none_of(body.begin(), body.end(), [&](const auto& p) { return p.first == n->id; }))
+        body.emplace_back(n->id, it->second);
+    }
+    cls->member_names = MakeEnumMembers(*this, Value(cls), cls->name, flavor, body);
+    for (const auto& [n, m] : cls->member_names) {
+      cls->attrs[n] = m;
+      if (std::none_of(cls->members.begin(), cls->members.end(), [&](const Value& x) { return x.obj() == m.obj(); }))
+        cls->members.push_back(m);
+    }
+  }
   StoreName(s.name, Value(cls));
 }
 
@@ -338,6 +394,26 @@ Value MakeNativeMethod(std::string name, NativeFn fn) {
 
 bool IsHostClass(const Value& v) { return v.As<UserClassObj>() != nullptr; }
 
+Value MakeEnumBase(const std::string& name, EnumFlavor flavor) {
+  Value cls = MakeHostClass("enum", name, {});
+  cls.As<UserClassObj>()->enum_flavor = flavor;
+  return cls;
+}
+
+EnumFlavor EnumFlavorOf(const Value& cls) {
+  const auto* c = cls.As<UserClassObj>();
+  return c ? c->Flavor() : EnumFlavor::None;
+}
+
+const std::vector<Value>* EnumMembersOf(const Value& cls) {
+  const auto* c = cls.As<UserClassObj>();
+  return c && c->Flavor() != EnumFlavor::None ? &c->members : nullptr;
+}
+
+Value MakeBoundMethod(Value self, Value fn, std::string name) {
+  return Value(std::make_shared<BoundMethodObj>(std::move(self), std::move(fn), std::move(name)));
+}
+
 bool ClassDerivesFrom(const Value& cls, const Value& base) {
   auto* c = cls.As<UserClassObj>();
   auto* b = base.As<UserClassObj>();
@@ -346,6 +422,7 @@ bool ClassDerivesFrom(const Value& cls, const Value& base) {
 
 std::optional<Value> HostClassOf(const Value& instance) {
   if (auto* i = instance.As<InstanceObj>()) return Value(i->cls);
+  if (std::optional<Value> e = EnumClassOf(instance)) return e;
   return std::nullopt;
 }
 

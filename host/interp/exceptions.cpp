@@ -29,6 +29,7 @@ struct Registry {
     Add("Exception", {"BaseException"});
     Add("KeyboardInterrupt", {"BaseException"});
     Add("SystemExit", {"BaseException"});
+    Add("GeneratorExit", {"BaseException"});
     Add("ArithmeticError", {"Exception"});
     Add("ZeroDivisionError", {"ArithmeticError"});
     Add("OverflowError", {"ArithmeticError"});

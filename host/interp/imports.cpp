@@ -159,7 +159,7 @@ Value Interpreter::ImportModule(const std::string& name) {
     // placeholders (its own files are not run).
     const std::string sub = name.substr(5);
     if (std::optional<Value> v = ImportModule("warp").obj()->GetAttr(*this, sub); v && v->As<ModuleObj>()) return *v;
-    for (const char* lacking : {"fem", "sparse", "render", "sim", "autograd", "geometry", "utils", "jax_experimental",
+    for (const char* lacking : {"fem", "sparse", "render", "sim", "autograd", "geometry", "jax_experimental",
                                 "torch", "paddle", "dlpack"})
       if (sub == lacking)
         return std_modules_[name] = Value(std::make_shared<UnprovidedModule>(name, "Warp's `" + name + "` package"));

@@ -412,6 +412,13 @@ Interpreter::Flow Interpreter::ExecFor(const ast::For& s) {
       if (auto f = body(Value::Int(r->start + k * r->step))) return *f;
     return Flow::Normal;
   }
+  // Iterators (generators above all) are stepped one value at a time, so that the loop body
+  // runs between their steps.
+  if (iter.IsObj() && iter.obj()->IsIterator()) {
+    while (std::optional<Value> item = iter.obj()->Next(*this))
+      if (auto f = body(*item)) return *f;
+    return Flow::Normal;
+  }
   for (const Value& item : IterateValue(*this, iter))
     if (auto f = body(item)) return *f;
   return Flow::Normal;
@@ -671,6 +678,8 @@ Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
     BindStarredParams(fn, args, *locals);
   }
   if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
+  if (!fn.generator) fn.generator = HasYield(def.body);
+  if (*fn.generator) return MakeGenerator(fn, locals);
   Frame frame;
   frame.chunk = fn.chunk.get();
   frame.locals = locals.get();
@@ -715,16 +724,47 @@ Value Interpreter::MakeLambda(const ast::Lambda& l) {
 
 Value Interpreter::CallLambda(LambdaObj& fn, CallArgs& args) {
   const ast::Lambda& def = *fn.def;
+  // Named parameters bind as a def's do; `*args` takes the positional arguments past the
+  // named ones before it, `**kwargs` the unknown keywords.
   std::vector<std::string> names;
-  size_t required = 0;
+  std::vector<size_t> index;  // the parameter of each name
+  size_t required = 0, positional = 0;
+  std::optional<size_t> var_args, var_kw;
   for (size_t k = 0; k < def.params.size(); ++k) {
-    names.push_back(def.params[k].name);
-    if (!def.params[k].default_value) required = k + 1;
+    const ast::Param& p = def.params[k];
+    if (p.kind == ast::ParamKind::VarArgs) {
+      var_args = k;
+      continue;
+    }
+    if (p.kind == ast::ParamKind::VarKeywords) {
+      var_kw = k;
+      continue;
+    }
+    names.push_back(p.name);
+    index.push_back(k);
+    if (!var_args) positional = names.size();
+    if (!p.default_value && !var_args) required = names.size();
   }
-  ArgBinder binder("<lambda>", args, names, required);
+  CallArgs named = args;
+  std::vector<Value> extra;
+  if (var_args && named.pos.size() > positional) {
+    extra.assign(named.pos.begin() + positional, named.pos.end());
+    named.pos.resize(positional);
+  }
+  ArgBinder binder("<lambda>", named, names, required, var_kw.has_value());
   std::map<std::string, Value> locals;
   if (fn.captured) locals = *fn.captured;
-  for (size_t k = 0; k < names.size(); ++k) locals[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[k];
+  for (size_t k = 0; k < names.size(); ++k) {
+    if (!binder.Has(k) && !def.params[index[k]].default_value)
+      TypeError("<lambda>() missing 1 required keyword-only argument: '" + names[k] + "'");
+    locals[names[k]] = binder.Has(k) ? binder.Get(k) : fn.defaults[index[k]];
+  }
+  if (var_args) locals[def.params[*var_args].name] = MakeTuple(extra);
+  if (var_kw) {
+    auto d = std::make_shared<DictObj>();
+    for (const auto& [key, v] : binder.extra()) d->Put(MakeStr(key), v);
+    locals[def.params[*var_kw].name] = Value(d);
+  }
   if (depth_ >= kMaxDepth) Raise("RecursionError", "maximum recursion depth exceeded");
   Frame frame;
   frame.chunk = fn.chunk.get();
@@ -932,6 +972,7 @@ Value Interpreter::Eval(const ast::Expr& e) {
     case ast::ExprKind::Call: {
       const auto* c = e.As<ast::Call>();
       if (auto* comp = dynamic_cast<const ast::Comprehension*>(c)) return EvalComprehension(*comp);
+      if (auto* y = dynamic_cast<const ast::Yield*>(c)) return EvalYield(*y);
       if (auto* lam = dynamic_cast<const ast::Lambda*>(c)) return MakeLambda(*lam);
       if (auto* w = dynamic_cast<const ast::NamedExpr*>(c)) {
         Value v = Eval(*c->args[0]);

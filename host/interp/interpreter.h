@@ -4,8 +4,9 @@
 #pragma once
 #include <iosfwd>
 #include <map>
-#include <set>
 #include <memory>
+#include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct FunctionObj : Object {
   // The locals of the functions it was defined in, outermost first, shared with them: a nested
   // `def` reads its enclosing function's variables as they are when it runs (Python's closures).
   std::vector<std::shared_ptr<std::map<std::string, Value>>> enclosing;
+  std::optional<bool> generator;  // whether the body has `yield`, once asked
 };
 
 // A `lambda`: its parameters' defaults are evaluated where it is written, and it sees the
@@ -62,6 +64,12 @@ struct LambdaObj : Object {
   std::shared_ptr<std::map<std::string, Value>> captured;  // null at module level
   std::vector<std::shared_ptr<std::map<std::string, Value>>> enclosing;  // as FunctionObj's
 };
+
+// Whether a function body has a `yield` of its own (not one of a nested def): calling it makes
+// a generator (generators.cpp).
+bool HasYield(const ast::Body& body);
+// `@contextlib.contextmanager`: a generator function made a context manager factory.
+Value MakeContextManager(const Value& fn);
 
 // A generator expression (or a map/filter object), evaluated when it is made; like Python's
 // it can be iterated once.
@@ -235,6 +243,22 @@ class Interpreter {
   };
   std::vector<Handled> handling_;
 
+  // Generators (generators.cpp). What one line of execution owns of the interpreter, swapped
+  // when control passes between a generator's body and the code that resumes it.
+  struct ExecState {
+    Frame* frame = nullptr;
+    int depth = 0;
+    std::vector<Handled> handling;
+    struct CoroutineObj* generator = nullptr;
+  };
+  ExecState SwapExecState(ExecState next);  // installs `next`, returns the state it replaced
+  // Calling a generator function makes its generator, with the arguments bound in `locals`.
+  Value MakeGenerator(FunctionObj& fn, std::shared_ptr<std::map<std::string, Value>> locals);
+  void RunGeneratorBody(FunctionObj& fn, const std::shared_ptr<std::map<std::string, Value>>& locals);
+  Value EvalYield(const ast::Yield& y);
+  struct CoroutineObj* generator_ = nullptr;  // the generator whose body runs now
+  friend struct CoroutineObj;
+
   void BindStarredParams(const FunctionObj& fn, CallArgs& args, std::map<std::string, Value>& locals);
   friend struct FunctionObj;
 };
@@ -290,6 +314,8 @@ Value MakeMathModule();
 Value MakeWarpModule(Interpreter& in);
 // wp.overload, func_native, get_module, dtype_to/from_numpy, _src (wp_compat.cpp).
 void DefineWarpCompat(ModuleObj& m);
+// wp.utils: array_scan, radix_sort_pairs, runlength_encode, array_sum, ... (wp_utils.cpp).
+void DefineWarpUtils(ModuleObj& m);
 std::shared_ptr<WpState> MakeWpState();
 
 // dir(), help() and Tab completion (introspect.cpp).

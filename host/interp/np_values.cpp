@@ -36,6 +36,8 @@ Nested ValueToNested(const Value& v, const std::string& context) {
         return Nested::List(std::move(out));
       }
       if (auto nd = WpArrayToNd(v)) return Nested::Array(*nd);
+      // Objects that stand for a Python number (IntEnum members).
+      if (std::optional<Value> n = v.obj()->AsScalar(); n && n->IsNumber()) return ValueToNested(*n, context);
       break;
     }
   }
@@ -181,6 +183,7 @@ std::optional<Scalar> ToNdScalar(const Value& v) {
     case VKind::Float: return Scalar::Float(v.f());
     case VKind::Obj:
       if (auto* nd = v.As<NdArrayObj>(); nd && nd->a.size() == 1 && nd->a.ndim() == 0) return nd->a.Item();
+      if (std::optional<Value> n = v.obj()->AsScalar(); n && n->IsNumber()) return ToNdScalar(*n);
       return std::nullopt;
     default: return std::nullopt;
   }

@@ -8,6 +8,7 @@
 #include <thread>
 #include <sstream>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "host/interp/args.h"
 #include "host/interp/exceptions.h"
@@ -423,6 +424,27 @@ Value MakeOsModule() {
   });
   os->attrs["path"] = Value(path);
   os->attrs["sep"] = MakeStr("/");
+  // os.environ: the process environment as a dict; setting or deleting a key changes the
+  // environment of the process (and of the children it starts).
+  struct EnvironObj : DictObj {
+    std::string TypeName() const override { return "os._Environ"; }
+    void SetItem(Interpreter& in, const Value& key, const Value& v) override {
+      ::setenv(ToStr(key, "os.environ key").c_str(), ToStr(v, "os.environ value").c_str(), 1);
+      DictObj::SetItem(in, key, v);
+    }
+    bool DelItem(Interpreter& in, const Value& key) override {
+      if (!DictObj::DelItem(in, key)) return false;
+      ::unsetenv(ToStr(key, "os.environ key").c_str());
+      return true;
+    }
+  };
+  auto environ = std::make_shared<EnvironObj>();
+  for (char** e = ::environ; e && *e; ++e) {
+    std::string kv = *e;
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos) environ->Put(MakeStr(kv.substr(0, eq)), MakeStr(kv.substr(eq + 1)));
+  }
+  os->attrs["environ"] = Value(environ);
   os->Def("getenv", [](Interpreter&, CallArgs& a) {
     ArgBinder b("getenv", a, {"key", "default"}, 1);
     const char* v = std::getenv(ToStr(b.Get(0), "getenv()").c_str());

@@ -329,6 +329,10 @@ Value MakeContextlibModule() {
     if (!a.kw.empty()) TypeError("suppress() takes no keyword arguments");
     return Value(std::make_shared<SuppressObj>(a.pos));
   });
+  m->Def("contextmanager", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("contextmanager", a, {"func"}, 1);
+    return MakeContextManager(b.Get(0));
+  });
   m->Def("ExitStack", [](Interpreter&, CallArgs& a) {
     ArgBinder b("ExitStack", a, {}, 0);
     return Value(std::make_shared<ExitStackObj>());

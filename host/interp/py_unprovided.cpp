@@ -9,6 +9,7 @@
 #include "host/interp/errors.h"
 #include "host/interp/exceptions.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_enum.h"
 #include "host/interp/py_std_modules.h"
 
 namespace tilec::host {
@@ -289,7 +290,8 @@ std::optional<Value> UnprovidedModule::GetAttr(Interpreter& in, const std::strin
 
 std::optional<Value> MakeCPythonOnlyModule(Interpreter& in, const std::string& name) {
   if (name == "struct") return MakeStructModule();
-  for (const char* n : {"ast", "inspect", "weakref", "linecache", "enum", "types", "textwrap"}) {
+  if (name == "enum") return MakeEnumModule();
+  for (const char* n : {"ast", "inspect", "weakref", "linecache", "types", "textwrap"}) {
     if (name != n) continue;
     auto m = std::make_shared<UnprovidedModule>(name, "CPython's `" + name + "` module");
     if (name == "types") {

@@ -25,6 +25,11 @@ struct IteratorObj : Object {
     next = items.size();
     return rest;
   }
+  bool IsIterator() const override { return true; }
+  std::optional<Value> Next(Interpreter&) override {
+    if (next < items.size()) return items[next++];
+    return std::nullopt;
+  }
   std::vector<Value> items;
   std::string type;
   size_t next = 0;
@@ -36,17 +41,16 @@ Value MakeIterator(std::vector<Value> items, std::string type_name) {
 }
 
 Value IterOf(Interpreter& in, const Value& v) {
-  if (v.As<IteratorObj>()) return v;
+  if (v.IsObj() && v.obj()->IsIterator()) return v;
   std::optional<std::vector<Value>> items = v.IsObj() ? v.obj()->Iterate(in) : std::nullopt;
   if (!items) TypeError("'" + TypeName(v) + "' object is not iterable");
   return MakeIterator(std::move(*items), TypeName(v) + "_iterator");
 }
 
 // next(it[, default]): only iterators answer, as in Python.
-Value IteratorNext(const Value& it, const Value* dflt) {
-  auto* i = it.As<IteratorObj>();
-  if (!i) TypeError("'" + TypeName(it) + "' object is not an iterator");
-  if (i->next < i->items.size()) return i->items[i->next++];
+Value IteratorNext(Interpreter& in, const Value& it, const Value* dflt) {
+  if (!it.IsObj() || !it.obj()->IsIterator()) TypeError("'" + TypeName(it) + "' object is not an iterator");
+  if (std::optional<Value> v = it.obj()->Next(in)) return *v;
   if (dflt) return *dflt;
   Raise("StopIteration", "");
 }

@@ -86,6 +86,10 @@ struct Object : std::enable_shared_from_this<Object> {
   virtual std::optional<int64_t> Len() const { return std::nullopt; }
   // The elements a `for` loop visits; nullopt when the object is not iterable.
   virtual std::optional<std::vector<Value>> Iterate(Interpreter& in) { return std::nullopt; }
+  // An iterator (`iter(x)`, a generator) is its own iterator: `for` and next() step it with
+  // Next, which gives nullopt once it is exhausted.
+  virtual bool IsIterator() const { return false; }
+  virtual std::optional<Value> Next(Interpreter& in) { return std::nullopt; }
   // Integer value for indexing (`__index__`): NumPy integer scalars answer, others do not.
   virtual std::optional<int64_t> AsIndex() const { return std::nullopt; }
   // The Python scalar this object stands for (`float(x)`, `int(x)`): NumPy scalars answer.
@@ -233,7 +237,7 @@ const std::string* BytesOf(const Value& v);  // a bytes value's contents, or nul
 // An iterator over `items` (what iter() returns, and generator-like results such as
 // Path.glob): next() takes one; a `for` loop takes the rest.
 Value MakeIterator(std::vector<Value> items, std::string type_name);
-Value IteratorNext(const Value& it, const Value* dflt);
+Value IteratorNext(Interpreter& in, const Value& it, const Value* dflt);
 Value IterOf(Interpreter& in, const Value& v);  // iter(v)
 
 // Python's name for the type of `v` ("int", "NoneType", "list", ...).

@@ -9,6 +9,7 @@
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
 #include "host/interp/kernel_compile.h"
+#include "host/interp/py_enum.h"
 #include "host/interp/array_values.h"
 #include "host/interp/wp_composite.h"
 #include "host/interp/wp_generic.h"
@@ -122,14 +123,14 @@ std::vector<KernelConstant> ConstantsSnapshot(Interpreter& in, const FunctionObj
     return d && d->flavor == DTypeObj::Flavor::WpType;
   };
   std::map<std::string, Value> seen;
-  for (auto& [name, v] : (fn.home ? *fn.home : in).globals())
-    if (usable(v)) seen[name] = v;
   auto scope = [&](const std::map<std::string, Value>& vars) {
     for (auto& [name, v] : vars) {
       if (usable(v)) seen[name] = v;
+      else if (std::optional<int64_t> i = EnumIntValue(v)) seen[name] = Value::Int(*i);  // `A = Kind.A`
       else seen.erase(name);  // an inner variable hides the outer one of its name
     }
   };
+  scope((fn.home ? *fn.home : in).globals());
   for (const auto& vars : fn.enclosing)
     if (vars) scope(*vars);
   std::vector<KernelConstant> out;

@@ -951,6 +951,7 @@ Value MakeWarpModule(Interpreter& in) {
   });
   DefineWarpDecorators(*m);
   DefineWarpCompat(*m);
+  DefineWarpUtils(*m);
   DefineWarpCapture(*m);
   DefineWarpConfigAndTimer(in, *m);
   DefineWarpComposites(*m);

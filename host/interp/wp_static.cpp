@@ -9,6 +9,7 @@
 
 #include "host/interp/array_values.h"
 #include "host/interp/kernel_compile.h"
+#include "host/interp/py_enum.h"
 #include "host/interp/wp_composite.h"
 
 namespace tilec::host {
@@ -177,7 +178,27 @@ class Resolver {
 
   void Expr(const ast::Expr& e) {
     if (const auto* c = e.As<ast::Call>(); c && IsStaticCall(*c) && Resolve(*c)) return;
+    if (const auto* a = e.As<ast::Attribute>(); a && ResolveClassAttribute(*a)) return;
     ForEachChild(e, [&](const ast::Expr& child) { Expr(child); });
+  }
+
+  // `Cls.NAME` (and `Cls.NAME.value`) of a class the host defined: Warp reads the attribute
+  // when it compiles, so an enum member or a number in a class body is a constant.
+  bool ResolveClassAttribute(const ast::Attribute& attr) {
+    const ast::Expr* root = attr.value.get();
+    while (const auto* inner = root->As<ast::Attribute>()) root = inner->value.get();
+    const auto* name = root->As<ast::Name>();
+    if (!name || bound_.count(name->id) || name->id == "wp" || name->id == "warp") return false;
+    Value v;
+    try {
+      if (!IsHostClass(home_.EvalInDefinitionScope(*root, fn_))) return false;
+      v = home_.EvalInDefinitionScope(attr, fn_);
+    } catch (const PyError&) {
+      return false;
+    }
+    if (std::optional<int64_t> i = EnumIntValue(v)) v = Value::Int(*i);
+    if (!v.IsNumber()) return false;
+    return Replace(attr.range, v);
   }
 
   // Replaces the argument of one `wp.static(arg)` by its value (a func's call by the func's
@@ -193,23 +214,34 @@ class Resolver {
     }
     const std::string& file = fn_.chunk->file.text();
     SourceRange range = arg.range;
-    std::string text;
     if (const auto* f = v.As<WpFuncObj>()) {
-      text = f->name;
+      const std::string text = f->name;
       if (call.range.end <= file.size() &&
           file.find('\n', call.range.begin) >= call.range.end)
         range = call.range;
-    } else {
-      KernelConstant c{"__wp_static_" + std::to_string(counter_++), v};
-      if (!KernelConstantValue(v) || ConstantLine(c).empty()) return false;
-      text = c.name;
-      out_.constants.push_back(std::move(c));
+      Edit(range, text);
+      return true;
     }
-    // Blank out the rest of the argument so that what follows keeps its column.
+    if (std::optional<int64_t> i = EnumIntValue(v)) v = Value::Int(*i);
+    return Replace(range, v);
+  }
+
+  // Replaces `range` by a new constant of the kernel's module holding `v`; false when a
+  // kernel cannot hold `v`.
+  bool Replace(SourceRange range, const Value& v) {
+    KernelConstant c{"__wp_static_" + std::to_string(counter_++), v};
+    if (!KernelConstantValue(v) || ConstantLine(c).empty()) return false;
+    Edit(range, c.name);
+    out_.constants.push_back(std::move(c));
+    return true;
+  }
+
+  // Blanks out the rest of the range so that what follows keeps its column.
+  void Edit(SourceRange range, std::string text) {
+    const std::string& file = fn_.chunk->file.text();
     for (uint32_t k = range.begin + uint32_t(text.size()); k < range.end && k < file.size(); ++k)
       text += file[k] == '\n' ? '\n' : ' ';
     out_.edits.push_back({range, text});
-    return true;
   }
 
   Interpreter& home_;

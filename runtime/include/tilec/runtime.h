@@ -1,7 +1,9 @@
 // The tilec runtime library's C++ API in one include: devices, arrays, modules and kernels,
-// launches, the Tape and the kernel cache. Everything throws tilec::rt::Error on misuse.
+// launches, whole-array algorithms, the Tape and the kernel cache. Everything throws
+// tilec::rt::Error on misuse.
 #pragma once
 #include "tilec/abi.h"
+#include "tilec/algorithms.h"
 #include "tilec/array.h"
 #include "tilec/cache.h"
 #include "tilec/device.h"

@@ -586,10 +586,32 @@ OUTPUTS = [
  ("IsSubclass",
   "class A:\n    pass\nclass B(A):\n    pass\n"
   "print(issubclass(bool, int), issubclass(int, bool), issubclass(KeyError, LookupError), issubclass(ValueError, (KeyError, Exception)))\n"
-  "print(issubclass(B, A), issubclass(A, B), issubclass(B, (int, A)), issubclass(float, float))\n")
+  "print(issubclass(B, A), issubclass(A, B), issubclass(B, (int, A)), issubclass(float, float))\n"),
+("EnumMembers",
+  "import enum\nclass Color(enum.Enum):\n    RED = 1\n    GREEN = enum.auto()\n    CRIMSON = 1\n    def shade(self):\n        return self.name.lower()\n"
+  "print(Color.RED, repr(Color.GREEN), Color.CRIMSON is Color.RED, Color(2) is Color.GREEN, Color['GREEN'].value)\n"
+  "print([m.name for m in Color], len(Color), list(Color.__members__), Color.RED == 1, Color.RED == Color.RED)\n"
+  "print(type(Color.RED) is Color, isinstance(Color.RED, Color), isinstance(Color.RED, int), Color.GREEN.shade(), Color.RED in Color)\n"
+  "print({Color.RED: 'r'}[Color.CRIMSON], bool(Color.RED), str(Color.GREEN))\n"),
+("IntEnumAndIntFlag",
+  "from enum import IntEnum, IntFlag, auto\nclass K(IntEnum):\n    A = 1\n    B = 2\n    C = 3\nclass F(IntFlag):\n    A = 1\n    B = auto()\n    C = auto()\n"
+  "print(K.A + K.B, K.A + K.B == K.C, K.C > K.A, K.B * 2.5, str(K.A), repr(K.B), f'{K.C}', int(K.B), isinstance(K.A, int))\n"
+  "print(repr(F.A | F.B), F.A | F.B | F.C, repr(F.A | 8), repr(~F.A), repr(F.B & F.A), F.C.value, F(3) is (F.A | F.B))\n"
+  "print(K(2) is K.B, {1: 'one'}[K.A], [10, 20, 30][K.B], K.A < 2, -K.C, sorted([K.C, K.A, K.B]), bool(F.A & F.B))\n"),
+("Generators",
+  'import contextlib\n\ndef count(n):\n    print("start")\n    for i in range(n):\n        print("before", i)\n        yield i * 10\n        print("after", i)\n    print("end")\n\nfor v in count(3):\n    print("got", v)\n\ng = count(2)\nprint(next(g), next(g))\ntry:\n    next(g)\nexcept StopIteration:\n    print("stop")\nprint(list(count(2)))\nprint(sum(x for x in count(4)))\n\ndef inner():\n    yield 1\n    yield 2\n\ndef outer():\n    yield 0\n    yield from inner()\n    yield from [3, 4]\n\nprint(list(outer()))\n\n'),
+("ContextManagerGenerators",
+  'import contextlib\n@contextlib.contextmanager\ndef scope(name):\n    print("enter", name)\n    try:\n        yield name.upper()\n    finally:\n        print("exit", name)\n\nwith scope("a") as s:\n    print("body", s)\n\ntry:\n    with scope("b"):\n        raise ValueError("boom")\nexcept ValueError as e:\n    print("caught", e)\n\n@contextlib.contextmanager\ndef swallow():\n    try:\n        yield\n    except KeyError:\n        print("swallowed")\n\nwith swallow():\n    raise KeyError("k")\nprint("after swallow")\n\ndef gen_close():\n    try:\n        yield 1\n        yield 2\n    finally:\n        print("cleanup")\n\nc = gen_close()\nprint(next(c))\nc.close()\nprint(list(c))\n\ndef bad():\n    yield 1\n    raise RuntimeError("inside")\n\nb = bad()\nprint(next(b))\ntry:\n    next(b)\nexcept RuntimeError as e:\n    print("err", e)\n\n'),
+("LambdaStarArgsAndIterators",
+  'f = lambda *args, **kw: (args, kw)\nprint(f(1, 2, x=3), f())\nh = lambda a, *rest: (a, rest)\nprint(h(1), h(1, 2, 3))\nit = iter([1, 2, 3])\nprint(next(it), list(it))\ndef fib():\n    a, b = 0, 1\n    while True:\n        yield a\n        a, b = b, a + b\nfg = fib()\nprint([next(fg) for _ in range(10)])\nprint(type(fg).__name__)\n'),
 ]
 
 RAISES = [
+ ("GeneratorIgnoresExit", 'def g():\n    while True:\n        try:\n            yield 1\n        except GeneratorExit:\n            pass\nit = g()\nnext(it)\n', "it.close()"),
+ ("ContextManagerNoYield", 'import contextlib\n@contextlib.contextmanager\ndef cm():\n    if False:\n        yield\n', "cm().__enter__()"),
+ ("EnumBadValue", "import enum\nclass E(enum.Enum):\n    A = 1\n", "E(5)"),
+ ("EnumBadName", "import enum\nclass E(enum.Enum):\n    A = 1\n", "E['B']"),
+ ("EnumNoOrder", "import enum\nclass E(enum.Enum):\n    A = 1\n    B = 2\n", "E.A < E.B"),
  ("IsSubclassNotAClass", "", "issubclass(1, int)"),
  ("StructPackRange", "import struct\n", "struct.pack('h', 70000)"),
  ("StructUnpackSize", "import struct\n", "struct.unpack('I', b'ab')"),
