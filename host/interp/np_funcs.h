@@ -1,5 +1,6 @@
 // Entry points that add groups of functions to the `np` module from their own files: the
-// shape functions and np.finfo (np_shape.cpp) and the ufunc objects (np_ufuncs.cpp).
+// shape functions and np.finfo (np_shape.cpp), the ufunc objects (np_ufuncs.cpp), and the
+// set, einsum and dtype-hierarchy functions (np_unique_einsum.cpp).
 #pragma once
 #include "host/interp/value.h"
 
@@ -12,5 +13,8 @@ void DefineNumpyShapeFunctions(ModuleObj& np);
 // np.add, np.minimum, np.maximum, np.fmin, np.fmax, np.bitwise_and, np.isnan, np.isfinite
 // and np.isinf as numpy.ufunc objects (with .at and .accumulate where NumPy users need them).
 void DefineNumpyUfuncs(ModuleObj& np);
+// np.unique, np.einsum, np.ndindex, np.issubdtype with np.integer, np.floating, ..., and
+// np.linalg.matrix_power (np_unique_einsum.cpp; after np.linalg is defined).
+void DefineNumpySetsAndEinsum(ModuleObj& np);
 
 }  // namespace tilec::host

@@ -455,6 +455,7 @@ Value MakeNumpyModule() {
   m->attrs["random"] = MakeNumpyRandomModule();
   DefineNumpyLinalgAndTesting(*m);
   DefineNumpyComplex(*m);
+  DefineNumpySetsAndEinsum(*m);
   m->Def("shape", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("shape", a, {"a"}, 1);
     return ShapeTuple(ToNdArray(in, b.Get(0), "np.shape").shape());

@@ -339,10 +339,19 @@ std::optional<Value> DTypeObj::CmpOp(Interpreter&, ast::CmpOp op, const Value& o
   return Value::Bool(op == ast::CmpOp::Eq ? eq : !eq);
 }
 
-std::optional<Value> DTypeObj::GetAttr(Interpreter&, const std::string& name) {
+std::optional<Value> DTypeObj::GetAttr(Interpreter& in, const std::string& name) {
   if (name == "name" || name == "__name__")
     return MakeStr(flavor == Flavor::WpType ? std::string(ScalarName(type)) : DtypeName(type));
   if (name == "itemsize") return Value::Int(int64_t(ScalarSize(type)));
+  // A Warp scalar type's ctypes type (half floats are their 16 bits, as in Warp).
+  if (name == "_type_" && flavor == Flavor::WpType) {
+    std::string c = type == ScalarType::Bool                                      ? "c_bool"
+                    : type == ScalarType::Float32                                 ? "c_float"
+                    : type == ScalarType::Float64                                 ? "c_double"
+                    : type == ScalarType::Float16 || type == ScalarType::BFloat16 ? "c_uint16"
+                                                                                  : "c_" + std::string(ScalarName(type));
+    return in.GetAttr(in.ImportModule("ctypes"), c);
+  }
   return std::nullopt;
 }
 

@@ -1,7 +1,8 @@
 // Modules the host's Python answers only in part: CPython's introspection modules (`ast`,
 // `inspect`, `weakref`, ...) and Warp's internals. Importing one succeeds, so that a program
 // that uses it only on some paths still runs; using a name tilec lacks raises
-// NotImplementedError naming it. `struct` and `types.NoneType` are real.
+// NotImplementedError naming it. `struct`, `ctypes`' scalar types and `types.NoneType` are
+// real.
 #include <cmath>
 #include <cstring>
 
@@ -11,6 +12,7 @@
 #include "host/interp/interpreter.h"
 #include "host/interp/py_enum.h"
 #include "host/interp/py_std_modules.h"
+#include "support/dtype.h"
 
 namespace tilec::host {
 namespace {
@@ -276,6 +278,83 @@ std::string Dedent(const std::string& text) {
   return out;
 }
 
+// ---------------------------------------------------------------- ctypes, its scalar types
+
+// A ctypes scalar (`ctypes.c_int32(5)`): the value converted as C converts it (ints wrap to
+// the type's width, c_float rounds to float32), read back by `.value`.
+struct CScalarObj : Object {
+  CScalarObj(std::string type, Value value) : type(std::move(type)), value(std::move(value)) {}
+  std::string TypeName() const override { return type; }
+  std::string Repr() const override { return type + "(" + host::Repr(value) + ")"; }
+  std::optional<Value> GetAttr(Interpreter&, const std::string& name) override {
+    if (name == "value") return value;
+    return std::nullopt;
+  }
+  bool SetAttr(Interpreter&, const std::string& name, const Value& v) override {
+    if (name != "value") return false;
+    value = v;
+    return true;
+  }
+  std::string type;
+  Value value;
+};
+
+// A ctypes scalar type: calling it converts its argument.
+Value CScalarType(const std::string& name, ScalarType t) {
+  return Value(std::make_shared<PyTypeObj>(name, [name, t](Interpreter&, CallArgs& a) -> Value {
+    ArgBinder b(name, a, {"value"}, 0);
+    const Value v = b.Has(0) ? b.Get(0) : Value::Int(0);
+    if (t == ScalarType::Bool) return Value(std::make_shared<CScalarObj>(name, Value::Bool(Truth(v))));
+    std::optional<Value> num = v.IsNumber() ? std::optional<Value>(v) : v.IsObj() ? v.obj()->AsScalar() : std::nullopt;
+    if (IsFloat(t)) {
+      if (!num || !num->IsNumber()) TypeError("must be real number, not " + TypeName(v));
+      const double d = num->AsDouble();
+      return Value(std::make_shared<CScalarObj>(name, Value::Float(t == ScalarType::Float32 ? double(float(d)) : d)));
+    }
+    if (!num || !num->IsIntLike()) TypeError("int expected instead of " + TypeName(v));
+    const int bits = int(ScalarSize(t)) * 8;
+    uint64_t u = uint64_t(num->i());
+    if (bits < 64) u &= (uint64_t(1) << bits) - 1;
+    int64_t out = int64_t(u);
+    if (IsSigned(t) && bits < 64 && (u >> (bits - 1))) out = int64_t(u) - (int64_t(1) << bits);
+    if (!IsSigned(t) && bits == 64 && out < 0) Raise("OverflowError", "integer overflow (host ints are 64-bit)");
+    return Value(std::make_shared<CScalarObj>(name, Value::Int(out)));
+  }));
+}
+
+constexpr std::pair<const char*, ScalarType> kCTypes[] = {
+    {"c_bool", ScalarType::Bool},      {"c_int8", ScalarType::Int8},       {"c_uint8", ScalarType::UInt8},
+    {"c_int16", ScalarType::Int16},    {"c_uint16", ScalarType::UInt16},   {"c_int32", ScalarType::Int32},
+    {"c_uint32", ScalarType::UInt32},  {"c_int64", ScalarType::Int64},     {"c_uint64", ScalarType::UInt64},
+    {"c_float", ScalarType::Float32},  {"c_double", ScalarType::Float64},  {"c_byte", ScalarType::Int8},
+    {"c_ubyte", ScalarType::UInt8},    {"c_short", ScalarType::Int16},     {"c_ushort", ScalarType::UInt16},
+    {"c_int", ScalarType::Int32},      {"c_uint", ScalarType::UInt32},     {"c_long", ScalarType::Int64},
+    {"c_ulong", ScalarType::UInt64},   {"c_longlong", ScalarType::Int64},  {"c_ulonglong", ScalarType::UInt64},
+    {"c_size_t", ScalarType::UInt64},  {"c_ssize_t", ScalarType::Int64}};
+
+Value MakeCtypesModule() {
+  auto m = std::make_shared<UnprovidedModule>("ctypes", "CPython's `ctypes` module");
+  for (auto [name, t] : kCTypes) m->attrs[name] = CScalarType(name, t);
+  // As on CPython for 64-bit Linux, the fixed-width names are the C-named types themselves
+  // (`c_int32 is c_int`, and its repr says c_int).
+  constexpr std::pair<const char*, const char*> kAliases[] = {
+      {"c_int8", "c_byte"},    {"c_uint8", "c_ubyte"},  {"c_int16", "c_short"},     {"c_uint16", "c_ushort"},
+      {"c_int32", "c_int"},    {"c_uint32", "c_uint"},  {"c_int64", "c_long"},      {"c_uint64", "c_ulong"},
+      {"c_longlong", "c_long"}, {"c_ulonglong", "c_ulong"}, {"c_size_t", "c_ulong"}, {"c_ssize_t", "c_long"}};
+  for (auto [alias, name] : kAliases)
+    m->attrs[alias] = m->attrs.at(name);
+  m->Def("sizeof", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("sizeof", a, {"obj_or_type"}, 1);
+    std::string name;
+    if (const auto* c = b.Get(0).As<CScalarObj>()) name = c->type;
+    else if (const auto* t = b.Get(0).As<PyTypeObj>()) name = t->name;
+    for (auto [n, t] : kCTypes)
+      if (name == n) return Value::Int(int64_t(ScalarSize(t)));
+    TypeError("this type has no size");
+  });
+  return Value(m);
+}
+
 }  // namespace
 
 Value MakeUnprovided(std::string path, std::string owner) {
@@ -291,6 +370,7 @@ std::optional<Value> UnprovidedModule::GetAttr(Interpreter& in, const std::strin
 std::optional<Value> MakeCPythonOnlyModule(Interpreter& in, const std::string& name) {
   if (name == "struct") return MakeStructModule();
   if (name == "enum") return MakeEnumModule();
+  if (name == "ctypes") return MakeCtypesModule();
   for (const char* n : {"ast", "inspect", "weakref", "linecache", "types", "textwrap"}) {
     if (name != n) continue;
     auto m = std::make_shared<UnprovidedModule>(name, "CPython's `" + name + "` module");

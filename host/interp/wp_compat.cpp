@@ -62,6 +62,17 @@ void DefineWarpCompat(ModuleObj& module) {
     auto core = std::make_shared<WarpInternalsModule>("warp._src.context.runtime.core");
     core->Def("wp_is_mathdx_enabled", [](Interpreter&, CallArgs&) { return Value::Bool(false); });
     core->Def("wp_cuda_toolkit_version", [](Interpreter&, CallArgs&) { return Value::Int(0); });
+    // Warp's switch for its native library's messages: tilec's errors are exceptions, so
+    // there is nothing to silence; the setting is kept for the programs that restore it.
+    auto error_output = std::make_shared<bool>(true);
+    core->Def("wp_is_error_output_enabled", [error_output](Interpreter&, CallArgs&) {
+      return Value::Bool(*error_output);
+    });
+    core->Def("wp_set_error_output_enabled", [error_output](Interpreter&, CallArgs& a) {
+      ArgBinder b("wp_set_error_output_enabled", a, {"enable"}, 1);
+      *error_output = Truth(b.Get(0));
+      return Value();
+    });
     auto runtime = std::make_shared<WarpInternalsModule>("warp._src.context.runtime");
     runtime->attrs["core"] = Value(core);
     auto context = std::make_shared<WarpInternalsModule>("warp._src.context");

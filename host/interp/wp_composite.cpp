@@ -661,6 +661,13 @@ void DefineWarpComposites(ModuleObj& wp) {
     DTypeArg(b.Get(0), true, "type_size()");
     return Value::Int(1);
   });
+  // The scalar type of a scalar, vector or matrix type (`wp.float32` for `wp.vec3`).
+  types->Def("type_scalar_type", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("type_scalar_type", a, {"dtype"}, 1);
+    std::optional<Composite> c = CompositeOfDType(b.Get(0));
+    const ScalarType t = c ? c->scalar : DTypeArg(b.Get(0), true, "type_scalar_type()");
+    return Value(std::make_shared<DTypeObj>(t, DTypeObj::Flavor::WpType));
+  });
   types->Def("type_size_in_bytes", [](Interpreter&, CallArgs& a) {
     ArgBinder b("type_size_in_bytes", a, {"dtype"}, 1);
     if (std::optional<Composite> c = CompositeOfDType(b.Get(0)))
