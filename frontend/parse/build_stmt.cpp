@@ -1,6 +1,7 @@
 // Statement trees from the ANTLR contexts: simple statements, compound statements with their
 // blocks, definitions with decorators and parameters. Checks targets and decorators, which
 // the grammar accepts as any expression.
+#include "frontend/ast/clone.h"
 #include "frontend/parse/builder.h"
 
 namespace tilec::parse {
@@ -291,11 +292,72 @@ ast::StmtPtr AstBuilder::ForStmt(TileParser::For_stmtContext* ctx) {
   s->target = Exprlist(ctx->exprlist());
   CheckTarget(*s->target, "assign");
   s->iter = Testlist(ctx->testlist());
+  if (device_depth_ > 0) s->iter = ReversedRange(std::move(s->iter));
   Block(ctx->block(), s->body);
   if (ctx->else_clause())
     Error(diag::Code::UnsupportedSyntax, Range(ctx->else_clause()->ELSE()),
           "`else` after a `for` loop is not supported");
   return s;
+}
+
+// Warp's `reversed(range(...))` in kernels is the same range counted down, written so that
+// the checker, the unroller and the lowering meet only `range`: `range(b - 1, a - 1, -1)` for a
+// unit step, else `range(a + (n - 1) * c, a - c, -c)` with the range's element count
+// n = max(0, (b - a + c - sign(c)) // c) (a truncating division that is exact where n > 0).
+ast::ExprPtr AstBuilder::ReversedRange(ast::ExprPtr iter) {
+  const auto* outer = iter->As<ast::Call>();
+  const auto* rev = outer ? outer->func->As<ast::Name>() : nullptr;
+  if (!rev || rev->id != "reversed" || outer->args.size() != 1 || !outer->keywords.empty()) return iter;
+  auto* inner = outer->args[0]->As<ast::Call>();
+  const auto* rng = inner ? inner->func->As<ast::Name>() : nullptr;
+  if (!rng || rng->id != "range" || inner->args.empty() || inner->args.size() > 3 || !inner->keywords.empty())
+    return iter;
+  const SourceRange r = iter->range;
+  auto lit = [&](uint64_t v) -> ast::ExprPtr { return std::make_unique<ast::IntLit>(r, v); };
+  auto bin = [&](ast::BinaryOp op, ast::ExprPtr a, ast::ExprPtr b) -> ast::ExprPtr {
+    auto e = std::make_unique<ast::Binary>(r, op, std::move(a), std::move(b));
+    e->op_range = r;
+    return e;
+  };
+  auto neg = [&](ast::ExprPtr a) -> ast::ExprPtr { return std::make_unique<ast::Unary>(r, ast::UnaryOp::Neg, std::move(a)); };
+  auto call = [&](ast::ExprPtr fn, std::vector<ast::ExprPtr> args) -> ast::ExprPtr {
+    auto c = std::make_unique<ast::Call>(r);
+    c->func = std::move(fn);
+    c->args = std::move(args);
+    return c;
+  };
+  auto name = [&](const char* id) -> ast::ExprPtr { return std::make_unique<ast::Name>(r, id); };
+  auto wp = [&](const char* fn) -> ast::ExprPtr {
+    return std::make_unique<ast::Attribute>(r, std::make_unique<ast::Name>(r, "wp"), fn, r);
+  };
+  std::vector<ast::ExprPtr>& args = inner->args;
+  ast::ExprPtr a = args.size() == 1 ? lit(0) : std::move(args[0]);
+  ast::ExprPtr b = args.size() == 1 ? std::move(args[0]) : std::move(args[1]);
+  std::vector<ast::ExprPtr> out;
+  if (args.size() < 3) {
+    out.push_back(bin(ast::BinaryOp::Sub, std::move(b), lit(1)));
+    out.push_back(bin(ast::BinaryOp::Sub, std::move(a), lit(1)));
+    out.push_back(neg(lit(1)));
+    return call(name("range"), std::move(out));
+  }
+  ast::ExprPtr c = std::move(args[2]);
+  auto sign_c = [&] {
+    std::vector<ast::ExprPtr> x;
+    x.push_back(ast::Clone(*c));
+    return call(wp("sign"), std::move(x));
+  };
+  ast::ExprPtr span = bin(ast::BinaryOp::Sub, bin(ast::BinaryOp::Add, bin(ast::BinaryOp::Sub, std::move(b), ast::Clone(*a)),
+                                                  ast::Clone(*c)),
+                          sign_c());
+  std::vector<ast::ExprPtr> max_args;
+  max_args.push_back(lit(0));
+  max_args.push_back(bin(ast::BinaryOp::FloorDiv, std::move(span), ast::Clone(*c)));
+  ast::ExprPtr n = call(wp("max"), std::move(max_args));
+  out.push_back(bin(ast::BinaryOp::Add, ast::Clone(*a),
+                    bin(ast::BinaryOp::Mul, bin(ast::BinaryOp::Sub, std::move(n), lit(1)), ast::Clone(*c))));
+  out.push_back(bin(ast::BinaryOp::Sub, std::move(a), ast::Clone(*c)));
+  out.push_back(neg(std::move(c)));
+  return call(name("range"), std::move(out));
 }
 
 ast::StmtPtr AstBuilder::WithStmt(TileParser::With_stmtContext* ctx) {

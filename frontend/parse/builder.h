@@ -34,6 +34,7 @@ class AstBuilder {
   ast::StmtPtr IfStmt(g::TileParser::If_stmtContext* ctx);
   ast::StmtPtr WhileStmt(g::TileParser::While_stmtContext* ctx);
   ast::StmtPtr ForStmt(g::TileParser::For_stmtContext* ctx);
+  ast::ExprPtr ReversedRange(ast::ExprPtr iter);
   ast::StmtPtr WithStmt(g::TileParser::With_stmtContext* ctx);
   ast::StmtPtr TryStmt(g::TileParser::Try_stmtContext* ctx);
   ast::StmtPtr FuncDef(g::TileParser::FuncdefContext* ctx, std::vector<ast::ExprPtr> decorators,

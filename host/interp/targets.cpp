@@ -37,8 +37,9 @@ void Interpreter::Assign(const ast::Expr& target, const Value& v) {
     case ast::ExprKind::List: {
       const auto& elts = target.Is<ast::Tuple>() ? target.As<ast::Tuple>()->elts
                                                  : target.As<ast::List>()->elts;
-      if (!v.IsObj() || !v.obj()->Len()) TypeError("cannot unpack non-iterable " + TypeName(v) + " object");
-      std::vector<Value> items = IterateValue(*this, v);
+      std::optional<std::vector<Value>> iterated = v.IsObj() ? v.obj()->Iterate(*this) : std::nullopt;
+      if (!iterated) TypeError("cannot unpack non-iterable " + TypeName(v) + " object");
+      std::vector<Value> items = std::move(*iterated);
       // `first, *rest, last = v`: the starred target takes the middle, as a list.
       for (size_t s = 0; s < elts.size(); ++s) {
         if (!dynamic_cast<const ast::Starred*>(elts[s].get())) continue;

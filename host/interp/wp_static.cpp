@@ -229,6 +229,10 @@ class Resolver {
   // Replaces `range` by a new constant of the kernel's module holding `v`; false when a
   // kernel cannot hold `v`.
   bool Replace(SourceRange range, const Value& v) {
+    // The parser copies some expressions (`reversed(range(a, b, c))` uses `a` and `c` thrice):
+    // each source range is replaced once.
+    for (const auto& [r, text] : out_.edits)
+      if (r.begin == range.begin && r.end == range.end) return true;
     KernelConstant c{"__wp_static_" + std::to_string(counter_++), v};
     if (!KernelConstantValue(v) || ConstantLine(c).empty()) return false;
     Edit(range, c.name);
