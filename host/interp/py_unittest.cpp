@@ -128,7 +128,10 @@ std::map<std::string, Value> TestCaseMethods() {
   def("assertSequenceEqual", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("assertSequenceEqual", a, {"self", "seq1", "seq2", "msg", "seq_type"}, 3);
     std::vector<Value> x = IterateValue(in, b.Get(1)), y = IterateValue(in, b.Get(2));
-    if (!Compare(in, ast::CmpOp::Eq, MakeList(x), MakeList(y)))
+    // Element by element with each element's own `==` (a vector row equals a tuple).
+    bool same = x.size() == y.size();
+    for (size_t k = 0; same && k < x.size(); ++k) same = Truth(CompareValues(in, ast::CmpOp::Eq, x[k], y[k]));
+    if (!same)
       Fail("Sequences differ: " + Repr(b.Get(1)) + " != " + Repr(b.Get(2)), b.Get(3, Value()));
     return Value();
   });
@@ -484,6 +487,7 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
   m->attrs["unittest"] = in.ImportModule("unittest");
   m->attrs["sys"] = in.ImportModule("sys");
   m->attrs["os"] = in.ImportModule("os");
+  m->attrs["ctypes"] = in.ImportModule("ctypes");
   m->Def("get_test_devices", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("get_test_devices", a, {"mode"}, 0);
     return MakeList(Devices(in, true, true));

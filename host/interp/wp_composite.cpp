@@ -107,6 +107,13 @@ Value Construct(Interpreter& in, const Composite& c, bool generic, CallArgs& arg
     if (c.kind == CompositeKind::Transform) z.SetFlat(6, Scalar::Float(1.0));
     return MakeCompositeValue(c, z, generic);
   }
+  // A matrix from rows: each row has the matrix's column count (Warp's message).
+  if (c.is_matrix() && int64_t(pos.size()) == c.rows && c.rows > 1)
+    for (const Value& row : pos)
+      if (!ToNdScalar(row) && !row.As<CompositeValueObj>() && row.IsObj() && row.obj()->Len() &&
+          *row.obj()->Len() != c.cols)
+        TypeError("Invalid argument in matrix constructor, expected row of length " + std::to_string(c.cols) +
+                  ", got " + Repr(row));
   std::vector<Scalar> s;
   for (const Value& v : pos) Flatten(in, v, s, ctx);
   if (pos.size() == 1 && s.size() == 1 && ToNdScalar(pos[0])) {
@@ -194,8 +201,25 @@ std::string CompositeValueObj::Repr() const {
   return s + "])";
 }
 
-std::optional<Value> CompositeValueObj::GetAttr(Interpreter&, const std::string& name) {
+std::optional<Value> CompositeValueObj::GetAttr(Interpreter& in, const std::string& name) {
   if (auto i = SwizzleOf(c, name)) return Component(*i);
+  if (auto it = attrs.find(name); it != attrs.end()) return it->second;
+  // The class's own attributes, read through an instance as in Python.
+  if (name == "_shape_" || name == "_length_" || name == "_wp_scalar_type_")
+    return CompositeTypeObj(c, generic).GetAttr(in, name);
+  if (c.is_matrix() && (name == "get_row" || name == "set_row")) {
+    auto self = std::static_pointer_cast<CompositeValueObj>(shared_from_this());
+    const bool set = name == "set_row";
+    return Value(std::make_shared<BuiltinFn>(name, [self, set](Interpreter& in, CallArgs& args) {
+      ArgBinder b(set ? "set_row" : "get_row", args, set ? std::vector<std::string>{"r", "v"} : std::vector<std::string>{"r"},
+                  set ? 2 : 1);
+      const int64_t r = ToInt(b.Get(0), "row index");
+      if (r < 0 || r >= self->c.rows) IndexError("Invalid row index");
+      if (!set) return self->GetItem(in, Value::Int(r));
+      self->SetItem(in, Value::Int(r), b.Get(1));
+      return Value();
+    }));
+  }
   if (c.kind == CompositeKind::Transform) {
     if (name == "p") return MakeCompositeValue(Composite::Vector(3, c.scalar), a.Index(std::vector<IndexItem>{IndexItem::Range(0, 3)}));
     if (name == "q") return MakeCompositeValue(Composite::Quat(c.scalar), a.Index(std::vector<IndexItem>{IndexItem::Range(3, 7)}));
@@ -216,7 +240,9 @@ bool CompositeValueObj::SetAttr(Interpreter& in, const std::string& name, const 
     for (size_t k = 0; k < count; ++k) a.SetFlat(int64_t(from + k), s[k]);
     return true;
   }
-  return false;
+  // Like any Python object, a value takes new attributes (Warp's vectors and matrices do).
+  attrs[name] = v;
+  return true;
 }
 
 Value CompositeValueObj::GetItem(Interpreter&, const Value& key) {
@@ -231,8 +257,9 @@ Value CompositeValueObj::GetItem(Interpreter&, const Value& key) {
       if (!r || !k) TypeError(CompositeName(c) + " indices must be integers");
       return Component(norm(*r, c.rows) * c.cols + norm(*k, c.cols));
     }
+    MatrixKeyCheck(key);
     auto r = IntKey(key);
-    if (!r) TypeError(CompositeName(c) + " indices must be integers or (row, column) pairs");
+    if (!r) KeyError("Invalid key " + host::Repr(key) + ", expected int or pair of ints");
     int64_t row = norm(*r, c.rows);
     return MakeCompositeValue(Composite::Vector(c.cols, c.scalar),
                               a.Index(std::vector<IndexItem>{IndexItem::Range(row * c.cols, (row + 1) * c.cols)}), true);
@@ -245,7 +272,7 @@ Value CompositeValueObj::GetItem(Interpreter&, const Value& key) {
     return MakeCompositeValue(Composite::Vector(int(count), c.scalar), sub, true);
   }
   auto i = IntKey(key);
-  if (!i) TypeError(CompositeName(c) + " indices must be integers or slices, not " + host::TypeName(key));
+  if (!i) KeyError("Invalid key " + host::Repr(key) + ", expected int or slice");
   return Component(norm(*i, c.length()));
 }
 
@@ -255,27 +282,56 @@ void CompositeValueObj::SetItem(Interpreter& in, const Value& key, const Value& 
     if (i < 0 || i >= n) IndexError("Invalid index " + std::to_string(i) + " for " + CompositeName(c));
     return i;
   };
-  std::string ctx = CompositeName(c) + " item";
+  // Warp's messages for a value of the wrong kind.
+  const std::string scalar = std::string(ScalarName(c.scalar));
+  auto item = [&](const Value& x) {
+    if (std::optional<Scalar> sc = ToNdScalar(x)) return *sc;
+    TypeError("Expected to assign a `" + scalar + "` value but got `" + host::TypeName(x) + "` instead");
+  };
+  // The components a slice or a row takes: a sequence of numbers of the same length.
+  auto items = [&](const Value& x, int64_t count) {
+    std::vector<Scalar> out;
+    if (std::optional<Scalar> one = ToNdScalar(x)) return std::vector<Scalar>(size_t(count), *one);
+    for (const Value& e : IterateValue(in, x)) {
+      std::optional<Scalar> sc = ToNdScalar(e);
+      if (!sc)
+        TypeError("Expected to assign a slice from a sequence of `" + scalar + "` values but got `" +
+                  host::TypeName(e) + "` instead");
+      out.push_back(*sc);
+    }
+    if (int64_t(out.size()) != count) ValueError("Can only assign sequence of same size");
+    return out;
+  };
   if (c.is_matrix()) {
     if (auto* t = key.As<TupleObj>(); t && t->items.size() == 2) {
       auto r = IntKey(t->items[0]), k = IntKey(t->items[1]);
       if (!r || !k) TypeError(CompositeName(c) + " indices must be integers");
-      a.SetFlat(norm(*r, c.rows) * c.cols + norm(*k, c.cols), ScalarArg(v, ctx));
+      a.SetFlat(norm(*r, c.rows) * c.cols + norm(*k, c.cols), item(v));
       return;
     }
+    MatrixKeyCheck(key);
     auto r = IntKey(key);
-    if (!r) TypeError(CompositeName(c) + " indices must be integers or (row, column) pairs");
+    if (!r) KeyError("Invalid key " + host::Repr(key) + ", expected int or pair of ints");
     int64_t row = norm(*r, c.rows);
-    std::vector<Scalar> s;
-    Flatten(in, v, s, ctx);
-    if (s.size() == 1) s.assign(c.cols, s[0]);
-    if (int64_t(s.size()) != c.cols) ValueError(ctx + ": a row has " + std::to_string(c.cols) + " components");
-    for (int k = 0; k < c.cols; ++k) a.SetFlat(row * c.cols + k, s[k]);
+    std::vector<Scalar> s = items(v, c.cols);
+    for (int k = 0; k < c.cols; ++k) a.SetFlat(row * c.cols + k, s[size_t(k)]);
+    return;
+  }
+  if (auto* sl = key.As<SliceObj>()) {
+    int64_t start, stop, step, count;
+    sl->Indices(c.length(), start, stop, step, count);
+    std::vector<Scalar> s = items(v, count);
+    for (int64_t k = 0; k < count; ++k) a.SetFlat(start + k * step, s[size_t(k)]);
     return;
   }
   auto i = IntKey(key);
-  if (!i) TypeError(CompositeName(c) + " indices must be integers, not " + host::TypeName(key));
-  a.SetFlat(norm(*i, c.length()), ScalarArg(v, ctx));
+  if (!i) KeyError("Invalid key " + host::Repr(key) + ", expected int or slice");
+  a.SetFlat(norm(*i, c.length()), item(v));
+}
+
+void CompositeValueObj::MatrixKeyCheck(const Value& key) const {
+  if (auto* t = key.As<TupleObj>(); t && t->items.size() != 2 && t->items.size() != 1)
+    KeyError("Invalid key, expected one or two indices, got " + std::to_string(t->items.size()));
 }
 
 std::optional<std::vector<Value>> CompositeValueObj::Iterate(Interpreter& in) {
@@ -307,11 +363,12 @@ std::optional<Value> CompositeValueObj::BinOp(Interpreter& in, ast::BinaryOp op,
     NdArray k = NdArray::FromScalar(*s, c.scalar);
     return MakeCompositeValue(c, reflected ? Binary(BinaryOp::Mul, k, a) : Binary(BinaryOp::Mul, a, k), generic);
   }
-  if (op == ast::BinaryOp::Div && !reflected) {
+  if (op == ast::BinaryOp::Div) {
+    // v / s, and s / v (Warp's `__rtruediv__`: the scalar over each component).
     auto s = ToNdScalar(other);
     if (!s) return std::nullopt;
     NdArray k = NdArray::FromScalar(*s, c.scalar);
-    NdArray r = Binary(BinaryOp::TrueDiv, a, k);
+    NdArray r = reflected ? Binary(BinaryOp::TrueDiv, k, a) : Binary(BinaryOp::TrueDiv, a, k);
     return MakeCompositeValue(c, r.AsType(c.scalar), generic);
   }
   if (op == ast::BinaryOp::MatMul) {
@@ -370,6 +427,14 @@ std::optional<Value> CompositeTypeObj::GetAttr(Interpreter&, const std::string& 
   }
   if (name == "_wp_scalar_type_" || name == "dtype")
     return Value(std::make_shared<DTypeObj>(c.scalar, DTypeObj::Flavor::WpType));
+  // `vec3.from_ptr(address)`: host values are not read from raw addresses; a null one is
+  // Warp's error.
+  if (name == "from_ptr")
+    return Value(std::make_shared<BuiltinFn>("from_ptr", [](Interpreter&, CallArgs& a) -> Value {
+      ArgBinder b("from_ptr", a, {"ptr"}, 1);
+      if (ToInt(b.Get(0), "from_ptr() ptr") == 0) RuntimeError("NULL pointer exception");
+      Raise("NotImplementedError", "from_ptr(): reading a value from a raw address is not supported");
+    }));
   return std::nullopt;
 }
 

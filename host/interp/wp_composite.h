@@ -4,6 +4,7 @@
 // vector-math builtins, which run as tiny kernels on the CPU device so that the host gets
 // exactly the kernels' semantics.
 #pragma once
+#include <map>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -48,10 +49,12 @@ struct CompositeValueObj : Object {
   std::optional<Value> UnaryOp(Interpreter& in, ast::UnaryOp op) override;
 
   Value Component(int64_t flat) const;  // a Python float, int or bool
+  void MatrixKeyCheck(const Value& key) const;  // KeyError for a tuple of 3 or more indices
   std::vector<uint8_t> Bytes() const;   // the packed layout (rt::CompositeLayout)
   Composite c;
   NdArray a;  // shape (length,), dtype c.scalar, C-contiguous, owned
   bool generic = false;
+  std::map<std::string, Value> attrs;  // attributes a program set (`v.tag = 1`)
 };
 
 Value MakeCompositeValue(const Composite& c, const NdArray& flat, bool generic = false);

@@ -945,8 +945,7 @@ Value MakeWarpModule(Interpreter& in) {
     // A NumPy scalar (np.int32(7)) is its number: kernels read constants as literals.
     if (v.IsObj())
       if (std::optional<Value> s = v.obj()->AsScalar()) v = *s;
-    if (!v.IsNumber() && !v.As<CompositeValueObj>())
-      TypeError("constant(): expected an int, float or bool, got " + TypeName(v));
+    if (!v.IsNumber() && !v.As<CompositeValueObj>()) TypeError("Invalid constant type: <class '" + TypeName(v) + "'>");
     return v;
   });
   DefineWarpDecorators(*m);

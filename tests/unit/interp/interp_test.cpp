@@ -172,7 +172,7 @@ const ErrorCase kErrors[] = {
     // A @wp.func called from host code runs as Python (Warp's rule): its errors are Python's.
     {"WpFuncCalledOnHost", "@wp.func\ndef twice(x: float):\n    return x * 2.0\n", "twice('a')",
      "TypeError: can't multiply sequence by non-int of type 'float'"},
-    {"WpConstantOfList", "", "C = wp.constant([1])", "TypeError: constant(): expected an int, float or bool, got list"},
+    {"WpConstantOfList", "", "C = wp.constant([1])", "TypeError: Invalid constant type: <class 'list'>"},
     {"WpDeviceType", "", "a = wp.zeros(3, device=5)",
      "TypeError: zeros(): device must be a string such as \"cpu\" or \"cuda:0\", got int"},
     {"WpArrayIndexOutOfBounds", "a = wp.zeros(3)\n", "x = a[7]", "IndexError: index 7 is out of bounds for axis 0 with size 3"},
