@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes composite_cases.inc: host programs over Warp's vector-like types and the output that
-Warp 1.19 prints for them. Run it with the Python of a Warp 1.19 venv, e.g.
+Warp 1.19 prints for them, with NumPy 1.24's printing (the NumPy tilec follows; NumPy 2 prints
+record arrays' floats otherwise). Run it with the Python of a Warp 1.19 venv, e.g.
   build-bench/warp-venv/bin/python tests/unit/interp/gen_composite_cases.py
 Each program runs after `import warp as wp` / `import numpy as np` on the CPU device."""
 import contextlib
@@ -300,6 +301,27 @@ wp.launch(fill, dim=3, inputs=[a], device="cpu")
 print(a.numpy())
 print(repr(a.numpy()))
 print(a.numpy()[1])
+"""),
+    ("VecSlicesAndWarpErrors", """
+v = wp.vec4i(1, 2, 3, 4)
+v[1:3] = (-2, -3)
+v.tag = 7
+print(v, v[0:2], v.tag, 12.0 / wp.vec3(1.0, 2.0, 4.0), v == (1, -2, -3, 4))
+m = wp.mat22(1.0, 2.0, 3.0, 4.0)
+m.set_row(1, (5.0, 6.0))
+print(m.get_row(1), m._shape_, m[1] == (5.0, 6.0))
+def slice_size():
+    v[:1] = (1, 2)
+def item_type():
+    v[0] = 'x'
+def matrix_key():
+    m[None] = 0
+for bad in (lambda: v[None], slice_size, item_type, lambda: m[0, 1, 2], matrix_key, lambda: m.set_row(2, (0, 0)),
+            lambda: wp.vec3.from_ptr(0), lambda: wp.mat22((1, 2, 3), (3, 4, 5)), lambda: wp.constant((1, 2))):
+    try:
+        bad()
+    except Exception as e:
+        print(type(e).__name__, e)
 """),
 ]
 
