@@ -47,7 +47,8 @@ import_as_name : NAME ( AS NAME )? ;
 dotted_name : NAME ( DOT NAME )* ;
 
 compound_stmt
-  : if_stmt | while_stmt | for_stmt | with_stmt | try_stmt | funcdef | classdef | decorated ;
+  : if_stmt | while_stmt | for_stmt | with_stmt | try_stmt | funcdef | classdef | decorated
+  | ASYNC funcdef ;
 
 if_stmt : IF namedexpr_test COLON block elif_clause* else_clause? ;
 elif_clause : ELIF namedexpr_test COLON block ;

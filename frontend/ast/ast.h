@@ -296,6 +296,7 @@ struct FunctionDef : Stmt {
   std::vector<Param> params;
   ExprPtr returns;  // may be null
   Body body;
+  bool is_async = false;  // `async def` (host code): defined, never run
 };
 
 struct ClassDef : Stmt {

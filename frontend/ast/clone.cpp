@@ -209,6 +209,7 @@ StmtPtr Clone(const Stmt& s) {
       for (const Param& p : f->params) out->params.push_back(CloneParam(p));
       out->returns = CloneOrNull(f->returns);
       out->body = Clone(f->body);
+      out->is_async = f->is_async;
       return out;
     }
     case StmtKind::ClassDef: {

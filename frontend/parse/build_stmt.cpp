@@ -77,7 +77,11 @@ void AstBuilder::Stmt(TileParser::StmtContext* ctx, ast::Body& out) {
   else if (c->for_stmt()) s = ForStmt(c->for_stmt());
   else if (c->with_stmt()) s = WithStmt(c->with_stmt());
   else if (c->try_stmt()) s = TryStmt(c->try_stmt());
-  else if (c->funcdef()) s = FuncDef(c->funcdef(), {}, Range(c->funcdef()));
+  else if (c->funcdef() && c->ASYNC()) {
+    HostOnly(Range(c->ASYNC()), "`async` functions are");
+    s = FuncDef(c->funcdef(), {}, Range(c));
+    static_cast<ast::FunctionDef*>(s.get())->is_async = true;
+  } else if (c->funcdef()) s = FuncDef(c->funcdef(), {}, Range(c->funcdef()));
   else if (c->classdef()) s = ClassDef(c->classdef(), {}, Range(c->classdef()));
   else s = Decorated(c->decorated());
   out.push_back(std::move(s));

@@ -662,6 +662,8 @@ Value FunctionObj::Call(Interpreter& in, CallArgs& args) { return (home ? *home 
 
 Value Interpreter::CallUser(FunctionObj& fn, CallArgs& args) {
   const ast::FunctionDef& def = *fn.def;
+  // A file may define coroutines for other tools; running one needs an event loop.
+  if (def.is_async) Raise("NotImplementedError", "`" + def.name + "` is an `async` function: coroutines are not supported");
   auto locals = std::make_shared<std::map<std::string, Value>>();
   if (std::all_of(def.params.begin(), def.params.end(),
                   [](const ast::Param& p) { return p.kind == ast::ParamKind::Positional; })) {

@@ -466,6 +466,12 @@ Value MakeSysModule(Interpreter& in) {
   // The Python whose semantics the host follows.
   m->attrs["version_info"] = MakeTuple({Value::Int(3), Value::Int(11), Value::Int(2), MakeStr("final"), Value::Int(0)});
   m->attrs["version"] = MakeStr("3.11.2 (tilec host)");
+  // The implementation is tilec's own: code that relies on CPython's internals can tell.
+  auto impl = std::make_shared<ModuleObj>("namespace");
+  impl->attrs["name"] = MakeStr("tilec");
+  impl->attrs["version"] = m->attrs["version_info"];
+  impl->attrs["cache_tag"] = Value();
+  m->attrs["implementation"] = Value(impl);
   InstallStdStreams(*m);
   m->Def("exit", [](Interpreter&, CallArgs& a) -> Value {
     ArgBinder b("exit", a, {"status"}, 0);

@@ -189,6 +189,18 @@ bool LaneShaped(const std::string& text) {
 std::shared_ptr<KernelObj> CompileKernelObj(Interpreter& in, KernelCompileRequest req, bool raise_now) {
   auto k = std::make_shared<KernelObj>();
   k->name = req.kernel_name;
+  // A custom adjoint would be silently replaced by the derived one: refuse the backward pass.
+  if (req.enable_backward)
+    for (const auto& d : req.definitions)
+      if (d.kind == "func" && in.wp().custom_grad_funcs.count(d.name)) {
+        k->compile_error = std::make_shared<PyError>(
+            "NotImplementedError", "kernel `" + req.kernel_name + "` calls `" + d.name +
+                                       "`, whose adjoint is custom (@wp.func_grad); tilec derives every adjoint "
+                                       "itself and does not run custom ones: define the kernel with "
+                                       "enable_backward=False to run it forward");
+        if (raise_now) throw *k->compile_error;
+        return k;
+      }
   KernelCompileResult res = CompileKernel(req);
   // Tile shapes made from lanes (wp.tile(x) is block_dim long) are known only at a launch, as
   // Warp compiles a kernel per block_dim: a kernel that fails at launch_tiled's default of 256
@@ -364,6 +376,18 @@ void DefineWarpDecorators(ModuleObj& m) {
     return Value(std::make_shared<BuiltinFn>("func", [](Interpreter& i, CallArgs& c) {
       ArgBinder d("func", c, {"f"}, 1);
       return DefineFunc(i, d.Get(0));
+    }));
+  });
+  // `@wp.func_grad(f)`: the decorated function is f's custom adjoint. Recorded, so that a kernel
+  // needing f's gradient refuses to compile its backward pass rather than differentiate f.
+  m.Def("func_grad", [](Interpreter& in, CallArgs& a) -> Value {
+    ArgBinder b("func_grad", a, {"forward_fn"}, 1);
+    const auto* f = b.Get(0).As<WpFuncObj>();
+    if (!f) TypeError("func_grad(): expected a @wp.func, got " + TypeName(b.Get(0)));
+    in.wp().custom_grad_funcs.insert(f->name);
+    return Value(std::make_shared<BuiltinFn>("func_grad", [](Interpreter&, CallArgs& c) {
+      ArgBinder d("func_grad", c, {"grad_fn"}, 1);
+      return d.Get(0);
     }));
   });
   m.Def("struct", [](Interpreter& in, CallArgs& a) {

@@ -2,6 +2,7 @@
 // per-session state (definitions seen so far, for compiling kernels with their constants).
 #pragma once
 #include <map>
+#include <set>
 #include <tuple>
 #include <memory>
 #include <optional>
@@ -152,6 +153,9 @@ struct WpState {
     std::vector<std::pair<std::string, Value>> statics;
   };
   std::vector<Definition> definitions;
+  // Funcs given a custom adjoint by `@wp.func_grad(f)`: a kernel that calls one compiles only
+  // without its backward pass (tilec derives every adjoint itself).
+  std::set<std::string> custom_grad_funcs;
   int static_counter = 0;  // names the constants of wp.static values apart
   std::vector<std::shared_ptr<KernelObj>> kernels;
   std::map<std::string, Value> modules;  // wp.get_module(name), by name

@@ -173,6 +173,19 @@ const ErrorCase kErrors[] = {
     {"WpFuncCalledOnHost", "@wp.func\ndef twice(x: float):\n    return x * 2.0\n", "twice('a')",
      "TypeError: can't multiply sequence by non-int of type 'float'"},
     {"WpConstantOfList", "", "C = wp.constant([1])", "TypeError: Invalid constant type: <class 'list'>"},
+    // `async def` defines (a file may hold coroutines for other tools); calling one is refused.
+    {"AsyncFunctionCalled", "async def co():\n    return 1\n", "co()",
+     "NotImplementedError: `co` is an `async` function: coroutines are not supported"},
+    // A custom adjoint (@wp.func_grad) is never replaced silently by a derived one: a kernel that
+    // needs it refuses its backward pass; without one it runs.
+    {"WpFuncGradRefusesBackward",
+     "@wp.func\ndef sq(x: float):\n    return x * x\n@wp.func_grad(sq)\ndef adj_sq(x: float, adj_ret: float):\n"
+     "    wp.adjoint[x] += adj_ret\n@wp.kernel\ndef k(a: wp.array(dtype=float)):\n    a[0] = sq(a[0])\n"
+     "@wp.kernel(enable_backward=False)\ndef fwd(a: wp.array(dtype=float)):\n    a[0] = sq(a[0])\n"
+     "a = wp.full(1, 3.0, dtype=float)\nwp.launch(fwd, dim=1, inputs=[a])\nassert a.numpy()[0] == 9.0\n",
+     "wp.launch(k, dim=1, inputs=[a])",
+     "NotImplementedError: kernel `k` calls `sq`, whose adjoint is custom (@wp.func_grad); tilec derives every "
+     "adjoint itself and does not run custom ones: define the kernel with enable_backward=False to run it forward"},
     {"WpDeviceType", "", "a = wp.zeros(3, device=5)",
      "TypeError: zeros(): device must be a string such as \"cpu\" or \"cuda:0\", got int"},
     {"WpArrayIndexOutOfBounds", "a = wp.zeros(3)\n", "x = a[7]", "IndexError: index 7 is out of bounds for axis 0 with size 3"},
