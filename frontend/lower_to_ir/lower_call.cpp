@@ -48,6 +48,21 @@ ir::Value* ApplyMathForm(ir::Builder& b, sema::MathForm form, const std::vector<
       return b.Cmp(ir::CmpPred::Eq, b.Unary(OpCode::Abs, x), num(std::numeric_limits<double>::infinity()));
     case sema::MathForm::IsFinite:
       return b.Cmp(ir::CmpPred::Lt, b.Unary(OpCode::Abs, x), num(std::numeric_limits<double>::infinity()));
+    case sema::MathForm::BitCount: {
+      // The pattern zero-extended to 64 bits, then the classic SWAR count (pairs, nibbles,
+      // bytes, then the bytes summed by one multiply), which LLVM turns into popcount.
+      const ScalarType u = ScalarSize(t) == 1 ? ScalarType::UInt8 : ScalarSize(t) == 2 ? ScalarType::UInt16
+                           : ScalarSize(t) == 4 ? ScalarType::UInt32 : ScalarType::UInt64;
+      ir::Value* v = b.Cast(b.Cast(x, u), ScalarType::UInt64);
+      auto k = [&](uint64_t c) { return b.ConstInt(ScalarType::UInt64, int64_t(c)); };
+      auto shr = [&](ir::Value* a, int n) { return b.Binary(OpCode::Shr, a, k(uint64_t(n))); };
+      auto band = [&](ir::Value* a, uint64_t m) { return b.Binary(OpCode::BitAnd, a, k(m)); };
+      v = b.Binary(OpCode::Sub, v, band(shr(v, 1), 0x5555555555555555ull));
+      v = b.Binary(OpCode::Add, band(v, 0x3333333333333333ull), band(shr(v, 2), 0x3333333333333333ull));
+      v = band(b.Binary(OpCode::Add, v, shr(v, 4)), 0x0f0f0f0f0f0f0f0full);
+      v = shr(b.Binary(OpCode::Mul, v, k(0x0101010101010101ull)), 56);
+      return b.Cast(v, ScalarType::Int32);
+    }
   }
   return x;
 }
@@ -702,7 +717,7 @@ ir::Value* Lowerer::Call(const ast::Expr* e, const sema::CallInfo& ci) {
     }
     case LK::MathForm: {
       // The arguments' common type: the result's, except for the bool predicates.
-      ir::Type at = rt.is_bool() ? IrType(cm_.TypeOf(ci.args[0])) : rt;
+      ir::Type at = rt.is_bool() || lw.form == sema::MathForm::BitCount ? IrType(cm_.TypeOf(ci.args[0])) : rt;
       std::vector<ir::Value*> args;
       for (const ast::Expr* x : ci.args)
         if (x) args.push_back(Convert(Expr(x), at));

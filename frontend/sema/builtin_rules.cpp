@@ -873,6 +873,11 @@ bool FormBool(CallContext& c, ExprInfo& out) {
   return true;
 }
 
+bool FormInt32(CallContext& c, ExprInfo& out) {
+  out.type = c.types.Int32();
+  return true;
+}
+
 bool FormLaneId(CallContext& c, ExprInfo& out) {
   out.type = c.types.Int32();
   out.uniform = false;
@@ -964,6 +969,7 @@ const ResultSpec CastTarget{"CastTarget", {}, &FormCastTarget};
 const ResultSpec Range{"Range", {}, &FormRange};
 const ResultSpec LaneId{"LaneId", {}, &FormLaneId};
 const ResultSpec Bool{"Bool", {}, &FormBool};
+const ResultSpec Int32{"Int32", {}, &FormInt32};
 }  // namespace results
 
 }  // namespace tilec::sema

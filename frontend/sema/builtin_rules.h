@@ -115,6 +115,7 @@ extern const ResultSpec CastTarget;          // casts: replaced by the caller
 extern const ResultSpec Range;
 extern const ResultSpec LaneId;              // a lane-varying int32
 extern const ResultSpec Bool;                // isnan, isinf, isfinite
+extern const ResultSpec Int32;               // bit_count
 extern const ResultSpec StaticValue;         // wp.static: the argument's type and constant value
 extern const ResultSpec TupleLength;         // len: an int32 constant
 extern const ResultSpec BlockDim;            // wp.block_dim(): a uniform int32

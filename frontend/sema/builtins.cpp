@@ -577,6 +577,7 @@ std::vector<Builtin> MakeTable() {
                         Form{"isnan", MathForm::IsNan, {N::A}, P::Float, &Res::Bool, Differentiable::No},
                         Form{"isinf", MathForm::IsInf, {N::A}, P::Float, &Res::Bool, Differentiable::No},
                         Form{"isfinite", MathForm::IsFinite, {N::A}, P::Float, &Res::Bool, Differentiable::No},
+                        Form{"bit_count", MathForm::BitCount, {N::X}, P::Int, &Res::Int32, Differentiable::No},
                         Form{"lerp", MathForm::Lerp, {N::A, N::B, N::T}, P::Float, &Res::CommonNumeric, Differentiable::Yes},
                         Form{"smoothstep", MathForm::Smoothstep, {N::A, N::B, N::X}, P::Float, &Res::CommonNumeric,
                              Differentiable::Yes}}) {

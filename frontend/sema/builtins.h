@@ -170,6 +170,7 @@ enum class MathForm : uint8_t {
   IsNan,       // bool results
   IsInf,
   IsFinite,
+  BitCount,    // the set bits of the two's-complement pattern, as an int32
 };
 
 struct Lowering {

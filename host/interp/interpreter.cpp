@@ -3,6 +3,8 @@
 // exceptions (try/except/else/finally, raise, chaining) and tracebacks that name the page line.
 #include "host/interp/interpreter.h"
 
+#include <bit>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <functional>
@@ -890,7 +892,37 @@ Value Interpreter::EvalCall(const ast::Call& c) {
   return CallValue(f, args);
 }
 
+namespace {
+
+// The attributes of Python's int and float that host programs use.
+std::optional<Value> NumberAttr(const Value& v, const std::string& name) {
+  auto method = [&](Value result) {
+    return Value(std::make_shared<BuiltinFn>(name, [name, result](Interpreter&, CallArgs& a) {
+      ArgBinder b(name, a, {}, 0);
+      return result;
+    }));
+  };
+  if (name == "real") return v.IsBool() ? Value::Int(v.i()) : v;
+  if (name == "imag") return v.IsFloat() ? Value::Float(0.0) : Value::Int(0);
+  if (name == "conjugate") return method(v.IsBool() ? Value::Int(v.i()) : v);
+  if (v.IsIntLike()) {
+    // Python counts the bits of the magnitude.
+    const uint64_t mag = v.i() < 0 ? uint64_t(0) - uint64_t(v.i()) : uint64_t(v.i());
+    if (name == "bit_count") return method(Value::Int(std::popcount(mag)));
+    if (name == "bit_length") return method(Value::Int(64 - std::countl_zero(mag)));
+    if (name == "numerator") return Value::Int(v.i());
+    if (name == "denominator") return Value::Int(1);
+  }
+  if (v.IsFloat() && name == "is_integer")
+    return method(Value::Bool(std::isfinite(v.f()) && v.f() == std::trunc(v.f())));
+  return std::nullopt;
+}
+
+}  // namespace
+
 Value Interpreter::GetAttr(const Value& obj, const std::string& name) {
+  if (obj.IsNumber())
+    if (std::optional<Value> v = NumberAttr(obj, name)) return *v;
   if (obj.IsObj()) {
     if (auto v = obj.obj()->GetAttr(*this, name)) return *v;
     if (auto* m = obj.As<ModuleObj>()) {

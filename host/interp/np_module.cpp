@@ -1,6 +1,7 @@
 // The built-in `np` module: the NumPy subset of LANGUAGE.md §7 bound to host/ndarray.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "host/interp/args.h"
 #include "host/interp/array_values.h"
@@ -359,6 +360,27 @@ Value MakeNumpyModule() {
     NdArray src = ToNdArray(in, b.Get(0), "array", dtype);
     // np.array always copies; ToNdArray may return a view of the argument.
     return WrapNd(src.Copy(), false);
+  });
+  // np.frombuffer(b, dtype): the bytes read as elements (a copy; NumPy's is a read-only view).
+  m->Def("frombuffer", [](Interpreter&, CallArgs& a) {
+    ArgBinder b("frombuffer", a, {"buffer", "dtype", "count", "offset"}, 1);
+    const std::string* bytes = BytesOf(b.Get(0));
+    if (!bytes) TypeError("a bytes-like object is required, not '" + TypeName(b.Get(0)) + "'");
+    const ScalarType t = b.Has(1) ? DTypeArg(b.Get(1), false, "frombuffer()") : ScalarType::Float64;
+    const int64_t offset = b.Has(3) ? ToInt(b.Get(3), "frombuffer() offset") : 0;
+    int64_t count = b.Has(2) ? ToInt(b.Get(2), "frombuffer() count") : -1;
+    const int64_t size = int64_t(ScalarSize(t));
+    if (offset < 0 || offset > int64_t(bytes->size())) ValueError("offset must be non-negative and no greater than buffer length (" + std::to_string(bytes->size()) + ")");
+    const int64_t avail = int64_t(bytes->size()) - offset;
+    if (count < 0) {
+      if (avail % size) ValueError("buffer size must be a multiple of element size");
+      count = avail / size;
+    } else if (count * size > avail) {
+      ValueError("buffer is smaller than requested size");
+    }
+    NdArray out = NdArray::Empty({count}, t);
+    if (count) std::memcpy(out.data(), bytes->data() + offset, size_t(count * size));
+    return WrapNd(out, false);
   });
   m->Def("asarray", [](Interpreter& in, CallArgs& a) {
     ArgBinder b("asarray", a, {"a", "dtype"}, 1);

@@ -539,6 +539,25 @@ std::optional<Value> NpGeneratorObj::GetAttr(Interpreter& in, const std::string&
          bool endpoint = b.Has(4) && host::Truth(b.Get(4));
          return DrawIntegers(in, s.bits, b, 2, 3, false, false, endpoint, "integers");
        }},
+      // bytes(n): as NumPy makes them, from (n - 1) / 4 + 1 uint32 draws of `integers` (C's
+      // division: bytes(0) draws one word too), little-endian.
+      {"bytes", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
+         ArgBinder b("bytes", a, {"length"}, 1);
+         const int64_t length = ToInt(b.Get(0), "bytes() length");
+         if (length < 0) ValueError("negative dimensions are not allowed");
+         CallArgs draw;
+         draw.pos = {Value::Int(0), Value::Int(int64_t(1) << 32), Value::Int((length - 1) / 4 + 1),
+                     Value(std::make_shared<DTypeObj>(ScalarType::UInt32, DTypeObj::Flavor::NpType))};
+         ArgBinder d("integers", draw, {"low", "high", "size", "dtype", "endpoint"}, 1);
+         NdArray words = ToNdArray(in, DrawIntegers(in, s.bits, d, 2, 3, false, false, false, "bytes"), "bytes()");
+         std::string out;
+         for (int64_t k = 0; k < words.size(); ++k) {
+           const uint64_t w = words.GetFlat(k).AsUInt();
+           for (int byte = 0; byte < 4; ++byte) out += char((w >> (8 * byte)) & 0xff);
+         }
+         out.resize(size_t(length));
+         return MakeBytes(out);
+       }},
       {"choice", [](Interpreter& in, NpGeneratorObj& s, CallArgs& a) {
          ArgBinder b("choice", a, {"a", "size", "replace", "p", "axis", "shuffle"}, 1);
          return Choice(in, s.bits, b);

@@ -619,9 +619,9 @@ std::optional<Value> HostKernelBinary(Interpreter& in, const std::string& op, co
 
 const std::vector<std::string>& HostCallableBuiltinNames() {
   // Warp 1.19's kernel builtins over vectors, matrices, quaternions, transforms and spatial
-  // types (the public names of warp.context.builtin_functions in that family).
+  // types (the public names of warp.context.builtin_functions in that family), and bit_count.
   static const std::vector<std::string> names = {
-      "closest_point_edge_edge", "cross", "cw_div", "cw_mul", "ddot", "determinant", "diag", "dot", "eig3",
+      "bit_count", "closest_point_edge_edge", "cross", "cw_div", "cw_mul", "ddot", "determinant", "diag", "dot", "eig3",
       "get_diag", "intersect_tri_tri", "inverse", "inverse_approx", "length", "length_sq", "matrix_from_cols",
       "matrix_from_rows", "normalize", "outer", "qr3", "quat_from_axis_angle", "quat_from_euler",
       "quat_from_matrix", "quat_identity", "quat_inverse", "quat_rotate", "quat_rotate_inv", "quat_rpy",

@@ -608,6 +608,8 @@ OUTPUTS = [
   'a = np.array([3, 1, 2, 3, 1, 5], dtype=np.int32)\nprint(np.unique(a))\nu, idx, inv, cnt = np.unique(a, return_index=True, return_inverse=True, return_counts=True)\nprint(u, idx, inv, cnt)\nprint(np.unique(np.array([2.5, np.nan, 1.0, 2.5, np.nan])))\nx = np.arange(6, dtype=np.float32).reshape(2, 3)\ny = np.arange(12, dtype=np.float32).reshape(3, 4)\nprint(np.einsum("ij,jk->ik", x, y))\nprint(np.einsum("ij,ij->i", x, x), np.einsum("ii", np.eye(3) * 2), np.einsum("ij->ji", x).shape, np.einsum("i,j", [1, 2], [3, 4, 5]))\nprint(list(np.ndindex(2, 2)), list(np.ndindex((1, 3))))\nm = np.array([[1.0, 2.0], [3.0, 4.0]])\nprint(np.linalg.matrix_power(m, 5), np.linalg.matrix_power(m, 0), np.linalg.matrix_power(m, -1))\nprint(np.issubdtype(np.float32, np.floating), np.issubdtype(np.int32, np.integer), np.issubdtype(np.uint8, np.signedinteger), np.issubdtype(np.float64, np.float64), np.issubdtype(np.int8, np.number), np.issubdtype(x.dtype, np.floating))\n'),
 ("CtypesScalars",
   'import ctypes\nprint(ctypes.c_int8(200).value, ctypes.c_uint16(-1).value, ctypes.c_float(0.1).value, ctypes.c_bool(3).value, ctypes.c_int(7))\nprint(ctypes.sizeof(ctypes.c_double), ctypes.c_int32 is ctypes.c_int, ctypes.c_int64(-5).value, ctypes.c_uint32(-1).value, ctypes.sizeof(ctypes.c_uint16(1)))\n'),
+("IntMethodsRngBytesFrombuffer",
+  'r = np.random.default_rng(5)\nprint(r.bytes(10), r.bytes(0), r.bytes(4), np.frombuffer(r.bytes(8), dtype=np.int32), (45).bit_count(), (-7).bit_length(), (2.0).is_integer())\nprint(np.frombuffer(b"\\x01\\x00\\x02\\x00", dtype=np.uint16))\n'),
 ]
 
 RAISES = [

@@ -69,6 +69,7 @@ std::vector<ir::OpCode> OpsOf(const Lowering& l) {
         case MathForm::Sign: case MathForm::Step: case MathForm::Nonzero: case MathForm::IsNan:
         case MathForm::IsInf: case MathForm::IsFinite:
           return {O::Select, O::Cmp};
+        case MathForm::BitCount: return {O::Cast, O::Shr, O::BitAnd, O::Sub, O::Add, O::Mul};
       }
       return {};
     case LowerKind::Print: return {O::Print};
