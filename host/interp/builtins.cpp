@@ -348,11 +348,30 @@ void InstallBuiltins(std::map<std::string, Value>& t) {
       if (k != "strict") TypeError("'" + k + "' is an invalid keyword argument for zip()");
       strict = Truth(v);
     }
+    // Iterators (possibly endless: itertools.count, generators) are stepped only as far as the
+    // shortest of the other arguments reaches.
     std::vector<std::vector<Value>> seqs;
+    std::optional<size_t> bound;
+    std::vector<bool> lazy;
     for (const Value& v : a.pos) {
-      if (!v.IsObj() || !v.obj()->Len())
-        TypeError("'" + TypeName(v) + "' object is not iterable");
-      seqs.push_back(IterateValue(in, v));
+      if (!v.IsObj()) TypeError("'" + TypeName(v) + "' object is not iterable");
+      lazy.push_back(v.obj()->IsIterator());
+      if (lazy.back()) {
+        seqs.emplace_back();
+        continue;
+      }
+      std::optional<std::vector<Value>> items = v.obj()->Iterate(in);
+      if (!items) TypeError("'" + TypeName(v) + "' object is not iterable");
+      bound = std::min(bound.value_or(SIZE_MAX), items->size());
+      seqs.push_back(std::move(*items));
+    }
+    size_t reach = bound.value_or(SIZE_MAX);
+    for (size_t k = 0; k < seqs.size(); ++k) {
+      if (!lazy[k]) continue;
+      while (seqs[k].size() < reach)
+        if (std::optional<Value> x = a.pos[k].obj()->Next(in)) seqs[k].push_back(*x);
+        else break;
+      reach = std::min(reach, seqs[k].size());
     }
     std::vector<Value> out;
     if (seqs.empty()) return MakeList(out);

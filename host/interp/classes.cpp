@@ -400,6 +400,23 @@ Value MakeEnumBase(const std::string& name, EnumFlavor flavor) {
   return cls;
 }
 
+Value MakeEnumClass(Interpreter& in, const std::string& module, const std::string& name, EnumFlavor flavor,
+                    const std::vector<std::pair<std::string, Value>>& body) {
+  auto cls = std::make_shared<UserClassObj>();
+  cls->module = module;
+  cls->name = name;
+  const char* base = flavor == EnumFlavor::IntEnum ? "IntEnum" : flavor == EnumFlavor::Flag ? "Flag"
+                     : flavor == EnumFlavor::IntFlag ? "IntFlag" : "Enum";
+  cls->base = MakeEnumBase(base, flavor).AsRef<UserClassObj>();
+  cls->member_names = MakeEnumMembers(in, Value(cls), name, flavor, body);
+  for (const auto& [n, m] : cls->member_names) {
+    cls->attrs[n] = m;
+    if (std::none_of(cls->members.begin(), cls->members.end(), [&](const Value& x) { return x.obj() == m.obj(); }))
+      cls->members.push_back(m);
+  }
+  return Value(cls);
+}
+
 EnumFlavor EnumFlavorOf(const Value& cls) {
   const auto* c = cls.As<UserClassObj>();
   return c ? c->Flavor() : EnumFlavor::None;

@@ -33,6 +33,9 @@ std::optional<int64_t> EnumIntValue(const Value& member);
 // Host-class hooks (classes.cpp): the base classes of the `enum` module, and an enum class's
 // members in definition order, aliases left out.
 Value MakeEnumBase(const std::string& name, EnumFlavor flavor);
+// An enum class the host defines itself (`wp.DeterministicMode`), as its class statement would.
+Value MakeEnumClass(Interpreter& in, const std::string& module, const std::string& name, EnumFlavor flavor,
+                    const std::vector<std::pair<std::string, Value>>& body);
 EnumFlavor EnumFlavorOf(const Value& cls);
 const std::vector<Value>* EnumMembersOf(const Value& cls);
 // `obj.fn` for a method read through an instance: `fn` with `self` bound.

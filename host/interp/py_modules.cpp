@@ -629,6 +629,7 @@ std::optional<Value> MakeStdModule(Interpreter& in, const std::string& name) {
   if (name == "tempfile") return MakeTempfileModule();
   if (name == "pathlib") return MakePathlibModule();
   if (name == "unittest.mock") return MakeMockModule();
+  if (name == "itertools") return MakeItertoolsModule();
   if (std::optional<Value> m = MakeCPythonOnlyModule(in, name)) return m;
   if (name == "warp.tests.unittest_utils") return MakeWarpTestUtilsModule(in);
   if (name == "os.path") return in.GetAttr(MakeStdModule(in, "os").value(), "path");

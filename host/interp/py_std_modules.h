@@ -23,6 +23,7 @@ std::regex PyRegex(const std::string& pattern, int64_t flags = 0);
 Value MakeTempfileModule();
 Value MakePathlibModule();
 Value MakeMockModule();
+Value MakeItertoolsModule();  // py_itertools.cpp
 // A placeholder for `path`, a name of `owner` ("CPython's `ast` module") that tilec lacks:
 // using it raises NotImplementedError (py_unprovided.cpp).
 Value MakeUnprovided(std::string path, std::string owner);

@@ -496,7 +496,8 @@ Value MakeWarpTestUtilsModule(Interpreter& in) {
     ArgBinder b("get_cpu_test_devices", a, {}, 0);
     return MakeList(Devices(in, true, false));
   });
-  for (const char* name : {"get_cuda_test_devices", "get_selected_cuda_test_devices", "get_cuda_test_devices_with_mempool"}) {
+  for (const char* name : {"get_cuda_test_devices", "get_selected_cuda_test_devices", "get_cuda_test_devices_with_mempool",
+                           "get_test_devices_with_graph_capture_allocation"}) {
     m->Def(name, [name](Interpreter& in, CallArgs& a) {
       ArgBinder b(name, a, {"mode"}, 0);
       return MakeList(Devices(in, false, true));

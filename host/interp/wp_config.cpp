@@ -7,6 +7,7 @@
 
 #include "host/interp/args.h"
 #include "host/interp/interpreter.h"
+#include "host/interp/py_enum.h"
 #include "host/interp/wp_values.h"
 #include "tilec/cache.h"
 #include "tilec/runtime.h"
@@ -160,7 +161,11 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     c["enable_graph_capture_module_load_by_default"] = Value::Bool(true);
     c["enable_mempools_at_init"] = Value::Bool(true);
     c["max_unroll"] = Value::Int(16);
-    c["deterministic"] = Value::Bool(false);
+    // Warp's determinism modes; NOT_GUARANTEED is 0, so the setting reads false as before.
+    c["DeterministicMode"] = MakeEnumClass(in, "warp.config", "DeterministicMode", EnumFlavor::IntEnum,
+                                           {{"NOT_GUARANTEED", Value::Int(0)}, {"RUN_TO_RUN", Value::Int(1)},
+                                            {"GPU_TO_GPU", Value::Int(2)}});
+    c["deterministic"] = c["DeterministicMode"].obj()->GetAttr(in, "NOT_GUARANTEED").value();
     // Warp's CPU runs one lane per block unless this is set; tilec's CPU always runs whole
     // blocks, so it reads true: a program that asks which results to expect from the CPU
     // (one lane's or the block's) learns the block's.
@@ -168,6 +173,7 @@ void DefineWarpConfigAndTimer(Interpreter& in, ModuleObj& m) {
     in.wp().config = config;
   }
   m.attrs["config"] = Value(in.wp().config);
+  m.attrs["DeterministicMode"] = in.wp().config->attrs.at("DeterministicMode");
   m.attrs["__version__"] = MakeStr("1.19.0");
   // Warp's log levels, for `wp.config.log_level = wp.LOG_WARNING`.
   const std::pair<const char*, int> kLevels[] = {{"LOG_DEBUG", 10}, {"LOG_INFO", 20}, {"LOG_WARNING", 30}, {"LOG_ERROR", 40}};

@@ -781,6 +781,45 @@ struct ArrayConstructorObj : BuiltinFn {
   }
 };
 
+// adjoint=True (launch and launch_tiled): the kernel's adjoint, which reads and adds to each
+// array's own grad; the adj_inputs/adj_outputs given (binder slots 7 and 8) must be those grads
+// (None for an argument without one).
+static Value LaunchAdjointOf(Interpreter& in, const ArgBinder& b, KernelObj& k, const rt::Kernel& kernel,
+                      const std::vector<int64_t>& dim, const std::vector<rt::KernelArg>& args, int block_dim,
+                      std::optional<rt::Device> device, bool hybrid, const std::string& fname) {
+  std::vector<Value> adj;
+  for (size_t idx : {size_t(7), size_t(8)})
+    if (b.Has(idx) && !b.Get(idx).IsNone()) {
+      const Value& list = b.Get(idx);
+      const std::vector<Value>* items = list.As<ListObj>() ? &list.As<ListObj>()->items
+                                        : list.As<TupleObj>() ? &list.As<TupleObj>()->items
+                                                              : nullptr;
+      if (!items) TypeError(fname + "(): adj_inputs and adj_outputs must be lists");
+      adj.insert(adj.end(), items->begin(), items->end());
+    }
+  // adj[u] is the adjoint of the u-th argument given; a struct's arrays are not given.
+  const std::vector<size_t> given = GivenParams(k.kernel.signature());
+  for (size_t u = 0; u < adj.size() && u < given.size(); ++u) {
+    const size_t i = given[u];
+    if (adj[u].IsNone() || !adj[u].As<WpArrayObj>()) continue;
+    const rt::Array* arr = args[i].kind() == rt::KernelArg::Kind::Array ? &args[i].array() : nullptr;
+    const rt::Array& g = ArrayArg(adj[u], fname + "() adj_inputs");
+    if (!arr || !arr->requires_grad() || arr->grad().data() != g.data())
+      ValueError(fname + "(): adjoint launches take each array's own grad as its adjoint; argument " +
+                 std::to_string(u) + " of `" + k.name + "` is given another array");
+  }
+  rt::RecordedLaunch r;
+  r.kernel = kernel;
+  r.dim = dim;
+  r.args = args;
+  r.block_dim = block_dim;
+  r.hybrid = hybrid;
+  r.device = device ? *device : rt::GetDefaultDevice();
+  auto adjoint = [r, keep = b.Get(0)] { rt::LaunchAdjoint(r); };
+  if (!RecordInCapture(in, adjoint)) adjoint();
+  return Value();
+}
+
 Value MakeWarpModule(Interpreter& in) {
   auto m = std::make_shared<ModuleObj>("warp");
   for (int k = 0; k < kNumScalarTypes; ++k) {
@@ -810,11 +849,16 @@ Value MakeWarpModule(Interpreter& in) {
   m->Def("from_numpy", FromNumpy);
   m->Def("copy", CopyArrays);
   m->Def("launch", [](Interpreter& in, CallArgs& a) {
-    ArgBinder b("launch", a, {"kernel", "dim", "inputs", "outputs", "device", "block_dim"}, 2);
+    ArgBinder b("launch", a,
+                {"kernel", "dim", "inputs", "outputs", "device", "block_dim", "record_cmd", "adj_inputs", "adj_outputs",
+                 "adjoint"},
+                2);
     KernelObj& k = LaunchedKernel(in, b, "launch");
     auto dim = DimArg(b.Get(1), "launch()");
     auto args = LaunchArgs(in, k, b, 2, 3, "launch");
     auto device = b.Has(4) ? DeviceArg(b.Get(4), "launch()") : std::nullopt;
+    const bool adjoint = b.Has(9) && Truth(b.Get(9));
+    std::function<void()> run;
     if (k.kernel.signature().tiled) {
       // Warp's hybrid launch: one thread per index of dim, in blocks of block_dim threads
       // (Warp's default 256); a last block the threads do not fill has inactive lanes.
@@ -822,14 +866,17 @@ Value MakeWarpModule(Interpreter& in) {
       if (block_dim < 1 || block_dim > 1024)
         ValueError("launch(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
       const rt::Kernel* kernel = &KernelFor(k, device, int(block_dim), "launch", true);
-      auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
+      if (adjoint) return LaunchAdjointOf(in, b, k, *kernel, dim, args, int(block_dim), device, true, "launch");
+      run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
         rt::LaunchHybrid(*kernel, dim, args, int(block_dim), device);
       };
-      if (!RecordInCapture(in, run)) run();
-      return Value();
+    } else {
+      const rt::Kernel* kernel = &KernelFor(k, device, 0, "launch");
+      if (adjoint) return LaunchAdjointOf(in, b, k, *kernel, dim, args, 0, device, false, "launch");
+      run = [kernel, dim, args, device, keep = b.Get(0)] { rt::Launch(*kernel, dim, args, device); };
     }
-    const rt::Kernel* kernel = &KernelFor(k, device, 0, "launch");
-    auto run = [kernel, dim, args, device, keep = b.Get(0)] { rt::Launch(*kernel, dim, args, device); };
+    // record_cmd=True: the launch is made, not run, and runs at each `cmd.launch()`.
+    if (b.Has(6) && Truth(b.Get(6))) return Value(std::make_shared<RecordedLaunchObj>(k.name, run));
     if (!RecordInCapture(in, run)) run();
     return Value();
   });
@@ -846,40 +893,8 @@ Value MakeWarpModule(Interpreter& in) {
     if (block_dim < 1 || block_dim > 1024)
       ValueError("launch_tiled(): block_dim must be between 1 and 1024, got " + std::to_string(block_dim));
     const rt::Kernel* kernel = &KernelFor(k, device, int(block_dim), "launch_tiled");
-    if (b.Has(9) && Truth(b.Get(9))) {
-      // adjoint=True: the kernel's adjoint, which reads and adds to each array's own grad; the
-      // adj_inputs/adj_outputs given must be those grads (None for an argument without one).
-      std::vector<Value> adj;
-      for (size_t idx : {size_t(7), size_t(8)})
-        if (b.Has(idx) && !b.Get(idx).IsNone()) {
-          const Value& list = b.Get(idx);
-          const std::vector<Value>* items = list.As<ListObj>() ? &list.As<ListObj>()->items
-                                            : list.As<TupleObj>() ? &list.As<TupleObj>()->items
-                                                                  : nullptr;
-          if (!items) TypeError("launch_tiled(): adj_inputs and adj_outputs must be lists");
-          adj.insert(adj.end(), items->begin(), items->end());
-        }
-      // adj[u] is the adjoint of the u-th argument given; a struct's arrays are not given.
-      const std::vector<size_t> given = GivenParams(k.kernel.signature());
-      for (size_t u = 0; u < adj.size() && u < given.size(); ++u) {
-        const size_t i = given[u];
-        if (adj[u].IsNone() || !adj[u].As<WpArrayObj>()) continue;
-        const rt::Array* arr = args[i].kind() == rt::KernelArg::Kind::Array ? &args[i].array() : nullptr;
-        const rt::Array& g = ArrayArg(adj[u], "launch_tiled() adj_inputs");
-        if (!arr || !arr->requires_grad() || arr->grad().data() != g.data())
-          ValueError("launch_tiled(): adjoint launches take each array's own grad as its adjoint; argument " +
-                     std::to_string(u) + " of `" + k.name + "` is given another array");
-      }
-      rt::RecordedLaunch r;
-      r.kernel = *kernel;
-      r.dim = dim;
-      r.args = args;
-      r.block_dim = int(block_dim);
-      r.device = device ? *device : rt::GetDefaultDevice();
-      auto adjoint = [r, keep = b.Get(0)] { rt::LaunchAdjoint(r); };
-      if (!RecordInCapture(in, adjoint)) adjoint();
-      return Value();
-    }
+    if (b.Has(9) && Truth(b.Get(9)))
+      return LaunchAdjointOf(in, b, k, *kernel, dim, args, int(block_dim), device, false, "launch_tiled");
     auto run = [kernel, dim, args, block_dim, device, keep = b.Get(0)] {
       rt::LaunchTiled(*kernel, dim, args, int(block_dim), device);
     };

@@ -610,6 +610,8 @@ OUTPUTS = [
   'import ctypes\nprint(ctypes.c_int8(200).value, ctypes.c_uint16(-1).value, ctypes.c_float(0.1).value, ctypes.c_bool(3).value, ctypes.c_int(7))\nprint(ctypes.sizeof(ctypes.c_double), ctypes.c_int32 is ctypes.c_int, ctypes.c_int64(-5).value, ctypes.c_uint32(-1).value, ctypes.sizeof(ctypes.c_uint16(1)))\n'),
 ("IntMethodsRngBytesFrombuffer",
   'r = np.random.default_rng(5)\nprint(r.bytes(10), r.bytes(0), r.bytes(4), np.frombuffer(r.bytes(8), dtype=np.int32), (45).bit_count(), (-7).bit_length(), (2.0).is_integer())\nprint(np.frombuffer(b"\\x01\\x00\\x02\\x00", dtype=np.uint16))\n'),
+("Itertools",
+  'import itertools\nprint(list(itertools.product([1, 2], "ab")), list(itertools.product(range(2), repeat=2)))\nprint(list(itertools.combinations("abcd", 2)), list(itertools.combinations_with_replacement([1, 2], 2)))\nprint(list(itertools.permutations([1, 2, 3], 2)), list(itertools.permutations("ab")))\nprint(list(itertools.chain([1], (2, 3), "x")), list(itertools.chain.from_iterable([[1, 2], [3]])))\nprint(list(itertools.pairwise([1, 2, 4, 7])), list(itertools.accumulate([1, 2, 3, 4])), list(itertools.accumulate([3, 1, 4], max, initial=2)))\nprint(list(itertools.islice(itertools.count(5, 2), 4)), list(itertools.islice("abcdefg", 1, 6, 2)), list(itertools.islice(range(10), 3)))\nprint(list(itertools.zip_longest([1, 2, 3], "ab", fillvalue=0)), list(itertools.starmap(pow, [(2, 3), (3, 2)])), list(itertools.repeat("z", 3)))\nc = itertools.count()\nprint(next(c), next(c), next(c), list(itertools.combinations([1, 2], 3)))\nfor i, v in zip(itertools.count(1), "xyz"):\n    print(i, v)\nprint(list(zip((x*x for x in range(4)), "abc")), list(zip([1,2],[3,4,5])))\n'),
 ]
 
 RAISES = [
