@@ -33,9 +33,15 @@ struct ScopedDeviceObj : Object {
 
 }  // namespace
 
-namespace {
-
 Value Wrap(rt::Array a) { return Value(std::make_shared<WpArrayObj>(std::move(a))); }
+
+rt::Array& ArrayArg(const Value& v, const std::string& context) {
+  auto* a = v.As<WpArrayObj>();
+  if (!a) TypeError(context + ": expected a warp array, got " + TypeName(v));
+  return a->a;
+}
+
+namespace {
 
 rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
   if (auto* s = v.As<WpStructObj>()) {
@@ -44,12 +50,6 @@ rt::ArrayDType WpDTypeArg(const Value& v, const std::string& context) {
   }
   if (auto c = CompositeOfDType(v)) return rt::ArrayDType::Struct(rt::CompositeLayout(*c));
   return rt::ArrayDType(DTypeArg(v, true, context));
-}
-
-rt::Array& ArrayArg(const Value& v, const std::string& context) {
-  auto* a = v.As<WpArrayObj>();
-  if (!a) TypeError(context + ": expected a warp array, got " + TypeName(v));
-  return a->a;
 }
 
 // `wp.tid()` and array indices in kernels are signed 32-bit, so no launch extent or array

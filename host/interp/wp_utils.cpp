@@ -13,14 +13,6 @@ namespace tilec::host {
 
 namespace {
 
-Value Wrap(rt::Array a) { return Value(std::make_shared<WpArrayObj>(std::move(a))); }
-
-const rt::Array& ArrayArg(const Value& v, const std::string& context) {
-  const auto* a = v.As<WpArrayObj>();
-  if (!a) TypeError(context + ": expected a warp.array, got " + TypeName(v));
-  return a->a;
-}
-
 std::string DeviceName(const rt::Array& a) { return a.device().Name(); }
 
 // Runs `op` now, or records it when a graph is being captured.

@@ -27,6 +27,11 @@ struct WpArrayObj : Object {
   rt::Array a;
 };
 
+// A runtime array as a `warp.array` value, and the array a `warp.array` argument holds
+// (TypeError naming `context` for anything else). wp_module.cpp.
+Value Wrap(rt::Array a);
+rt::Array& ArrayArg(const Value& v, const std::string& context);
+
 struct DeviceObj : Object {
   explicit DeviceObj(rt::Device d) : d(d) {}
   std::string TypeName() const override { return "warp.context.Device"; }
